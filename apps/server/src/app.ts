@@ -1,0 +1,128 @@
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { createCatalystRegistry, type CatalystRegistry } from './adapters/catalyst-registry';
+import { createMailer } from './adapters/mail';
+import type { Config } from './config';
+import type { Db } from './db/client';
+import { createJwt } from './lib/jwt';
+import { createRateLimiter } from './lib/rate-limit';
+import { accountsRoutes } from './modules/accounts/accounts.routes';
+import { createAccountsService } from './modules/accounts/accounts.service';
+import { createRefreshTokens } from './modules/accounts/refresh-tokens';
+import { createSessionService } from './modules/accounts/session.service';
+import { createUserInfoService } from './modules/accounts/user-info.service';
+import { healthRoutes, outboxRoutes } from './modules/system/system.routes';
+import { registerAuth } from './plugins/auth';
+import { registerErrorHandler } from './plugins/error-handler';
+import { registerStatic } from './plugins/static';
+import { registerSwagger } from './plugins/swagger';
+
+export interface AppOptions {
+  config: Config;
+  db: Db;
+  jwtSecret: string;
+  registry?: CatalystRegistry;
+  /** pino options; tests pass `false`. */
+  logger?: boolean | object;
+}
+
+/** Where the API lives. API_BASE only tells the web app what to call (it may be a full URL behind a proxy). */
+export const API_PREFIX = '/api/reviews';
+
+const defaultWebDist = resolve(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+/** Logged requests never show secrets: the Authorization header, cookies and e-mailed tokens are redacted. */
+export const loggerOptions = (level: string) => ({
+  level,
+  redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
+  serializers: {
+    req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: req.url.replace(/([?&]token=)[^&]+/g, '$1[redacted]'), ip: req.ip }),
+  },
+});
+
+/** Builds the whole application; registers every module explicitly and never listens. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, db } = options;
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(config.LOG_LEVEL),
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'https:'],
+        connectSrc: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
+  await app.register(cookie);
+  await app.register(formbody);
+  await registerSwagger(app, API_PREFIX);
+
+  const jwt = createJwt(options.jwtSecret, config.ACCESS_TOKEN_TTL_SECONDS);
+  const rateLimiter = createRateLimiter(db, config.RATE_LIMIT_WINDOW_SECONDS);
+  const mailer = createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log });
+  const registry = options.registry ?? createCatalystRegistry(config);
+  const refreshTokens = createRefreshTokens(db, config.REFRESH_TOKEN_TTL_DAYS);
+  const userInfo = createUserInfoService(db);
+  const accounts = createAccountsService({
+    db,
+    mailer,
+    registry,
+    refreshTokens,
+    rateLimiter,
+    publicUrl: config.publicUrl,
+    adminCatalystIds: config.adminCatalystIds,
+    limits: { resetPerAccount: config.RESET_LIMIT_PER_ACCOUNT, resetPerAddress: config.RESET_LIMIT_PER_ADDRESS },
+  });
+  const session = createSessionService({
+    db,
+    jwt,
+    refreshTokens,
+    rateLimiter,
+    limits: { loginPerAccount: config.LOGIN_LIMIT_PER_ACCOUNT, loginPerAddress: config.LOGIN_LIMIT_PER_ADDRESS },
+  });
+
+  registerAuth(app, { jwt, apiBase: API_PREFIX, loadUser: (id) => userInfo.loadAuthUser(id) });
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes, { db });
+      await api.register(accountsRoutes, {
+        accounts,
+        session,
+        userInfo,
+        apiBase: API_PREFIX,
+        secureCookies: config.secureCookies,
+        refreshTtlDays: config.REFRESH_TOKEN_TTL_DAYS,
+      });
+      if (config.MAIL_OUTBOX_API) await api.register(outboxRoutes, { db });
+    },
+    { prefix: API_PREFIX },
+  );
+
+  await registerStatic(app, { webDist: config.WEB_DIST ?? defaultWebDist, apiBase: API_PREFIX, env: config });
+  app.decorate('services', { accounts });
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: { accounts: ReturnType<typeof createAccountsService> };
+  }
+}

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+const positiveInt = z.coerce.number().int().positive();
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => (value ? value : undefined));
+const optionalUrl = optionalText.pipe(z.url().optional());
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+      .optional(),
+  ),
+  PUBLIC_URL: optionalUrl,
+  JWT_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters long').optional()),
+  SMTP_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+      .optional(),
+  ),
+  MAIL_FROM: z.string().default('Community Review <no-reply@localhost>'),
+  CATALYST_REGISTRY: z.enum(['local', 'gateway']).default('local'),
+  CATALYST_GATEWAY_URL: optionalUrl,
+  VERIFICATION_PROVIDER: z.string().default('none'),
+  PROPOSALS_SOURCE_URL: optionalUrl,
+  BUILD_REVISION: optionalText,
+  API_BASE: z.string().default('/api/reviews'),
+  ADMIN_CATALYST_IDS: z.string().default(''),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(15 * 60),
+  REFRESH_TOKEN_TTL_DAYS: positiveInt.default(14),
+  LOGIN_LIMIT_PER_ACCOUNT: positiveInt.default(10),
+  LOGIN_LIMIT_PER_ADDRESS: positiveInt.default(100),
+  RESET_LIMIT_PER_ACCOUNT: positiveInt.default(5),
+  RESET_LIMIT_PER_ADDRESS: positiveInt.default(30),
+  RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(15 * 60),
+  BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
+  SEED_DEMO: z.enum(['auto', 'true', 'false']).default('auto'),
+  MAIL_OUTBOX_API: bool.default(false),
+  WEB_DIST: optionalText,
+  TRUST_PROXY: bool.default(false),
+});
+
+export type RawConfig = z.infer<typeof schema>;
+export type Config = RawConfig & { publicUrl: string; adminCatalystIds: string[]; secureCookies: boolean };
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; a bad value throws a ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const raw = result.data;
+  if (raw.CATALYST_REGISTRY === 'gateway' && !raw.CATALYST_GATEWAY_URL) {
+    throw new ConfigError('Invalid configuration:\n  CATALYST_GATEWAY_URL: required when CATALYST_REGISTRY=gateway');
+  }
+  const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, '');
+  return {
+    ...raw,
+    publicUrl,
+    adminCatalystIds: raw.ADMIN_CATALYST_IDS.split(',')
+      .map((id) => id.trim())
+      .filter(Boolean),
+    secureCookies: publicUrl.startsWith('https://'),
+  };
+}
+
+/** A configuration for tests: embedded in-memory database, quiet logs. */
+export function testConfig(overrides: Partial<Record<keyof RawConfig, string>> = {}): Config {
+  return loadConfig({ LOG_LEVEL: 'silent', JWT_SECRET: 'test-secret-test-secret-test-secret!', ...overrides });
+}

@@ -1,0 +1,105 @@
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema/index';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type DbOrTx = Db | Tx;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+export class DatabaseLockedError extends Error {}
+
+/**
+ * The embedded database belongs to one process: a lock file holds the owner's PID. A second process fails with a
+ * clear message instead of opening the same files twice (which would corrupt them).
+ */
+function lockEmbedded(dataDir: string): () => void {
+  mkdirSync(dataDir, { recursive: true });
+  const lockPath = join(dataDir, 'pglite.lock');
+  const tryLock = () => {
+    const fd = openSync(lockPath, 'wx');
+    writeSync(fd, String(process.pid));
+    closeSync(fd);
+  };
+  try {
+    tryLock();
+  } catch {
+    const owner = Number(readFileSync(lockPath, 'utf8'));
+    if (owner && owner !== process.pid && isAlive(owner)) {
+      throw new DatabaseLockedError(
+        `The embedded database in ${resolve(dataDir)} is in use by process ${owner} (a running server?). ` +
+          'Stop that process first, or use PostgreSQL (DATABASE_URL). Nothing was changed.',
+      );
+    }
+    rmSync(lockPath, { force: true });
+    tryLock();
+  }
+  return () => rmSync(lockPath, { force: true });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** `dataDir` undefined → in-memory PGlite (tests). */
+export async function openPglite(dataDir?: string): Promise<Database> {
+  const unlock = dataDir ? lockEmbedded(dataDir) : () => {};
+  try {
+    const client = dataDir ? new PGlite(join(dataDir, 'pglite')) : new PGlite();
+    await client.waitReady;
+    const db = drizzlePglite(client, { schema }) as unknown as Db;
+    return {
+      db,
+      kind: 'pglite',
+      migrate: () => migratePglite(db as never, { migrationsFolder }),
+      close: async () => {
+        await client.close();
+        unlock();
+      },
+    };
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+}
+
+export async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  await pool.query('select 1');
+  const db = drizzleNodePg(pool, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'postgres',
+    migrate: () => migrateNodePg(db as never, { migrationsFolder }),
+    close: () => pool.end(),
+  };
+}
+
+export function openDatabase(config: { DATABASE_URL?: string | undefined; DATA_DIR: string }): Promise<Database> {
+  return config.DATABASE_URL ? openPostgres(config.DATABASE_URL) : openPglite(config.DATA_DIR);
+}
+
+export function embeddedDatabaseExists(dataDir: string): boolean {
+  return existsSync(join(dataDir, 'pglite', 'PG_VERSION'));
+}

@@ -1,0 +1,20 @@
+/** Typed errors that services throw; the error handler turns them into `{ message }` bodies. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string) => new AppError(400, message);
+export const unauthorized = (message = 'Not authenticated.') => new AppError(401, message);
+export const forbidden = (message = 'You are not allowed to do this.') => new AppError(403, message);
+export const notFound = (message = 'Not found.') => new AppError(404, message);
+export const conflict = (message: string) => new AppError(409, message);
+export const tooManyRequests = (retryAfterSeconds: number) =>
+  new AppError(429, 'Too many attempts. Please wait a few minutes and try again.', {
+    'retry-after': String(retryAfterSeconds),
+  });

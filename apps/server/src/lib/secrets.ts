@@ -1,0 +1,35 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+
+/** A random token for an e-mailed link or a refresh cookie: 256 bits, URL-safe. */
+export function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** Tokens are stored as their SHA-256: a leaked table gives no usable links. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export const newFamilyId = () => randomUUID();
+
+// argon2id with the library's defaults (m=19 MiB, t=2, p=1: OWASP's recommendation).
+export function hashPassword(password: string): Promise<string> {
+  return hash(password);
+}
+
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+}
+
+// Verified against when the account does not exist, so that a wrong Catalyst ID takes as long as a wrong password.
+let dummyHash: Promise<string> | undefined;
+export async function verifyAgainstDummy(password: string): Promise<false> {
+  dummyHash ??= hash('dummy-password-for-timing');
+  await verifyPassword(await dummyHash, password);
+  return false;
+}

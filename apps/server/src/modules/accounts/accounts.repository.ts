@@ -1,0 +1,137 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { catalystIds, oneTimeTokens, users, type TokenPurpose } from '../../db/schema/index';
+
+const accountColumns = {
+  userId: users.id,
+  passwordHash: users.passwordHash,
+  role: users.role,
+  forceReset: users.forceReset,
+  registeredAt: users.registeredAt,
+  catalystIdRef: catalystIds.id,
+  catalystId: catalystIds.catalystId,
+  email: catalystIds.email,
+  emailVerifiedAt: catalystIds.emailVerifiedAt,
+  username: catalystIds.username,
+  status: catalystIds.status,
+  rbacRegStatus: catalystIds.rbacRegStatus,
+};
+export type AccountRow = {
+  userId: number;
+  passwordHash: string;
+  role: number;
+  forceReset: boolean;
+  registeredAt: Date;
+  catalystIdRef: number;
+  catalystId: string;
+  email: string | null;
+  emailVerifiedAt: Date | null;
+  username: string | null;
+  status: number;
+  rbacRegStatus: number;
+};
+
+const accounts = (db: DbOrTx) => db.select(accountColumns).from(users).innerJoin(catalystIds, eq(users.catalystIdRef, catalystIds.id));
+
+export async function findAccountByCatalystId(db: DbOrTx, catalystId: string): Promise<AccountRow | undefined> {
+  const rows = await accounts(db).where(eq(catalystIds.catalystId, catalystId)).limit(1);
+  return rows[0];
+}
+
+export async function findAccountById(db: DbOrTx, userId: number): Promise<AccountRow | undefined> {
+  const rows = await accounts(db).where(eq(users.id, userId)).limit(1);
+  return rows[0];
+}
+
+export async function isCatalystIdTaken(db: DbOrTx, catalystId: string): Promise<boolean> {
+  const rows = await db.select({ id: catalystIds.id }).from(catalystIds).where(eq(catalystIds.catalystId, catalystId)).limit(1);
+  return rows.length > 0;
+}
+
+export async function isEmailTaken(db: DbOrTx, email: string, exceptCatalystIdRef?: number): Promise<boolean> {
+  const rows = await db
+    .select({ id: catalystIds.id })
+    .from(catalystIds)
+    .where(sql`lower(${catalystIds.email}) = lower(${email})`)
+    .limit(1);
+  return rows.length > 0 && rows[0]!.id !== exceptCatalystIdRef;
+}
+
+export async function insertAccount(
+  tx: DbOrTx,
+  values: { catalystId: string; email: string; passwordHash: string; role: number; rbacRegStatus: number },
+): Promise<number> {
+  const [catalyst] = await tx
+    .insert(catalystIds)
+    .values({ catalystId: values.catalystId, email: values.email, rbacRegStatus: values.rbacRegStatus })
+    .returning({ id: catalystIds.id });
+  const [user] = await tx
+    .insert(users)
+    .values({
+      catalystIdRef: catalyst!.id,
+      passwordHash: values.passwordHash,
+      role: values.role,
+      policyAcknowledgments: { privacy_policy: true, terms_and_conditions: true },
+    })
+    .returning({ id: users.id });
+  return user!.id;
+}
+
+export async function updateCatalystId(
+  tx: DbOrTx,
+  catalystIdRef: number,
+  values: Partial<{ status: number; email: string; emailVerifiedAt: Date; rbacRegStatus: number }>,
+) {
+  await tx.update(catalystIds).set(values).where(eq(catalystIds.id, catalystIdRef));
+}
+
+export async function updateUser(tx: DbOrTx, userId: number, values: Partial<{ passwordHash: string; forceReset: boolean; role: number }>) {
+  await tx.update(users).set(values).where(eq(users.id, userId));
+}
+
+export async function setRoleByCatalystIds(tx: DbOrTx, ids: string[], role: number): Promise<number> {
+  if (ids.length === 0) return 0;
+  const refs = await tx
+    .select({ id: catalystIds.id })
+    .from(catalystIds)
+    .where(sql`${catalystIds.catalystId} in ${ids}`);
+  if (refs.length === 0) return 0;
+  const updated = await tx
+    .update(users)
+    .set({ role })
+    .where(sql`${users.catalystIdRef} in ${refs.map((r) => r.id)}`)
+    .returning({ id: users.id });
+  return updated.length;
+}
+
+export async function insertToken(
+  tx: DbOrTx,
+  values: { userId: number; purpose: TokenPurpose; tokenHash: string; expiresAt: Date; payload?: Record<string, string> },
+) {
+  await tx.insert(oneTimeTokens).values(values);
+}
+
+/** Marks a valid token used and returns it, in one statement: a token works once even under concurrent requests. */
+export async function consumeToken(tx: DbOrTx, tokenHash: string, purpose: TokenPurpose) {
+  const rows = await tx
+    .update(oneTimeTokens)
+    .set({ usedAt: new Date() })
+    .where(
+      and(
+        eq(oneTimeTokens.tokenHash, tokenHash),
+        eq(oneTimeTokens.purpose, purpose),
+        isNull(oneTimeTokens.usedAt),
+        gt(oneTimeTokens.expiresAt, new Date()),
+      ),
+    )
+    .returning();
+  return rows[0];
+}
+
+/** Earlier unused links of the same purpose stop working when a new one is sent. */
+export async function expireTokens(tx: DbOrTx, userId: number, purpose: TokenPurpose) {
+  await tx
+    .update(oneTimeTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt)));
+}

@@ -1,0 +1,121 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorBody, okBody, validationErrorBody } from '@cr/contract/common';
+import {
+  accessToken,
+  activateBody,
+  catalystIdPublic,
+  catalystIdUpdateBody,
+  loginForm,
+  registerBody,
+  resetBody,
+  resetRequestBody,
+  updatePasswordBody,
+  userInfo,
+  verifyEmailBody,
+} from '@cr/contract/users';
+import { currentUser } from '../../plugins/auth';
+import type { AccountsService } from './accounts.service';
+import type { SessionService } from './session.service';
+import type { UserInfoService } from './user-info.service';
+
+export const REFRESH_COOKIE = 'cr_refresh';
+
+export interface AccountsRoutesOptions {
+  accounts: AccountsService;
+  session: SessionService;
+  userInfo: UserInfoService;
+  apiBase: string;
+  secureCookies: boolean;
+  refreshTtlDays: number;
+}
+
+const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 409: errorBody, 422: validationErrorBody, 429: errorBody };
+
+/** Spec §7 "Users and session" and the reference API's catalyst-ids routes. */
+export async function accountsRoutes(app: FastifyInstance, options: AccountsRoutesOptions) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { accounts, session } = options;
+  const cookiePath = `${options.apiBase}/users`;
+
+  const setRefreshCookie = (reply: FastifyReply, token: string) =>
+    reply.setCookie(REFRESH_COOKIE, token, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: options.secureCookies,
+      path: cookiePath,
+      maxAge: options.refreshTtlDays * 24 * 60 * 60,
+    });
+  const clearRefreshCookie = (reply: FastifyReply) => reply.clearCookie(REFRESH_COOKIE, { path: cookiePath });
+  const refreshCookie = (request: FastifyRequest) => request.cookies[REFRESH_COOKIE];
+  const tags = ['users'];
+
+  api.post('/users/', { config: { access: 'public' }, schema: { tags, body: registerBody, response: { 201: okBody, ...errors } } }, async (request, reply) => {
+    await accounts.register(request.body.new_user);
+    return reply.code(201).send(true);
+  });
+
+  api.post('/users/token/login', { config: { access: 'public' }, schema: { tags, consumes: ['application/x-www-form-urlencoded'], body: loginForm, response: { 200: accessToken, ...errors } } }, async (request, reply) => {
+    const result = await session.login(request.body.username, request.body.password, request.ip);
+    setRefreshCookie(reply, result.refreshToken);
+    return { access_token: result.accessToken, token_type: 'bearer' as const };
+  });
+
+  api.get('/users/token/refresh', { config: { access: 'public' }, schema: { tags, response: { 200: accessToken, 401: errorBody } } }, async (request, reply) => {
+    try {
+      const result = await session.refresh(refreshCookie(request));
+      setRefreshCookie(reply, result.refreshToken);
+      return { access_token: result.accessToken, token_type: 'bearer' as const };
+    } catch (error) {
+      clearRefreshCookie(reply);
+      throw error;
+    }
+  });
+
+  api.post('/users/token/logout', { config: { access: 'public' }, schema: { tags, response: { 200: okBody } } }, async (request, reply) => {
+    await session.logout(refreshCookie(request));
+    clearRefreshCookie(reply);
+    return true;
+  });
+
+  api.get('/users/me/', { config: { access: 'user' }, schema: { tags, security: [{ bearer: [] }], response: { 200: userInfo, 401: errorBody } } }, (request) =>
+    options.userInfo.userInfo(currentUser(request).id),
+  );
+
+  api.post('/users/activate', { config: { access: 'public' }, schema: { tags, body: activateBody, response: { 200: okBody, ...errors } } }, async (request) => {
+    await accounts.activate(request.body.user_activation.confirmation_token);
+    return true;
+  });
+
+  api.post('/users/password/reset-request', { config: { access: 'public' }, schema: { tags, body: resetRequestBody, response: { 201: okBody, ...errors } } }, async (request, reply) => {
+    await accounts.requestPasswordReset(request.body.new_user.catalyst_id, request.ip);
+    return reply.code(201).send(true);
+  });
+
+  api.post('/users/password/reset', { config: { access: 'public' }, schema: { tags, body: resetBody, response: { 200: okBody, ...errors } } }, async (request) => {
+    await accounts.resetPassword(request.body.user_reset);
+    return true;
+  });
+
+  api.post('/users/password/update', { config: { access: 'user' }, schema: { tags, security: [{ bearer: [] }], body: updatePasswordBody, response: { 200: okBody, ...errors } } }, async (request) => {
+    const cookie = refreshCookie(request);
+    const keepFamily = cookie ? await session.familyOf(cookie) : undefined;
+    await accounts.updatePassword(currentUser(request).id, request.body.update_user, keepFamily);
+    return true;
+  });
+
+  api.get('/catalyst-ids/me', { config: { access: 'user' }, schema: { tags: ['catalyst-ids'], security: [{ bearer: [] }], response: { 200: catalystIdPublic, 401: errorBody } } }, (request) =>
+    options.userInfo.catalystId(currentUser(request).id),
+  );
+
+  api.post('/catalyst-ids/me', { config: { access: 'user' }, schema: { tags: ['catalyst-ids'], security: [{ bearer: [] }], body: catalystIdUpdateBody, response: { 200: catalystIdPublic, ...errors } } }, async (request) => {
+    const userId = currentUser(request).id;
+    await accounts.requestEmailChange(userId, request.body.email, request.body.redirect);
+    return options.userInfo.catalystId(userId);
+  });
+
+  api.post('/catalyst-ids/verify-email', { config: { access: 'public' }, schema: { tags: ['catalyst-ids'], body: verifyEmailBody, response: { 200: okBody, ...errors } } }, async (request) => {
+    await accounts.verifyEmail(request.body.email_verification.confirmation_token);
+    return true;
+  });
+}

@@ -1,0 +1,152 @@
+import { AccountStatus, UserRole, type NewUser, type UpdateUser, type UserReset } from '@cr/contract/users';
+import { normalizeCatalystId } from '@cr/contract/rules';
+import type { CatalystRegistry } from '../../adapters/catalyst-registry';
+import { mailTemplates, type Mailer } from '../../adapters/mail';
+import type { Db } from '../../db/client';
+import { badRequest, conflict } from '../../errors';
+import { hashPassword, hashToken, newToken, verifyPassword } from '../../lib/secrets';
+import type { RateLimiter } from '../../lib/rate-limit';
+import * as repo from './accounts.repository';
+import type { RefreshTokens } from './refresh-tokens';
+
+const HOUR = 60 * 60 * 1000;
+export const ACTIVATION_TTL_MS = 48 * HOUR;
+export const EMAIL_VERIFICATION_TTL_MS = 48 * HOUR;
+export const RESET_TTL_MS = 1 * HOUR;
+
+export const messages = {
+  catalystIdTaken: 'This Catalyst ID is already registered.',
+  emailTaken: 'This e-mail address is already registered.',
+  activationInvalid: 'Your activation link has expired. Please register again.',
+  verificationInvalid: 'This e-mail verification link has expired or was already used.',
+  resetInvalid: 'This password reset link has expired or was already used. Please request a new one.',
+  oldPasswordWrong: 'The old password is not correct.',
+};
+
+export interface AccountsDeps {
+  db: Db;
+  mailer: Mailer;
+  registry: CatalystRegistry;
+  refreshTokens: RefreshTokens;
+  rateLimiter: RateLimiter;
+  publicUrl: string;
+  adminCatalystIds: string[];
+  limits: { resetPerAccount: number; resetPerAddress: number };
+}
+
+export function createAccountsService(deps: AccountsDeps) {
+  const { db, mailer } = deps;
+  const adminIds = new Set(deps.adminCatalystIds.map((id) => normalizeCatalystId(id).id));
+  const link = (path: string, query: Record<string, string>) => `${deps.publicUrl}${path}?${new URLSearchParams(query)}`;
+
+  async function issueToken(tx: Parameters<Parameters<Db['transaction']>[0]>[0], userId: number, purpose: 'activation' | 'email_verification' | 'password_reset', ttlMs: number, payload?: Record<string, string>) {
+    const token = newToken();
+    await repo.expireTokens(tx, userId, purpose);
+    await repo.insertToken(tx, { userId, purpose, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + ttlMs), payload });
+    return token;
+  }
+
+  return {
+    async register(input: NewUser): Promise<void> {
+      const catalystId = normalizeCatalystId(input.catalyst_id).id;
+      const email = input.email.trim();
+      const passwordHash = await hashPassword(input.password);
+      const rbacRegStatus = await deps.registry.registrationStatus(catalystId);
+      await db.transaction(async (tx) => {
+        if (await repo.isCatalystIdTaken(tx, catalystId)) throw conflict(messages.catalystIdTaken);
+        if (await repo.isEmailTaken(tx, email)) throw conflict(messages.emailTaken);
+        const role = adminIds.has(catalystId) ? UserRole.admin : UserRole.user;
+        const userId = await repo.insertAccount(tx, { catalystId, email, passwordHash, role, rbacRegStatus });
+        const token = await issueToken(tx, userId, 'activation', ACTIVATION_TTL_MS);
+        await mailer.enqueue(tx, mailTemplates.activation(email, link('/account/activation', { token })));
+      });
+      await mailer.flush();
+    },
+
+    async activate(token: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        const used = await repo.consumeToken(tx, hashToken(token), 'activation');
+        if (!used) throw badRequest(messages.activationInvalid);
+        const account = await repo.findAccountById(tx, used.userId);
+        if (!account) throw badRequest(messages.activationInvalid);
+        if (account.status === AccountStatus.banned) throw badRequest(messages.activationInvalid);
+        await repo.updateCatalystId(tx, account.catalystIdRef, {
+          status: AccountStatus.active,
+          ...(account.emailVerifiedAt ? {} : { emailVerifiedAt: new Date() }),
+        });
+      });
+    },
+
+    async verifyEmail(token: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        const used = await repo.consumeToken(tx, hashToken(token), 'email_verification');
+        const account = used && (await repo.findAccountById(tx, used.userId));
+        if (!used || !account) throw badRequest(messages.verificationInvalid);
+        const email = used.payload?.email ?? account.email;
+        if (!email) throw badRequest(messages.verificationInvalid);
+        if (await repo.isEmailTaken(tx, email, account.catalystIdRef)) throw conflict(messages.emailTaken);
+        await repo.updateCatalystId(tx, account.catalystIdRef, {
+          email,
+          emailVerifiedAt: new Date(),
+          ...(account.status === AccountStatus.inactive ? { status: AccountStatus.email_verified } : {}),
+        });
+      });
+    },
+
+    /** Sends a link to confirm a new e-mail address; the address changes when the link is opened. */
+    async requestEmailChange(userId: number, email: string, redirect = '/profile'): Promise<void> {
+      await db.transaction(async (tx) => {
+        const account = await repo.findAccountById(tx, userId);
+        if (!account) throw badRequest('Unknown account.');
+        if (await repo.isEmailTaken(tx, email, account.catalystIdRef)) throw conflict(messages.emailTaken);
+        const token = await issueToken(tx, userId, 'email_verification', EMAIL_VERIFICATION_TTL_MS, { email });
+        await mailer.enqueue(tx, mailTemplates.emailVerification(email, link('/account/email-verification', { token, redirect })));
+      });
+      await mailer.flush();
+    },
+
+    /** Always succeeds for the caller, whether or not the account exists (no account enumeration). */
+    async requestPasswordReset(rawCatalystId: string, address: string): Promise<void> {
+      const catalystId = normalizeCatalystId(rawCatalystId).id;
+      await deps.rateLimiter.hit(`reset:address:${address}`, deps.limits.resetPerAddress);
+      await deps.rateLimiter.hit(`reset:account:${catalystId}`, deps.limits.resetPerAccount);
+      const account = await repo.findAccountByCatalystId(db, catalystId);
+      if (!account?.email || account.status === AccountStatus.banned) return;
+      const email = account.email;
+      await db.transaction(async (tx) => {
+        const token = await issueToken(tx, account.userId, 'password_reset', RESET_TTL_MS);
+        await mailer.enqueue(tx, mailTemplates.passwordReset(email, link('/reset-password', { token })));
+      });
+      await mailer.flush();
+    },
+
+    async resetPassword(input: UserReset): Promise<void> {
+      const catalystId = normalizeCatalystId(input.catalyst_id).id;
+      const passwordHash = await hashPassword(input.password);
+      await db.transaction(async (tx) => {
+        const used = await repo.consumeToken(tx, hashToken(input.confirmation_token), 'password_reset');
+        const account = used && (await repo.findAccountById(tx, used.userId));
+        // A token for another account fails like an expired one, and the transaction keeps it unused.
+        if (!used || !account || account.catalystId !== catalystId) throw badRequest(messages.resetInvalid);
+        await repo.updateUser(tx, account.userId, { passwordHash, forceReset: false });
+        await deps.refreshTokens.revokeAllForUser(tx, account.userId);
+      });
+    },
+
+    async updatePassword(userId: number, input: UpdateUser, keepFamily: string | undefined): Promise<void> {
+      const account = await repo.findAccountById(db, userId);
+      if (!account || !(await verifyPassword(account.passwordHash, input.old_password))) throw badRequest(messages.oldPasswordWrong);
+      const passwordHash = await hashPassword(input.password);
+      await db.transaction(async (tx) => {
+        await repo.updateUser(tx, userId, { passwordHash, forceReset: false });
+        await deps.refreshTokens.revokeAllForUser(tx, userId, keepFamily);
+      });
+    },
+
+    /** ADMIN_CATALYST_IDS: applied at start (and at registration, above). */
+    async applyAdminList(): Promise<number> {
+      return repo.setRoleByCatalystIds(db, [...adminIds], UserRole.admin);
+    },
+  };
+}
+export type AccountsService = ReturnType<typeof createAccountsService>;

@@ -1,0 +1,65 @@
+import { normalizeCatalystId } from '@cr/contract/rules';
+import { AccountStatus } from '@cr/contract/users';
+import type { Db } from '../../db/client';
+import { forbidden, unauthorized } from '../../errors';
+import type { Jwt } from '../../lib/jwt';
+import type { RateLimiter } from '../../lib/rate-limit';
+import { verifyAgainstDummy, verifyPassword } from '../../lib/secrets';
+import { findAccountByCatalystId, findAccountById } from './accounts.repository';
+import type { RefreshTokens } from './refresh-tokens';
+
+export const sessionMessages = {
+  wrongCredentials: 'Incorrect Catalyst ID or password.',
+  banned: 'This account is banned.',
+  sessionEnded: 'Your session has ended. Please log in again.',
+};
+
+export interface SessionDeps {
+  db: Db;
+  jwt: Jwt;
+  refreshTokens: RefreshTokens;
+  rateLimiter: RateLimiter;
+  limits: { loginPerAccount: number; loginPerAddress: number };
+}
+
+export interface Session {
+  accessToken: string;
+  refreshToken: string;
+}
+
+export function createSessionService(deps: SessionDeps) {
+  return {
+    async login(username: string, password: string, address: string): Promise<Session> {
+      const catalystId = normalizeCatalystId(username).id;
+      await deps.rateLimiter.hit(`login:address:${address}`, deps.limits.loginPerAddress);
+      await deps.rateLimiter.hit(`login:account:${catalystId}`, deps.limits.loginPerAccount);
+      const account = await findAccountByCatalystId(deps.db, catalystId);
+      const valid = account ? await verifyPassword(account.passwordHash, password) : await verifyAgainstDummy(password);
+      if (!account || !valid) throw unauthorized(sessionMessages.wrongCredentials);
+      if (account.status === AccountStatus.banned) throw forbidden(sessionMessages.banned);
+      const { token } = await deps.refreshTokens.start(account.userId);
+      return { accessToken: await deps.jwt.sign({ userId: account.userId }), refreshToken: token };
+    },
+
+    async refresh(refreshToken: string | undefined): Promise<Session> {
+      if (!refreshToken) throw unauthorized(sessionMessages.sessionEnded);
+      const outcome = await deps.refreshTokens.rotate(refreshToken);
+      if (outcome.kind !== 'rotated') throw unauthorized(sessionMessages.sessionEnded);
+      const account = await findAccountById(deps.db, outcome.userId);
+      if (!account || account.status === AccountStatus.banned) {
+        await deps.refreshTokens.revokeByToken(outcome.token);
+        throw unauthorized(sessionMessages.sessionEnded);
+      }
+      return { accessToken: await deps.jwt.sign({ userId: outcome.userId }), refreshToken: outcome.token };
+    },
+
+    familyOf(refreshToken: string): Promise<string | undefined> {
+      return deps.refreshTokens.familyOf(refreshToken);
+    },
+
+    async logout(refreshToken: string | undefined): Promise<void> {
+      if (refreshToken) await deps.refreshTokens.revokeByToken(refreshToken);
+    },
+  };
+}
+export type SessionService = ReturnType<typeof createSessionService>;

@@ -1,0 +1,43 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+export interface WebEnv {
+  API_BASE: string;
+  BUILD_REVISION?: string | undefined;
+}
+
+/** The web app's runtime configuration, read by index.html before the bundle (`window.__ENV__`). */
+export function envScript(env: WebEnv): string {
+  const value = { API_BASE: env.API_BASE, BUILD_REVISION: env.BUILD_REVISION ?? '' };
+  return `window.__ENV__ = ${JSON.stringify(value).replace(/</g, '\\u003c')};\n`;
+}
+
+/** Serves the built web app with SPA fallback, and `/env.js`. API paths that match nothing answer JSON 404. */
+export async function registerStatic(app: FastifyInstance, options: { webDist: string; apiBase: string; env: WebEnv }) {
+  app.get('/env.js', { config: { access: 'public' }, schema: { hide: true } }, (_request, reply) =>
+    reply.type('application/javascript').header('cache-control', 'no-store').send(envScript(options.env)),
+  );
+  const hasWeb = existsSync(join(options.webDist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: options.webDist,
+      wildcard: false,
+      index: false,
+      setHeaders: (res, path) => {
+        if (path.includes(`${join('assets', '')}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (path.startsWith(options.apiBase) || request.method !== 'GET' || !hasWeb) {
+      return reply.code(404).send({ message: 'Not found.' });
+    }
+    if (/\.[a-z0-9]+$/i.test(path) && !path.endsWith('.html')) {
+      return reply.code(404).send({ message: 'Not found.' });
+    }
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}

@@ -1,0 +1,35 @@
+/**
+ * English texts of the validation message keys used by the schemas in this package (i18next interpolation syntax).
+ * The web app loads them into its en-US resources under `validation`; the server renders them into `detail[].msg`.
+ * Spec §5 strings are verbatim.
+ */
+export const validationMessages = {
+  required: '{{field}} is required.',
+  catalystId: 'Please enter a valid Catalyst ID (for example id.catalyst://cardano/…).',
+  email: 'Please enter a valid email address.',
+  url: 'Please enter a valid URL.',
+  number: '{{field}} must be a number.',
+  date: 'The selected date is invalid.',
+  passwordMin: 'Password must be at least 8 characters long.',
+  passwordDigit: 'Password must contain a number.',
+  passwordUppercase: 'Password must contain an uppercase letter.',
+  passwordLength: 'Password must be 7 to 100 characters long.',
+  passwordMatch: 'Passwords do not match.',
+  accepted: '{{field}} must be accepted.',
+  maxLength: '{{field}} is too long.',
+  invalid: '{{field}} is invalid.',
+  formInvalid: 'Sorry, not all fields are filled out correctly.',
+} as const;
+
+export type ValidationMessageKey = keyof typeof validationMessages;
+
+const PREFIX = 'validation.';
+
+/** Renders a message key such as 'validation.required' with a field label; other text is returned as it is. */
+export function renderValidationMessage(message: string, field: string): string {
+  if (!message.startsWith(PREFIX)) return message;
+  const key = message.slice(PREFIX.length) as ValidationMessageKey;
+  const template = validationMessages[key];
+  if (!template) return message;
+  return template.replace(/\{\{field\}\}/g, field);
+}

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+/**
+ * Validation rules shared by the web forms and the server (spec §5). The messages are i18n keys of the web app's
+ * en-US resource file; the server sends them as they are, and the web translates them when it shows them.
+ */
+
+/** Optional identifier-scheme prefix, text, a slash, text, optional '#encrypt' suffix (spec §5 Registration). */
+export const CATALYST_ID_PATTERN = /^(?:[a-z][a-z0-9+.-]*:\/\/)?[^\s/#]+\/[^\s/#]+(?:#encrypt)?$/i;
+export const CATALYST_ID_SCHEME = 'id.catalyst://';
+const SCHEME_PREFIX = /^[a-z][a-z0-9+.-]*:\/\//i;
+const ENCRYPT_SUFFIX = '#encrypt';
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_CONFIRMATION_MIN_LENGTH = 7;
+export const PASSWORD_MAX_LENGTH = 100;
+
+export function isCatalystId(value: string): boolean {
+  return CATALYST_ID_PATTERN.test(value.trim());
+}
+
+/** The stored form of a Catalyst ID: scheme prefix stripped and the '#encrypt' suffix kept apart. */
+export function normalizeCatalystId(value: string): { id: string; encrypt: boolean } {
+  let id = value.trim().replace(SCHEME_PREFIX, '');
+  const encrypt = id.toLowerCase().endsWith(ENCRYPT_SUFFIX);
+  if (encrypt) id = id.slice(0, -ENCRYPT_SUFFIX.length);
+  return { id, encrypt };
+}
+
+/** Display form: the fixed scheme prefix followed by the network part, e.g. 'id.catalyst://cardano/…' (spec §9). */
+export function displayCatalystId(value: string): string {
+  return CATALYST_ID_SCHEME + normalizeCatalystId(value).id;
+}
+
+/** Length of a text not counting white space (spec §5 Review notes). */
+export function nonWhitespaceLength(text: string): number {
+  return text.replace(/\s/gu, '').length;
+}
+
+export function hasDigit(value: string): boolean {
+  return /\d/.test(value);
+}
+
+export function hasUppercase(value: string): boolean {
+  return /\p{Lu}/u.test(value);
+}
+
+export const messages = {
+  required: 'validation.required',
+  catalystId: 'validation.catalystId',
+  email: 'validation.email',
+  url: 'validation.url',
+  passwordMin: 'validation.passwordMin',
+  passwordDigit: 'validation.passwordDigit',
+  passwordUppercase: 'validation.passwordUppercase',
+  passwordLength: 'validation.passwordLength',
+  passwordMatch: 'validation.passwordMatch',
+  accepted: 'validation.accepted',
+  maxLength: 'validation.maxLength',
+} as const;
+
+export const requiredText = z.string({ error: messages.required }).trim().min(1, messages.required);
+
+export const catalystIdSchema = requiredText.max(500, messages.maxLength).refine(isCatalystId, messages.catalystId);
+
+export const emailSchema = requiredText.max(254, messages.maxLength).pipe(z.email({ error: messages.email }));
+
+/** A new password: at least 8 characters with a digit and an uppercase letter (spec §5, DOMAIN decision 2). */
+export const newPasswordSchema = z
+  .string({ error: messages.required })
+  .min(1, messages.required)
+  .min(PASSWORD_MIN_LENGTH, messages.passwordMin)
+  .max(PASSWORD_MAX_LENGTH, messages.passwordLength)
+  .refine(hasDigit, messages.passwordDigit)
+  .refine(hasUppercase, messages.passwordUppercase);
+
+/** Confirmation and old password: 7 to 100 characters (spec §5 Password change). */
+export const passwordLengthSchema = z
+  .string({ error: messages.required })
+  .min(1, messages.required)
+  .min(PASSWORD_CONFIRMATION_MIN_LENGTH, messages.passwordLength)
+  .max(PASSWORD_MAX_LENGTH, messages.passwordLength);
+
+export const acceptedSchema = z.literal(true, { error: messages.accepted });
+
+export const passwordMatches = <T extends { password: string; password_confirmation: string }>(value: T) =>
+  value.password === value.password_confirmation;
+export const passwordMatchIssue = { message: messages.passwordMatch, path: ['password_confirmation'] };
