@@ -59,7 +59,10 @@ export const messages = {
   maxLength: 'validation.maxLength',
 } as const;
 
-export const requiredText = z.string({ error: messages.required }).trim().min(1, messages.required);
+// `abort`: an empty required field reports only that it is required, not every other rule as well.
+const required = { error: messages.required, abort: true } as const;
+
+export const requiredText = z.string({ error: messages.required }).trim().min(1, required);
 
 export const catalystIdSchema = requiredText.max(500, messages.maxLength).refine(isCatalystId, messages.catalystId);
 
@@ -68,7 +71,7 @@ export const emailSchema = requiredText.max(254, messages.maxLength).pipe(z.emai
 /** A new password: at least 8 characters with a digit and an uppercase letter (spec §5, DOMAIN decision 2). */
 export const newPasswordSchema = z
   .string({ error: messages.required })
-  .min(1, messages.required)
+  .min(1, required)
   .min(PASSWORD_MIN_LENGTH, messages.passwordMin)
   .max(PASSWORD_MAX_LENGTH, messages.passwordLength)
   .refine(hasDigit, messages.passwordDigit)
@@ -77,7 +80,7 @@ export const newPasswordSchema = z
 /** Confirmation and old password: 7 to 100 characters (spec §5 Password change). */
 export const passwordLengthSchema = z
   .string({ error: messages.required })
-  .min(1, messages.required)
+  .min(1, required)
   .min(PASSWORD_CONFIRMATION_MIN_LENGTH, messages.passwordLength)
   .max(PASSWORD_MAX_LENGTH, messages.passwordLength);
 
