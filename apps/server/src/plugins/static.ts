@@ -23,10 +23,11 @@ export async function registerStatic(app: FastifyInstance, options: { webDist: s
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: options.webDist,
-      wildcard: false,
+      wildcard: true,
       index: false,
-      setHeaders: (res, path) => {
-        if (path.includes(`${join('assets', '')}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+      // @fastify/static 10 passes the Fastify reply here (not Node's response).
+      setHeaders: (reply, path) => {
+        if (path.includes(`${join('assets', '')}`)) reply.header('cache-control', 'public, max-age=31536000, immutable');
       },
     });
   }

@@ -1,0 +1,42 @@
+import { Anchor, Box, Container, Group, Image, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { env } from '../../config/env';
+
+/** The programme's five external links (spec §1). */
+export const FOOTER_LINKS = [
+  { key: 'footer.votingApp', href: 'https://app.projectcatalyst.io' },
+  { key: 'footer.knowledgeBase', href: 'https://docs.projectcatalyst.io' },
+  { key: 'footer.website', href: 'https://projectcatalyst.io' },
+  { key: 'footer.privacyPolicy', href: 'https://projectcatalyst.io/privacy-policy' },
+  { key: 'footer.terms', href: 'https://projectcatalyst.io/terms-and-conditions' },
+] as const;
+
+export function Footer() {
+  const { t } = useTranslation();
+  const revision = env.buildRevision;
+  return (
+    <Box component="footer" py="lg" mt="xl" style={{ borderTop: '1px solid var(--mantine-color-gray-3)', background: 'var(--mantine-color-gray-0)' }}>
+      <Container size="lg">
+        <Group justify="space-between" align="center" gap="md">
+          <Group gap="xs">
+            <Image src="/logo.svg" alt={t('app.logoAlt')} w={32} h={32} />
+            <Text fw={600}>{t('app.title')}</Text>
+          </Group>
+          <Group gap="md" component="nav" aria-label="Programme links">
+            {FOOTER_LINKS.map((link) => (
+              <Anchor key={link.key} href={link.href} target="_blank" rel="noopener noreferrer" size="sm" c="dark.6">
+                {t(link.key)}
+                <span className="visually-hidden"> {t('footer.newTab')}</span>
+              </Anchor>
+            ))}
+          </Group>
+        </Group>
+        {revision && (
+          <Text size="xs" c="dimmed" mt="sm" data-testid="build-revision">
+            {t('app.build', { hash: revision.slice(0, 7) })}
+          </Text>
+        )}
+      </Container>
+    </Box>
+  );
+}

@@ -1,0 +1,105 @@
+import { Anchor, Box, Burger, Button, Container, Drawer, Group, Image, Stack, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useTranslation } from 'react-i18next';
+import { NavLink, useNavigate } from 'react-router';
+import { paths } from '../../config/paths';
+import { notifyError, notifySuccess } from '../../lib/notify';
+import { isAdmin, logout, useSession } from '../../lib/session';
+
+interface LinkItem {
+  to: string;
+  label: string;
+  end?: boolean;
+}
+
+/** The links of spec §2.3, each with its condition. */
+function useLinks(): LinkItem[] {
+  const { t } = useTranslation();
+  const logged = useSession((state) => state.logged);
+  const admin = useSession(isAdmin);
+  const links: LinkItem[] = [
+    { to: paths.home(), label: t('nav.home'), end: true },
+    { to: paths.proposals(), label: t('nav.proposals') },
+    { to: paths.reviews(), label: t('nav.reviews') },
+  ];
+  if (admin) links.push({ to: paths.admin(), label: t('nav.admin') });
+  if (logged) links.push({ to: paths.profile(), label: t('nav.profile') });
+  else links.push({ to: paths.login(), label: t('nav.login') });
+  return links;
+}
+
+function Links({ onNavigate, direction }: { onNavigate?: () => void; direction: 'row' | 'column' }) {
+  const links = useLinks();
+  const Wrapper = direction === 'row' ? Group : Stack;
+  return (
+    <Wrapper gap={direction === 'row' ? 'md' : 'sm'}>
+      {links.map((link) => (
+        <Anchor key={link.to} component={NavLink} to={link.to} end={link.end} onClick={onNavigate} className="nav-link" c="dark.7" fw={500}>
+          {link.label}
+        </Anchor>
+      ))}
+    </Wrapper>
+  );
+}
+
+function LogoutButton() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const email = useSession((state) => state.userInfo?.email);
+  const onLogout = async () => {
+    try {
+      await logout();
+      notifySuccess('notify.loggedOut');
+    } catch (error) {
+      notifyError(error, 'notify.logoutFailed');
+    }
+    navigate(paths.login());
+  };
+  return (
+    <Group gap="xs" wrap="nowrap">
+      {email && (
+        <Text size="sm" c="dimmed" data-testid="nav-email" truncate maw={220}>
+          {email}
+        </Text>
+      )}
+      <Button variant="light" size="xs" onClick={onLogout}>
+        {t('nav.logout')}
+      </Button>
+    </Group>
+  );
+}
+
+export function NavBar() {
+  const { t } = useTranslation();
+  const logged = useSession((state) => state.logged);
+  const [opened, { toggle, close }] = useDisclosure(false);
+  return (
+    <Box component="header" py="sm" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)', background: 'white' }}>
+      <Container size="lg">
+        <Group justify="space-between" wrap="nowrap">
+          <Group gap="lg" wrap="nowrap">
+            <Anchor component={NavLink} to={paths.home()} underline="never" c="dark.8">
+              <Group gap={8} wrap="nowrap">
+                <Image src="/logo.svg" alt="" w={28} h={28} />
+                <Text fw={700}>{t('app.title')}</Text>
+              </Group>
+            </Anchor>
+            <Box component="nav" aria-label={t('nav.label')} visibleFrom="sm">
+              <Links direction="row" />
+            </Box>
+          </Group>
+          <Group gap="sm" wrap="nowrap">
+            {logged && <Box visibleFrom="sm"><LogoutButton /></Box>}
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" aria-label={t('nav.openMenu')} />
+          </Group>
+        </Group>
+      </Container>
+      <Drawer opened={opened} onClose={close} title={t('app.title')} hiddenFrom="sm" size="xs">
+        <Stack component="nav" aria-label={t('nav.label')}>
+          <Links direction="column" onNavigate={close} />
+          {logged && <LogoutButton />}
+        </Stack>
+      </Drawer>
+    </Box>
+  );
+}

@@ -1,0 +1,23 @@
+import { Box, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { isInactive, useSession } from '../../lib/session';
+
+/**
+ * The bars above the navigation (spec §2.3). The status banner, the due-diligence and the registration-pending bars
+ * join this stack with the features that feed them.
+ */
+export function TopBars() {
+  const { t } = useTranslation();
+  const inactive = useSession(isInactive);
+  return (
+    <Box>
+      {inactive && (
+        <Box role="alert" bg="red.8" c="white" py={6} px="md" data-testid="activation-bar">
+          <Text size="sm" ta="center" fw={600}>
+            {t('bars.activationRequired')}
+          </Text>
+        </Box>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,83 @@
+import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
+import { isForcedReset, useSession } from '../lib/session';
+import { AppLayout } from './layout/app-layout';
+import { RouteError } from './routes/route-error';
+
+/**
+ * The route table of spec §2.1. Route ids are the spec's route names. Guards (§2.2) are loaders that redirect;
+ * they read the persisted session synchronously, so a guarded screen never flashes.
+ */
+
+const LOGIN_REQUIRED = ['/allocated-reviews', '/moderated-reviews', '/profile', '/admin'];
+const BLOCKED_BY_FORCED_RESET = ['/allocated-reviews', '/moderated-reviews', '/review/', '/reviews'];
+
+export function guard({ request }: { request: Request }) {
+  const path = new URL(request.url).pathname;
+  const session = useSession.getState();
+  if (path === '/login' && session.logged) return redirect('/profile');
+  if (!session.logged && LOGIN_REQUIRED.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) return redirect('/login');
+  if (path === '/reset-password' && session.logged && !isForcedReset(session)) return redirect('/profile');
+  if (isForcedReset(session) && BLOCKED_BY_FORCED_RESET.some((prefix) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`))) {
+    return redirect('/reset-password');
+  }
+  return null;
+}
+
+/** `/proposals/3` → `/proposals?page=3`: the page lives in the query (DOMAIN.md decision 1). */
+function pageInPath({ request, params }: { request: Request; params: { page?: string } }) {
+  const blocked = guard({ request });
+  if (blocked) return blocked;
+  if (params.page === undefined) return null;
+  const url = new URL(request.url);
+  const base = url.pathname.replace(/\/[^/]*$/, '');
+  const page = Number.parseInt(params.page, 10);
+  if (Number.isInteger(page) && page >= 0) url.searchParams.set('page', String(page));
+  return redirect(`${base}?${url.searchParams}`);
+}
+
+const lazyPage = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({ Component: (await load()).default });
+
+export const routes: RouteObject[] = [
+  {
+    id: 'root',
+    element: <AppLayout />,
+    errorElement: <RouteError />,
+    HydrateFallback: () => null,
+    loader: guard,
+    shouldRevalidate: () => true,
+    children: [
+      { id: 'home', index: true, lazy: lazyPage(() => import('./routes/home')) },
+      { id: 'login', path: 'login', lazy: lazyPage(() => import('./routes/auth/login')) },
+      { id: 'profile', path: 'profile', lazy: lazyPage(() => import('./routes/profile/profile')) },
+      { id: 'reset-requested', path: 'check-your-inbox', lazy: lazyPage(() => import('./routes/auth/check-your-inbox')) },
+      { id: 'reset-password', path: 'reset-password', lazy: lazyPage(() => import('./routes/auth/reset-password')) },
+      { id: 'register', path: 'register', lazy: lazyPage(() => import('./routes/auth/register')) },
+      { id: 'account-activation', path: 'account/activation', lazy: lazyPage(() => import('./routes/auth/account-activation')) },
+      { id: 'email-verification', path: 'account/email-verification', lazy: lazyPage(() => import('./routes/auth/email-verification')) },
+      { id: 'proposals', path: 'proposals/:page?', loader: pageInPath, lazy: lazyPage(() => import('./routes/proposals/proposals')) },
+      { id: 'proposal', path: 'proposal/:id', lazy: lazyPage(() => import('./routes/proposals/proposal')) },
+      // Loaded lazily (spec §2.1): its code is fetched on first visit.
+      { id: 'AllocatedProposals', path: 'allocated-proposals', lazy: lazyPage(() => import('./routes/proposals/allocated-proposals')) },
+      { id: 'reviews', path: 'reviews/:page?', loader: pageInPath, lazy: lazyPage(() => import('./routes/reviews/reviews')) },
+      { id: 'review', path: 'review/:id', lazy: lazyPage(() => import('./routes/reviews/review')) },
+      { id: 'allocated-reviews', path: 'allocated-reviews/:page?', loader: pageInPath, lazy: lazyPage(() => import('./routes/reviews/allocated-reviews')) },
+      { id: 'moderated-reviews', path: 'moderated-reviews/:page?', loader: pageInPath, lazy: lazyPage(() => import('./routes/reviews/moderated-reviews')) },
+      {
+        id: 'admin',
+        path: 'admin',
+        lazy: lazyPage(() => import('./routes/admin/admin-layout')),
+        children: [
+          { index: true, loader: () => redirect('/admin/events') },
+          { id: 'admin-events', path: 'events', lazy: lazyPage(() => import('./routes/admin/events')) },
+          { id: 'admin-users', path: 'users', lazy: lazyPage(() => import('./routes/admin/users')) },
+          { id: 'admin-status', path: 'status', lazy: lazyPage(() => import('./routes/admin/status')) },
+          { id: 'admin-user-profile', path: 'users/:catalystId', lazy: lazyPage(() => import('./routes/admin/user-profile')) },
+          { id: 'admin-event', path: ':id', lazy: lazyPage(() => import('./routes/admin/event-configuration')) },
+        ],
+      },
+      { id: 'not-found', path: '*', lazy: lazyPage(() => import('./routes/not-found')) },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);

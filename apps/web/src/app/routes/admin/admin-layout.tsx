@@ -1,0 +1,41 @@
+import { Alert, Tabs } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { PageHeading } from '../../../components/page-heading';
+import { paths } from '../../../config/paths';
+import { isAdmin, useSession } from '../../../lib/session';
+
+const TABS = ['events', 'users', 'status'] as const;
+
+/** The admin area (spec §2.17): three tabs, and the admin-only message for everyone else. */
+export default function AdminLayout() {
+  const { t } = useTranslation();
+  const admin = useSession(isAdmin);
+  const location = useLocation();
+  const navigate = useNavigate();
+  if (!admin) {
+    return (
+      <Alert color="red" title={t('admin.title')} role="alert">
+        {t('errors.adminOnly')}
+      </Alert>
+    );
+  }
+  const tab = TABS.find((name) => location.pathname === `/admin/${name}`);
+  return (
+    <>
+      <PageHeading title={t('admin.title')} />
+      {tab && (
+        <Tabs value={tab} onChange={(value) => value && navigate(paths[`admin-${value as (typeof TABS)[number]}`]())} mb="lg">
+          <Tabs.List>
+            {TABS.map((name) => (
+              <Tabs.Tab key={name} value={name}>
+                {t(`admin.${name}`)}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+        </Tabs>
+      )}
+      <Outlet />
+    </>
+  );
+}

@@ -1,0 +1,8 @@
+import { Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+
+// TODO(issue 3): the tab's content.
+export default function AdminUsers() {
+  const { t } = useTranslation();
+  return <Title order={2} size="h3">{t('admin.users')}</Title>;
+}

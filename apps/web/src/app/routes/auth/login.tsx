@@ -1,0 +1,73 @@
+import { Anchor, Button, Group, Paper, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm, useWatch } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { PageHeading } from '../../../components/page-heading';
+import { fieldError } from '../../../components/form-field';
+import { paths } from '../../../config/paths';
+import { useRequestPasswordReset } from '../../../features/auth/api/accounts';
+import { loginFormSchema, type LoginFormValues } from '../../../features/auth/schemas';
+import { isCatalystId } from '@cr/contract/rules';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import { login } from '../../../lib/session';
+
+/** Spec §2.6. */
+export default function Login() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const resetRequest = useRequestPasswordReset();
+  const form = useForm<LoginFormValues>({ resolver: zodResolver(loginFormSchema), mode: 'onChange', defaultValues: { catalyst_id: '', password: '' } });
+  const [catalystId, password] = useWatch({ control: form.control, name: ['catalyst_id', 'password'] });
+  const { isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      await login(values.catalyst_id.trim(), values.password);
+      notifySuccess('notify.loggedIn');
+      navigate(paths.profile());
+    } catch (error) {
+      notifyError(error, 'notify.loginFailed');
+    }
+  });
+
+  const onForgot = async () => {
+    const valid = await form.trigger('catalyst_id');
+    if (!valid || !isCatalystId(catalystId)) return;
+    try {
+      await resetRequest.mutateAsync(catalystId.trim());
+      notifySuccess('notify.resetLinkSent');
+      navigate(paths['reset-requested']());
+    } catch (error) {
+      notifyError(error, 'notify.resetRequestFailed');
+    }
+  };
+
+  return (
+    <Stack maw={460} mx="auto">
+      <PageHeading title={t('login.title')}>{t('login.intro')}</PageHeading>
+      <Paper withBorder p="lg">
+        <form onSubmit={onSubmit} noValidate>
+          <Stack>
+            <TextInput label={t('fields.catalyst_id')} placeholder="id.catalyst://cardano/…" autoComplete="username" withAsterisk {...form.register('catalyst_id')} error={fieldError(form, 'catalyst_id', t('fields.catalyst_id'))} />
+            <PasswordInput label={t('fields.password')} autoComplete="current-password" withAsterisk {...form.register('password')} error={fieldError(form, 'password', t('fields.password'))} />
+            <Button type="submit" disabled={!catalystId || !password || isSubmitting} loading={isSubmitting}>
+              {t('login.submit')}
+            </Button>
+            <Group justify="space-between" gap="xs">
+              <Button variant="subtle" size="compact-sm" onClick={onForgot} loading={resetRequest.isPending} title={t('login.forgotHint')}>
+                {t('login.forgot')}
+              </Button>
+              <Text size="sm">
+                {t('login.noAccount')}{' '}
+                <Anchor component={Link} to={paths.register()}>
+                  {t('login.register')}
+                </Anchor>
+              </Text>
+            </Group>
+          </Stack>
+        </form>
+      </Paper>
+    </Stack>
+  );
+}

@@ -1,0 +1,83 @@
+import { Alert, Anchor, Button, Paper, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { PageHeading } from '../../../components/page-heading';
+import { fieldError } from '../../../components/form-field';
+import { paths } from '../../../config/paths';
+import { useResetPassword } from '../../../features/auth/api/accounts';
+import { ChangePasswordForm } from '../../../features/auth/components/change-password-form';
+import { resetFormSchema, type ResetFormValues } from '../../../features/auth/schemas';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import { isForcedReset, useSession } from '../../../lib/session';
+
+function TokenResetForm({ token }: { token: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const mutation = useResetPassword();
+  const form = useForm<ResetFormValues>({
+    resolver: zodResolver(resetFormSchema),
+    mode: 'onChange',
+    defaultValues: { catalyst_id: '', password: '', password_confirmation: '', confirmation_token: token },
+  });
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      await mutation.mutateAsync({ ...values, catalyst_id: values.catalyst_id.trim() });
+      notifySuccess('notify.passwordUpdated');
+      navigate(paths.login());
+    } catch (error) {
+      notifyError(error, 'notify.resetFailed');
+    }
+  });
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack>
+        {/* The token travels hidden, never as a visible field (spec §2.10). */}
+        <input type="hidden" {...form.register('confirmation_token')} />
+        <TextInput label={t('fields.catalyst_id')} autoComplete="username" withAsterisk {...form.register('catalyst_id')} error={fieldError(form, 'catalyst_id', t('fields.catalyst_id'))} />
+        <PasswordInput label={t('fields.new_password')} autoComplete="new-password" withAsterisk {...form.register('password')} error={fieldError(form, 'password', t('fields.new_password'))} />
+        <PasswordInput label={t('fields.password_confirmation')} autoComplete="new-password" withAsterisk {...form.register('password_confirmation', { deps: ['password'] })} error={fieldError(form, 'password_confirmation', t('fields.password_confirmation'))} />
+        <Button type="submit" disabled={!form.formState.isValid || mutation.isPending} loading={mutation.isPending}>
+          {t('reset.submit')}
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+/** Spec §2.10: with a token, the reset form; signed in with a forced reset pending, the change form. */
+export default function ResetPassword() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const token = params.get('token');
+  const forced = useSession(isForcedReset);
+  let body;
+  if (token) body = <TokenResetForm token={token} />;
+  else if (forced) {
+    body = (
+      <Stack>
+        <Alert color="orange">{t('reset.forcedNotice')}</Alert>
+        <ChangePasswordForm onDone={() => navigate(paths.profile())} />
+      </Stack>
+    );
+  } else {
+    body = (
+      <Stack>
+        <Text>{t('reset.noToken')}</Text>
+        <Anchor component={Link} to={paths.login()}>
+          {t('reset.requestAgain')}
+        </Anchor>
+      </Stack>
+    );
+  }
+  return (
+    <Stack maw={520} mx="auto">
+      <PageHeading title={token ? t('reset.title') : t('reset.changeTitle')} />
+      <Paper withBorder p="lg">
+        {body}
+      </Paper>
+    </Stack>
+  );
+}

@@ -1,0 +1,6 @@
+import { Placeholder } from '../placeholder';
+
+// TODO(issue 5/6): the screen's content.
+export default function Proposal() {
+  return <Placeholder titleKey="placeholder.proposal" />;
+}

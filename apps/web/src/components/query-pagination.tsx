@@ -1,0 +1,35 @@
+import { Group, Pagination, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+
+/** Default page size of a table without its own (spec §9); every named list passes 25. */
+export const TABLE_PAGE_SIZE = 20;
+
+/** The page number in the query, 0-based (spec §2.1). */
+export function usePageParam(): [number, (page: number) => void] {
+  const [params, setParams] = useSearchParams();
+  const page = Math.max(0, Number.parseInt(params.get('page') ?? '0', 10) || 0);
+  const setPage = (next: number) =>
+    setParams((current) => {
+      const copy = new URLSearchParams(current);
+      if (next > 0) copy.set('page', String(next));
+      else copy.delete('page');
+      return copy;
+    });
+  return [page, setPage];
+}
+
+/** Pagination kept in the query string: 0-based there, shown 1-based. */
+export function QueryPagination({ total, size = TABLE_PAGE_SIZE }: { total: number; size?: number }) {
+  const { t } = useTranslation();
+  const [page, setPage] = usePageParam();
+  const pages = Math.max(1, Math.ceil(total / size));
+  return (
+    <Group justify="space-between" mt="md">
+      <Text size="sm" c="dimmed">
+        {t('common.page', { page: page + 1, pages })}
+      </Text>
+      <Pagination total={pages} value={page + 1} onChange={(value) => setPage(value - 1)} getControlProps={(control) => ({ 'aria-label': `${control}` })} />
+    </Group>
+  );
+}

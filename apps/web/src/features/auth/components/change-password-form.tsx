@@ -1,0 +1,43 @@
+import { Button, PasswordInput, Stack } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { fieldError } from '../../../components/form-field';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import { loadUserInfo } from '../../../lib/session';
+import { useUpdatePassword } from '../api/accounts';
+import { changePasswordFormSchema, type ChangePasswordFormValues } from '../schemas';
+
+/** The signed-in password change (spec §2.10 without a token): old password, new password, confirmation. */
+export function ChangePasswordForm({ onDone }: { onDone?: () => void }) {
+  const { t } = useTranslation();
+  const mutation = useUpdatePassword();
+  const form = useForm<ChangePasswordFormValues>({
+    resolver: zodResolver(changePasswordFormSchema),
+    mode: 'onChange',
+    defaultValues: { old_password: '', password: '', password_confirmation: '' },
+  });
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      await mutation.mutateAsync(values);
+      notifySuccess('notify.passwordUpdated');
+      form.reset();
+      await loadUserInfo();
+      onDone?.();
+    } catch (error) {
+      notifyError(error, 'notify.resetFailed');
+    }
+  });
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack gap="sm" maw={420}>
+        <PasswordInput label={t('fields.old_password')} autoComplete="current-password" withAsterisk {...form.register('old_password')} error={fieldError(form, 'old_password', t('fields.old_password'))} />
+        <PasswordInput label={t('fields.new_password')} autoComplete="new-password" withAsterisk {...form.register('password')} error={fieldError(form, 'password', t('fields.new_password'))} />
+        <PasswordInput label={t('fields.password_confirmation')} autoComplete="new-password" withAsterisk {...form.register('password_confirmation', { deps: ['password'] })} error={fieldError(form, 'password_confirmation', t('fields.password_confirmation'))} />
+        <Button type="submit" disabled={!form.formState.isValid || mutation.isPending} loading={mutation.isPending} w="fit-content">
+          {t('reset.submit')}
+        </Button>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,18 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const apiTarget = process.env.API_PROXY_TARGET ?? 'http://localhost:3000';
+
+export default defineConfig({
+  base: '/',
+  plugins: [react()],
+  server: {
+    port: 5173,
+    proxy: { '/api': apiTarget, '/env.js': apiTarget },
+  },
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+    chunkSizeWarningLimit: 1500,
+  },
+});
