@@ -1,11 +1,24 @@
-import { desc, eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { AccountStatus, UserRole } from '@cr/contract/users';
 import type { Db } from '../src/db/client';
-import { catalystIds, outbox, users } from '../src/db/schema/index';
+import { catalystIds, oneTimeTokens, outbox, users, type TokenPurpose } from '../src/db/schema/index';
 
 const API = '/api/reviews';
+export const REFRESH_COOKIE = 'cr_refresh';
 let counter = 0;
+
+/** The refresh token a response set in its `cr_refresh` cookie (undefined when it set none or cleared it). */
+export function refreshCookieOf(response: LightMyRequestResponse): string | undefined {
+  const cookie = response.cookies.find((c) => c.name === REFRESH_COOKIE);
+  return cookie?.value ? cookie.value : undefined;
+}
+
+/** A unique suffix for Catalyst IDs and e-mail addresses made up by a test. */
+export function uniqueName(prefix = 'x'): string {
+  counter += 1;
+  return `${prefix}-${process.pid}-${Date.now()}-${counter}`;
+}
 
 export const PASSWORD = 'Valid-pass1';
 
@@ -16,16 +29,17 @@ export interface TestUser {
   password: string;
   token: string;
   auth: { authorization: string };
+  /** The refresh cookie of the login that made `token`. */
+  refreshToken: string;
 }
 
 /** `ctx.newUser()`-style helpers (immich's medium tests): each test stays a few lines. */
 export function createFixtures(app: FastifyInstance, db: Db) {
   const register = async (overrides: Partial<{ catalyst_id: string; email: string; password: string }> = {}) => {
-    counter += 1;
-    const unique = `${process.pid}-${Date.now()}-${counter}`;
+    const unique = uniqueName('user');
     const body = {
-      catalyst_id: `id.catalyst://cardano/user-${unique}`,
-      email: `user-${unique}@example.test`,
+      catalyst_id: `id.catalyst://cardano/${unique}`,
+      email: `${unique}@example.test`,
       password: PASSWORD,
       ...overrides,
     };
@@ -74,6 +88,31 @@ export function createFixtures(app: FastifyInstance, db: Db) {
     return row!;
   };
 
+  const refresh = (refreshToken: string | undefined) =>
+    app.inject({ method: 'GET', url: `${API}/users/token/refresh`, cookies: refreshToken ? { [REFRESH_COOKIE]: refreshToken } : {} });
+
+  /** Makes every unused one-time token of a user and purpose expire, as if its lifetime had passed. */
+  const expireTokensOf = async (userId: number, purpose: TokenPurpose) => {
+    await db
+      .update(oneTimeTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose)));
+  };
+
+  const setStatus = async (userId: number, status: number) => {
+    const [row] = await db.select({ ref: users.catalystIdRef }).from(users).where(eq(users.id, userId));
+    await db.update(catalystIds).set({ status }).where(eq(catalystIds.id, row!.ref));
+  };
+
+  const accountOf = async (userId: number) => {
+    const [row] = await db
+      .select({ status: catalystIds.status, email: catalystIds.email, emailVerifiedAt: catalystIds.emailVerifiedAt, role: users.role, forceReset: users.forceReset, passwordHash: users.passwordHash })
+      .from(users)
+      .innerJoin(catalystIds, eq(users.catalystIdRef, catalystIds.id))
+      .where(eq(users.id, userId));
+    return row!;
+  };
+
   /** A registered, activated (or otherwise set) user, logged in. */
   const newUser = async (options: { status?: number; role?: number; forceReset?: boolean } = {}): Promise<TestUser> => {
     const registered = await register();
@@ -82,11 +121,11 @@ export function createFixtures(app: FastifyInstance, db: Db) {
     await db.update(users).set({ role: options.role ?? UserRole.user, forceReset: options.forceReset ?? false }).where(eq(users.id, id));
     const response = await login(registered.catalystId, registered.password);
     const token = (response.json() as { access_token: string }).access_token;
-    return { id, ...registered, token, auth: { authorization: `Bearer ${token}` } };
+    return { id, ...registered, token, auth: { authorization: `Bearer ${token}` }, refreshToken: refreshCookieOf(response)! };
   };
 
   const newAdmin = () => newUser({ role: UserRole.admin });
 
-  return { register, login, lastMail, tokenFromMail, userIdOf, newUser, newAdmin, db };
+  return { register, login, lastMail, tokenFromMail, userIdOf, newUser, newAdmin, refresh, expireTokensOf, setStatus, accountOf, db };
 }
 export type Fixtures = ReturnType<typeof createFixtures>;

@@ -3,6 +3,7 @@ import {
   acceptedSchema,
   catalystIdSchema,
   emailSchema,
+  messages,
   newPasswordSchema,
   passwordLengthSchema,
   passwordMatches,
@@ -39,7 +40,10 @@ export const newUser = z
 export type NewUser = z.infer<typeof newUser>;
 export const registerBody = z.object({ new_user: newUser });
 
-export const loginForm = z.object({ username: catalystIdSchema, password: z.string().min(1, 'validation.required').max(1000) });
+export const loginForm = z.object({
+  username: catalystIdSchema,
+  password: z.string({ error: messages.required }).min(1, messages.required).max(1000, messages.maxLength),
+});
 export type LoginForm = z.infer<typeof loginForm>;
 
 export const confirmationToken = z.object({ confirmation_token: requiredText.max(200) });

@@ -30,6 +30,10 @@ export async function registerStatic(app: FastifyInstance, options: { webDist: s
         if (path.includes(`${join('assets', '')}`)) reply.header('cache-control', 'public, max-age=31536000, immutable');
       },
     });
+    // The wildcard route would answer the root directory itself with 403 (index: false); / is the app's home.
+    app.get('/', { config: { access: 'public' }, schema: { hide: true } }, (_request, reply) =>
+      reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false }),
+    );
   }
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
@@ -39,6 +43,6 @@ export async function registerStatic(app: FastifyInstance, options: { webDist: s
     if (/\.[a-z0-9]+$/i.test(path) && !path.endsWith('.html')) {
       return reply.code(404).send({ message: 'Not found.' });
     }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
   });
 }

@@ -1,0 +1,198 @@
+import { eq } from 'drizzle-orm';
+import { decodeJwt, SignJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { AccountStatus } from '@cr/contract/users';
+import { testConfig } from '../src/config';
+import { refreshTokens } from '../src/db/schema/index';
+import { API, databaseKinds, useTestApp } from './build-test-app';
+import { REFRESH_COOKIE, refreshCookieOf } from './fixtures';
+
+describe.each(databaseKinds)('login, refresh and logout on %s', (kind) => {
+  const ctx = useTestApp(kind);
+  const me = (authorization: string) => ctx.app.inject({ method: 'GET', url: `${API}/users/me/`, headers: { authorization } });
+  const logout = (refreshToken?: string) =>
+    ctx.app.inject({ method: 'POST', url: `${API}/users/token/logout`, cookies: refreshToken ? { [REFRESH_COOKIE]: refreshToken } : {} });
+
+  describe('POST users/token/login', () => {
+    it('logs in form-encoded and answers an access token with an httpOnly refresh cookie (A-054)', async () => {
+      const user = await ctx.register();
+      await ctx.setStatus((await ctx.userIdOf(user.email)).id, AccountStatus.active);
+      const response = await ctx.login(user.catalystId, user.password);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ access_token: expect.any(String), token_type: 'bearer' });
+      const cookie = response.cookies.find((c) => c.name === REFRESH_COOKIE);
+      expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/reviews/users' });
+      expect(cookie?.value).toMatch(/^[\w-]{40,}$/);
+      expect((await me(`Bearer ${response.json().access_token}`)).statusCode).toBe(200);
+    });
+
+    it('accepts the Catalyst ID without its prefix and with #encrypt (A-053)', async () => {
+      const user = await ctx.register();
+      const bare = user.catalystId.replace('id.catalyst://', '');
+      expect((await ctx.login(bare, user.password)).statusCode).toBe(200);
+      expect((await ctx.login(`${user.catalystId}#encrypt`, user.password)).statusCode).toBe(200);
+    });
+
+    it('answers 401 for a wrong password and sets no cookie', async () => {
+      const user = await ctx.register();
+      const response = await ctx.login(user.catalystId, 'Wrong-pass1');
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ message: 'Incorrect Catalyst ID or password.' });
+      expect(refreshCookieOf(response)).toBeUndefined();
+    });
+
+    it('answers an unknown Catalyst ID exactly like a wrong password', async () => {
+      const response = await ctx.login('id.catalyst://cardano/nobody-here', 'Wrong-pass1');
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ message: 'Incorrect Catalyst ID or password.' });
+    });
+
+    it('lets an inactive account log in (A-046 needs it)', async () => {
+      const user = await ctx.register();
+      const response = await ctx.login(user.catalystId, user.password);
+      expect(response.statusCode).toBe(200);
+      const info = await me(`Bearer ${response.json().access_token}`);
+      expect(info.json().catalyst_id.status).toBe(AccountStatus.inactive);
+    });
+
+    it('refuses a banned account with 403, and its existing access token with 401', async () => {
+      const user = await ctx.newUser();
+      await ctx.setStatus(user.id, AccountStatus.banned);
+      const response = await ctx.login(user.catalystId, user.password);
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toEqual({ message: 'This account is banned.' });
+      expect(refreshCookieOf(response)).toBeUndefined();
+      const info = await me(user.auth.authorization);
+      expect(info.statusCode).toBe(401);
+      expect(info.json().message).toEqual(expect.any(String));
+    });
+
+    it('answers 401, not 403, for a banned account with a wrong password', async () => {
+      const user = await ctx.newUser();
+      await ctx.setStatus(user.id, AccountStatus.banned);
+      expect((await ctx.login(user.catalystId, 'Wrong-pass1')).statusCode).toBe(401);
+    });
+
+    it.each([
+      ['no username', 'password=x', ['body', 'username'], 'Username is required.'],
+      ['no password', 'username=cardano%2Fabc', ['body', 'password'], 'Password is required.'],
+      ['an empty password', 'username=cardano%2Fabc&password=', ['body', 'password'], 'Password is required.'],
+      ['a username that is not a Catalyst ID', 'username=cardano&password=x', ['body', 'username'], 'Please enter a valid Catalyst ID (for example id.catalyst://cardano/…).'],
+    ])('answers 422 for %s (A-053)', async (_label, payload, loc, msg) => {
+      const response = await ctx.app.inject({
+        method: 'POST',
+        url: `${API}/users/token/login`,
+        payload,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(response.statusCode).toBe(422);
+      expect(response.json().detail).toContainEqual(expect.objectContaining({ loc, msg }));
+    });
+  });
+
+  describe('GET users/token/refresh', () => {
+    it('rotates: a new access token and a new cookie each time, and the old cookie is refused (A-109)', async () => {
+      const user = await ctx.newUser();
+      const first = await ctx.refresh(user.refreshToken);
+      expect(first.statusCode).toBe(200);
+      expect(first.json()).toEqual({ access_token: expect.any(String), token_type: 'bearer' });
+      const second = refreshCookieOf(first);
+      expect(second).toBeDefined();
+      expect(second).not.toBe(user.refreshToken);
+      expect((await me(`Bearer ${first.json().access_token}`)).statusCode).toBe(200);
+
+      const third = await ctx.refresh(second);
+      expect(third.statusCode).toBe(200);
+      expect(refreshCookieOf(third)).not.toBe(second);
+
+      const old = await ctx.refresh(user.refreshToken);
+      expect(old.statusCode).toBe(401);
+      expect(old.json()).toEqual({ message: 'Your session has ended. Please log in again.' });
+    });
+
+    it('revokes the whole family when a rotated token is replayed (reuse detection)', async () => {
+      const user = await ctx.newUser();
+      const rotated = await ctx.refresh(user.refreshToken);
+      const newest = refreshCookieOf(rotated)!;
+      expect((await ctx.refresh(user.refreshToken)).statusCode).toBe(401);
+      expect((await ctx.refresh(newest)).statusCode).toBe(401);
+      const rows = await ctx.db.select().from(refreshTokens).where(eq(refreshTokens.userId, user.id));
+      expect(rows.every((row) => row.revokedAt !== null)).toBe(true);
+    });
+
+    it('leaves the other logins of the same user alone when one family is revoked', async () => {
+      const user = await ctx.newUser();
+      const other = refreshCookieOf(await ctx.login(user.catalystId, user.password))!;
+      await ctx.refresh(user.refreshToken);
+      await ctx.refresh(user.refreshToken);
+      expect((await ctx.refresh(other)).statusCode).toBe(200);
+    });
+
+    it('answers 401 without a cookie, and with an unknown one', async () => {
+      expect((await ctx.refresh(undefined)).statusCode).toBe(401);
+      const unknown = await ctx.refresh('not-a-real-token');
+      expect(unknown.statusCode).toBe(401);
+      const cleared = unknown.cookies.find((c) => c.name === REFRESH_COOKIE);
+      expect(cleared?.value).toBe('');
+    });
+
+    it('refuses an expired refresh token', async () => {
+      const user = await ctx.newUser();
+      await ctx.db.update(refreshTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(refreshTokens.userId, user.id));
+      expect((await ctx.refresh(user.refreshToken)).statusCode).toBe(401);
+    });
+
+    it('refuses to refresh the session of an account banned after login', async () => {
+      const user = await ctx.newUser();
+      await ctx.setStatus(user.id, AccountStatus.banned);
+      expect((await ctx.refresh(user.refreshToken)).statusCode).toBe(401);
+    });
+  });
+
+  describe('POST users/token/logout', () => {
+    it('revokes the family and clears the cookie (A-104)', async () => {
+      const user = await ctx.newUser();
+      const rotated = refreshCookieOf(await ctx.refresh(user.refreshToken))!;
+      const response = await logout(rotated);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toBe(true);
+      const cleared = response.cookies.find((c) => c.name === REFRESH_COOKIE);
+      expect(cleared).toMatchObject({ value: '', path: '/api/reviews/users' });
+      expect((await ctx.refresh(rotated)).statusCode).toBe(401);
+    });
+
+    it('answers true without a cookie too', async () => {
+      const response = await logout();
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toBe(true);
+    });
+  });
+});
+
+describe.each(databaseKinds)('access token lifetime on %s', (kind) => {
+  const ctx = useTestApp(kind);
+
+  it('refuses an expired access token with 401, and a refresh gives a working one', async () => {
+    const user = await ctx.newUser();
+    const past = Math.floor(Date.now() / 1000) - 120;
+    const expired = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(String(user.id))
+      .setIssuedAt(past - 900)
+      .setExpirationTime(past)
+      .sign(new TextEncoder().encode(testConfig().JWT_SECRET!));
+    const refused = await ctx.app.inject({ method: 'GET', url: `${API}/users/me/`, headers: { authorization: `Bearer ${expired}` } });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toEqual({ message: 'Your session has expired. Please log in again.' });
+    const refreshed = await ctx.refresh(user.refreshToken);
+    const info = await ctx.app.inject({ method: 'GET', url: `${API}/users/me/`, headers: { authorization: `Bearer ${refreshed.json().access_token}` } });
+    expect(info.statusCode).toBe(200);
+  });
+
+  it('signs access tokens that expire after ACCESS_TOKEN_TTL_SECONDS (15 minutes by default)', async () => {
+    const user = await ctx.newUser();
+    const claims = decodeJwt(user.token);
+    expect(claims.exp! - claims.iat!).toBe(15 * 60);
+    expect(claims.sub).toBe(String(user.id));
+  });
+});
