@@ -1,0 +1,143 @@
+import { isCatalystId, normalizeCatalystId } from '@cr/contract/rules';
+import { UserRole } from '@cr/contract/users';
+import { ConfigError } from './config';
+import { DatabaseLockedError, type Database } from './db/client';
+import { DEMO_PASSWORD, seedDemo } from './demo';
+import { findAccountByCatalystId, updateUser } from './modules/accounts/accounts.repository';
+import { insertAuditEntry } from './modules/system/audit.repository';
+
+/** What the operator commands need; `open` is called only by commands that use the database. */
+export interface CliDeps {
+  /** Loads the configuration and opens the database (the embedded one is locked to this process until closed). */
+  open(): Promise<{ database: Database; adminCatalystIds: string[] }>;
+  out(line: string): void;
+  err(line: string): void;
+}
+
+/** A refusal the operator can act on: printed as it is, exit code 1. */
+export class CliError extends Error {}
+
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+
+export const usage = [
+  'Usage: npm run cli -- <command> [argument]',
+  '',
+  'Commands:',
+  '  grant-admin <catalystId>   make the account an admin (role 100)',
+  '  revoke-admin <catalystId>  make the admin an ordinary user again',
+  '  force-reset <catalystId>   make the user choose a new password before reviewing or moderating',
+  '  migrate                    apply the database migrations',
+  '  seed-demo                  create the demo accounts that do not exist yet',
+  '  help                       show this text',
+  '',
+  'Each command first applies the migrations. It uses DATABASE_URL, or else the embedded database in DATA_DIR,',
+  'which must not be in use by a running server.',
+].join('\n');
+
+type Context = { database: Database; adminCatalystIds: string[]; out: (line: string) => void };
+type Command = { argument?: 'catalystId'; run(context: Context, argument: string): Promise<void> };
+
+async function setRole(context: Context, rawCatalystId: string, role: number, action: string) {
+  const catalystId = normalizeCatalystId(rawCatalystId).id;
+  await context.database.db.transaction(async (tx) => {
+    const account = await findAccountByCatalystId(tx, catalystId);
+    if (!account) throw new CliError(`No account has the Catalyst ID ${catalystId}. Nothing was changed.`);
+    if (account.role !== role) {
+      await updateUser(tx, account.userId, { role });
+      await insertAuditEntry(tx, { actorUserId: null, action, entity: 'user', entityId: String(account.userId), before: { role: account.role }, after: { role } });
+    }
+  });
+  return catalystId;
+}
+
+const commands: Record<string, Command> = {
+  'grant-admin': {
+    argument: 'catalystId',
+    async run(context, argument) {
+      const catalystId = await setRole(context, argument, UserRole.admin, 'cli.grant-admin');
+      context.out(`${catalystId} is now an admin.`);
+    },
+  },
+  'revoke-admin': {
+    argument: 'catalystId',
+    async run(context, argument) {
+      const catalystId = await setRole(context, argument, UserRole.user, 'cli.revoke-admin');
+      const listed = context.adminCatalystIds.some((id) => normalizeCatalystId(id).id === catalystId);
+      context.out(
+        listed
+          ? `${catalystId} is no longer an admin, but ADMIN_CATALYST_IDS lists it: the server makes it an admin again at its next start.`
+          : `${catalystId} is no longer an admin.`,
+      );
+    },
+  },
+  'force-reset': {
+    argument: 'catalystId',
+    async run(context, argument) {
+      const catalystId = normalizeCatalystId(argument).id;
+      await context.database.db.transaction(async (tx) => {
+        const account = await findAccountByCatalystId(tx, catalystId);
+        if (!account) throw new CliError(`No account has the Catalyst ID ${catalystId}. Nothing was changed.`);
+        await updateUser(tx, account.userId, { forceReset: true });
+        await insertAuditEntry(tx, { actorUserId: null, action: 'cli.force-reset', entity: 'user', entityId: String(account.userId), before: { force_reset: account.forceReset }, after: { force_reset: true } });
+      });
+      context.out(`${catalystId} must choose a new password before reviewing or moderating.`);
+    },
+  },
+  migrate: {
+    async run(context) {
+      // The migrations ran before every command; this one only reports it.
+      context.out(`The database (${context.database.kind}) is migrated to the latest version.`);
+    },
+  },
+  'seed-demo': {
+    async run(context) {
+      const created = await seedDemo(context.database.db);
+      context.out(created > 0 ? `Created ${created} demo accounts (password ${DEMO_PASSWORD}); the README lists them.` : 'The demo accounts exist already; nothing was created.');
+    },
+  },
+};
+
+/** Runs one operator command; returns the process exit code. Never throws. */
+export async function runCli(args: string[], deps: CliDeps): Promise<number> {
+  const [name, argument, ...rest] = args;
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+    deps.out(usage);
+    return name === undefined ? EXIT_USAGE : EXIT_OK;
+  }
+  const command = commands[name];
+  if (!command) {
+    deps.err(`Unknown command '${name}'.\n\n${usage}`);
+    return EXIT_USAGE;
+  }
+  if (command.argument && (argument === undefined || rest.length > 0)) {
+    deps.err(`${name} takes one argument: the Catalyst ID, e.g. npm run cli -- ${name} id.catalyst://cardano/…`);
+    return EXIT_USAGE;
+  }
+  if (!command.argument && argument !== undefined) {
+    deps.err(`${name} takes no argument.`);
+    return EXIT_USAGE;
+  }
+  if (command.argument && !isCatalystId(argument!)) {
+    deps.err(`'${argument}' is not a Catalyst ID (expected e.g. id.catalyst://cardano/…). Nothing was changed.`);
+    return EXIT_USAGE;
+  }
+
+  let opened: Awaited<ReturnType<CliDeps['open']>> | undefined;
+  try {
+    opened = await deps.open();
+    await opened.database.migrate();
+    await command.run({ ...opened, out: deps.out }, argument ?? '');
+    return EXIT_OK;
+  } catch (error) {
+    if (error instanceof CliError || error instanceof ConfigError || error instanceof DatabaseLockedError) {
+      deps.err(error.message);
+    } else {
+      deps.err(`The command failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return EXIT_FAILED;
+  } finally {
+    await opened?.database.close();
+  }
+}

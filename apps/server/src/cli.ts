@@ -1,0 +1,14 @@
+import { runCli } from './cli-commands';
+import { loadConfig } from './config';
+import { openDatabase } from './db/client';
+
+/** Operator commands: `npm run cli -- <command>` (see `help`). The logic lives in cli-commands.ts. */
+const code = await runCli(process.argv.slice(2), {
+  async open() {
+    const config = loadConfig();
+    return { database: await openDatabase(config), adminCatalystIds: config.adminCatalystIds };
+  },
+  out: (line) => console.log(line),
+  err: (line) => console.error(line),
+});
+process.exit(code);

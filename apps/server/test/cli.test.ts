@@ -1,0 +1,193 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { UserRole } from '@cr/contract/users';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, runCli } from '../src/cli-commands';
+import { ConfigError } from '../src/config';
+import { DatabaseLockedError, openPglite, type Database } from '../src/db/client';
+import { auditLog, catalystIds, users } from '../src/db/schema/index';
+import { seedDemo } from '../src/demo';
+
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+const run = promisify(execFile);
+
+describe('operator commands (runCli) on PGlite', () => {
+  let database: Database;
+  let output: { out: string[]; err: string[]; opened: number; closed: number; migrated: number };
+
+  beforeAll(async () => {
+    database = await openPglite();
+    await database.migrate();
+    await seedDemo(database.db);
+  });
+  afterAll(() => database.close());
+  beforeEach(() => {
+    output = { out: [], err: [], opened: 0, closed: 0, migrated: 0 };
+  });
+
+  const cli = (args: string[], options: { adminCatalystIds?: string[]; open?: () => Promise<never> } = {}) =>
+    runCli(args, {
+      open:
+        options.open ??
+        (async () => {
+          output.opened += 1;
+          const wrapped: Database = {
+            ...database,
+            migrate: async () => {
+              output.migrated += 1;
+              await database.migrate();
+            },
+            close: async () => {
+              output.closed += 1;
+            },
+          };
+          return { database: wrapped, adminCatalystIds: options.adminCatalystIds ?? [] };
+        }),
+      out: (line) => output.out.push(line),
+      err: (line) => output.err.push(line),
+    });
+
+  const userOf = async (catalystId: string) => {
+    const [row] = await database.db
+      .select({ id: users.id, role: users.role, forceReset: users.forceReset })
+      .from(users)
+      .innerJoin(catalystIds, eq(users.catalystIdRef, catalystIds.id))
+      .where(eq(catalystIds.catalystId, catalystId));
+    return row!;
+  };
+
+  it('grant-admin makes the account an admin, records it in the audit log and says so', async () => {
+    expect(await cli(['grant-admin', 'id.catalyst://cardano/demo-reviewer'])).toBe(EXIT_OK);
+    expect(output.out).toEqual(['cardano/demo-reviewer is now an admin.']);
+    const user = await userOf('cardano/demo-reviewer');
+    expect(user.role).toBe(UserRole.admin);
+    const entries = await database.db.select().from(auditLog).where(eq(auditLog.action, 'cli.grant-admin'));
+    expect(entries).toContainEqual(expect.objectContaining({ entity: 'user', entityId: String(user.id), before: { role: 0 }, after: { role: 100 } }));
+    expect(output).toMatchObject({ opened: 1, migrated: 1, closed: 1 });
+  });
+
+  it('revoke-admin makes the admin an ordinary user again', async () => {
+    await cli(['grant-admin', 'cardano/demo-moderator']);
+    expect(await cli(['revoke-admin', 'cardano/demo-moderator#encrypt'])).toBe(EXIT_OK);
+    expect(output.out.at(-1)).toBe('cardano/demo-moderator is no longer an admin.');
+    expect((await userOf('cardano/demo-moderator')).role).toBe(UserRole.user);
+  });
+
+  it('revoke-admin warns when ADMIN_CATALYST_IDS will make the account an admin again', async () => {
+    expect(await cli(['revoke-admin', 'cardano/demo-admin'], { adminCatalystIds: ['id.catalyst://cardano/demo-admin'] })).toBe(EXIT_OK);
+    expect(output.out[0]).toContain('ADMIN_CATALYST_IDS lists it');
+    expect((await userOf('cardano/demo-admin')).role).toBe(UserRole.user);
+  });
+
+  it('force-reset sets the forced password reset', async () => {
+    expect((await userOf('cardano/demo-newcomer')).forceReset).toBe(false);
+    expect(await cli(['force-reset', 'cardano/demo-newcomer'])).toBe(EXIT_OK);
+    expect(output.out).toEqual(['cardano/demo-newcomer must choose a new password before reviewing or moderating.']);
+    expect((await userOf('cardano/demo-newcomer')).forceReset).toBe(true);
+  });
+
+  it.each(['grant-admin', 'revoke-admin', 'force-reset'])('%s refuses an unknown Catalyst ID with exit code 1 and changes nothing', async (command) => {
+    const auditBefore = (await database.db.select().from(auditLog)).length;
+    expect(await cli([command, 'cardano/nobody-at-all'])).toBe(EXIT_FAILED);
+    expect(output.err).toEqual(['No account has the Catalyst ID cardano/nobody-at-all. Nothing was changed.']);
+    expect(output.out).toEqual([]);
+    expect((await database.db.select().from(auditLog)).length).toBe(auditBefore);
+    expect(output.closed).toBe(1);
+  });
+
+  it('migrate applies the migrations and says so', async () => {
+    expect(await cli(['migrate'])).toBe(EXIT_OK);
+    expect(output.migrated).toBe(1);
+    expect(output.out).toEqual(['The database (pglite) is migrated to the latest version.']);
+  });
+
+  it('seed-demo creates only the demo accounts that are missing', async () => {
+    expect(await cli(['seed-demo'])).toBe(EXIT_OK);
+    expect(output.out).toEqual(['The demo accounts exist already; nothing was created.']);
+    // A fresh database: runCli migrates it, seeds it, and closes it.
+    const fresh = await openPglite();
+    const code = await runCli(['seed-demo'], { open: async () => ({ database: fresh, adminCatalystIds: [] }), out: (line) => output.out.push(line), err: (line) => output.err.push(line) });
+    expect(code).toBe(EXIT_OK);
+    expect(output.out[1]).toMatch(/^Created \d+ demo accounts \(password Demo-pass1\)/);
+  });
+
+  it('help prints the commands without opening the database', async () => {
+    expect(await cli(['help'])).toBe(EXIT_OK);
+    expect(output.out[0]).toContain('Usage: npm run cli -- <command>');
+    for (const command of ['grant-admin', 'revoke-admin', 'force-reset', 'migrate', 'seed-demo']) expect(output.out[0]).toContain(command);
+    expect(output.opened).toBe(0);
+  });
+
+  it.each([
+    ['an unknown command', ['frobnicate'], "Unknown command 'frobnicate'."],
+    ['no command', [], ''],
+    ['a missing Catalyst ID', ['grant-admin'], 'grant-admin takes one argument'],
+    ['two arguments', ['force-reset', 'cardano/a', 'cardano/b'], 'force-reset takes one argument'],
+    ['a value that is not a Catalyst ID', ['grant-admin', 'not-an-id'], "'not-an-id' is not a Catalyst ID"],
+    ['an argument to migrate', ['migrate', 'now'], 'migrate takes no argument.'],
+  ])('answers %s with exit code 2 without opening the database', async (_label, args, message) => {
+    expect(await cli(args)).toBe(EXIT_USAGE);
+    expect([...output.err, ...output.out].join('\n')).toContain(message);
+    expect(output.opened).toBe(0);
+  });
+
+  it.each([
+    ['the embedded database is locked', new DatabaseLockedError('The embedded database in /data is in use by process 42 (a running server?).')],
+    ['the configuration is invalid', new ConfigError('Invalid configuration:\n  PORT: Too big')],
+  ])('prints the message and exits with 1 when %s', async (_label, error) => {
+    const code = await cli(['grant-admin', 'cardano/demo-reviewer'], { open: () => Promise.reject(error) });
+    expect(code).toBe(EXIT_FAILED);
+    expect(output.err).toEqual([error.message]);
+  });
+});
+
+describe('the embedded database lock', () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'cr-lock-'));
+    return () => rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('refuses a second openPglite while another live process holds the directory, touching nothing', async () => {
+    // The lock names the owner's PID; the parent of this test process is alive and is not this process.
+    writeFileSync(join(dataDir, 'pglite.lock'), String(process.ppid));
+    const opening = openPglite(dataDir);
+    await expect(opening).rejects.toBeInstanceOf(DatabaseLockedError);
+    await expect(opening).rejects.toThrow(`is in use by process ${process.ppid}`);
+    expect(readFileSync(join(dataDir, 'pglite.lock'), 'utf8')).toBe(String(process.ppid));
+    expect(existsSync(join(dataDir, 'pglite'))).toBe(false);
+  });
+
+  it('takes over the lock of a process that no longer exists, and releases it on close', async () => {
+    writeFileSync(join(dataDir, 'pglite.lock'), '2147483646');
+    const database = await openPglite(dataDir);
+    expect(readFileSync(join(dataDir, 'pglite.lock'), 'utf8')).toBe(String(process.pid));
+    await database.close();
+    expect(existsSync(join(dataDir, 'pglite.lock'))).toBe(false);
+  });
+
+  it('makes `npm run cli` fail with a clear message while a server holds the database, changing nothing', async () => {
+    const server = await openPglite(dataDir);
+    try {
+      await server.migrate();
+      await seedDemo(server.db);
+      const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '' };
+      const result = await run(join(repoRoot, 'node_modules/.bin/tsx'), ['apps/server/src/cli.ts', 'grant-admin', 'cardano/demo-reviewer'], { cwd: repoRoot, env }).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(result.code).toBe(EXIT_FAILED);
+      expect(result.stderr).toContain(`is in use by process ${process.pid} (a running server?)`);
+      expect(result.stderr).toContain('Nothing was changed.');
+      const [row] = await server.db.select({ role: users.role }).from(users).innerJoin(catalystIds, eq(users.catalystIdRef, catalystIds.id)).where(eq(catalystIds.catalystId, 'cardano/demo-reviewer'));
+      expect(row?.role).toBe(UserRole.user);
+    } finally {
+      await server.close();
+    }
+  });
+});
