@@ -29,10 +29,27 @@ async function freshDatabase(kind: 'pglite' | 'postgres'): Promise<Database & { 
   return {
     ...database,
     drop: async () => {
+      // Without (force) first: forcing would terminate backends of the just-ended pool whose sockets are still
+      // closing, and their clients then throw an uncaught 57P01 into the test run.
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
+      try {
+        for (let attempt = 0; ; attempt += 1) {
+          try {
+            await client.query(`drop database if exists ${name}`);
+            break;
+          } catch (error) {
+            if (attempt >= 20) {
+              await client.query(`drop database if exists ${name} with (force)`);
+              break;
+            }
+            if ((error as { code?: string }).code !== '55006') throw error;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+        }
+      } finally {
+        await client.end();
+      }
     },
   };
 }

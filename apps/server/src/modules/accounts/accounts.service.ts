@@ -3,6 +3,7 @@ import { normalizeCatalystId } from '@cr/contract/rules';
 import type { CatalystRegistry } from '../../adapters/catalyst-registry';
 import { mailTemplates, type Mailer } from '../../adapters/mail';
 import type { Db } from '../../db/client';
+import { uniqueViolation } from '../../db/errors';
 import { badRequest, conflict } from '../../errors';
 import { hashPassword, hashToken, newToken, verifyPassword } from '../../lib/secrets';
 import type { RateLimiter } from '../../lib/rate-limit';
@@ -22,6 +23,14 @@ export const messages = {
   resetInvalid: 'This password reset link has expired or was already used. Please request a new one.',
   oldPasswordWrong: 'The old password is not correct.',
 };
+
+/** A unique index of catalyst_ids broken by a concurrent request: the same 409 as the existence checks give. */
+function rethrowTaken(error: unknown): never {
+  const constraint = uniqueViolation(error);
+  if (constraint === 'catalyst_ids_catalyst_id_key') throw conflict(messages.catalystIdTaken);
+  if (constraint === 'catalyst_ids_email_key') throw conflict(messages.emailTaken);
+  throw error;
+}
 
 export interface AccountsDeps {
   db: Db;
@@ -59,7 +68,7 @@ export function createAccountsService(deps: AccountsDeps) {
         const userId = await repo.insertAccount(tx, { catalystId, email, passwordHash, role, rbacRegStatus });
         const token = await issueToken(tx, userId, 'activation', ACTIVATION_TTL_MS);
         await mailer.enqueue(tx, mailTemplates.activation(email, link('/account/activation', { token })));
-      });
+      }).catch(rethrowTaken);
       await mailer.flush();
     },
 
@@ -90,7 +99,7 @@ export function createAccountsService(deps: AccountsDeps) {
           emailVerifiedAt: new Date(),
           ...(account.status === AccountStatus.inactive ? { status: AccountStatus.email_verified } : {}),
         });
-      });
+      }).catch(rethrowTaken);
     },
 
     /** Sends a link to confirm a new e-mail address; the address changes when the link is opened. */

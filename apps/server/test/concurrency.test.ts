@@ -1,0 +1,51 @@
+import { count, eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { catalystIds } from '../src/db/schema/index';
+import { API, databaseKinds, useTestApp } from './build-test-app';
+import { PASSWORD, uniqueName } from './fixtures';
+
+const acks = { policy_acknowledgments: { privacy_policy: true, terms_and_conditions: true } };
+
+describe.each(databaseKinds)('concurrent requests on %s', (kind) => {
+  const ctx = useTestApp(kind);
+  const register = (catalystId: string, email: string) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: `${API}/users/`,
+      payload: { new_user: { catalyst_id: catalystId, email, password: PASSWORD, password_confirmation: PASSWORD, extra: acks } },
+    });
+
+  it('registers one of two simultaneous registrations of one Catalyst ID and answers the other 409', async () => {
+    const name = uniqueName('race');
+    const responses = await Promise.all(Array.from({ length: 4 }, (_, i) => register(`cardano/${name}`, `${name}-${i}@example.test`)));
+    expect(responses.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409]);
+    for (const response of responses.filter((r) => r.statusCode === 409)) {
+      expect(response.json()).toEqual({ message: 'This Catalyst ID is already registered.' });
+    }
+    const [rows] = await ctx.db.select({ n: count() }).from(catalystIds).where(eq(catalystIds.catalystId, `cardano/${name}`));
+    expect(rows!.n).toBe(1);
+  });
+
+  it('registers one of two simultaneous registrations with one e-mail address and answers the other 409', async () => {
+    const name = uniqueName('race-mail');
+    const responses = await Promise.all(Array.from({ length: 4 }, (_, i) => register(`cardano/${name}-${i}`, `${name}@example.test`)));
+    expect(responses.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409]);
+    for (const response of responses.filter((r) => r.statusCode === 409)) {
+      expect(response.json()).toEqual({ message: 'This e-mail address is already registered.' });
+    }
+  });
+
+  it('uses a refresh token once when two refreshes race with it', async () => {
+    const user = await ctx.newUser();
+    const responses = await Promise.all([ctx.refresh(user.refreshToken), ctx.refresh(user.refreshToken)]);
+    expect(responses.map((r) => r.statusCode).sort()).toEqual([200, 401]);
+  });
+
+  it('uses an activation token once when two activations race with it', async () => {
+    const user = await ctx.register();
+    const token = await ctx.tokenFromMail(user.email);
+    const activate = () => ctx.app.inject({ method: 'POST', url: `${API}/users/activate`, payload: { user_activation: { confirmation_token: token } } });
+    const responses = await Promise.all([activate(), activate()]);
+    expect(responses.map((r) => r.statusCode).sort()).toEqual([200, 400]);
+  });
+});
