@@ -38,7 +38,7 @@ const schema = z.object({
   API_BASE: z.string().default('/api/reviews'),
   ADMIN_CATALYST_IDS: z.string().default(''),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(15 * 60),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60, 'must be at least 60 (the web app refreshes 50 s before expiry)').default(15 * 60),
   REFRESH_TOKEN_TTL_DAYS: positiveInt.default(14),
   LOGIN_LIMIT_PER_ACCOUNT: positiveInt.default(10),
   LOGIN_LIMIT_PER_ADDRESS: positiveInt.default(100),

@@ -1,6 +1,6 @@
 import { AccountStatus, UserRole } from '@cr/contract/users';
 import type { Db } from './db/client';
-import { insertAccount, isCatalystIdTaken, updateCatalystId, findAccountById } from './modules/accounts/accounts.repository';
+import { findAccountById, insertAccount, isCatalystIdTaken, updateCatalystId, updateUser } from './modules/accounts/accounts.repository';
 import { hashPassword } from './lib/secrets';
 
 /** The demo accounts the README lists. One password for all: easy to try, never for production. */
@@ -10,7 +10,9 @@ export const demoAccounts = [
   { catalystId: 'cardano/demo-reviewer', email: 'reviewer@demo.local', role: UserRole.user, status: AccountStatus.active },
   { catalystId: 'cardano/demo-moderator', email: 'moderator@demo.local', role: UserRole.user, status: AccountStatus.active },
   { catalystId: 'cardano/demo-newcomer', email: 'newcomer@demo.local', role: UserRole.user, status: AccountStatus.inactive },
-] as const;
+  // Must choose a new password at first login: shows the forced-reset guard (spec §2.2).
+  { catalystId: 'cardano/demo-reset', email: 'reset@demo.local', role: UserRole.user, status: AccountStatus.active, forceReset: true },
+] as const satisfies readonly { catalystId: string; email: string; role: number; status: number; forceReset?: boolean }[];
 
 /** Creates the demo accounts that don't exist yet; returns how many were created. */
 export async function seedDemo(db: Db): Promise<number> {
@@ -24,6 +26,7 @@ export async function seedDemo(db: Db): Promise<number> {
       if (account.status !== AccountStatus.inactive) {
         await updateCatalystId(tx, row!.catalystIdRef, { status: account.status, emailVerifiedAt: new Date() });
       }
+      if ('forceReset' in account && account.forceReset) await updateUser(tx, userId, { forceReset: true });
       created += 1;
     }
   });

@@ -1,0 +1,19 @@
+import { test } from '@playwright/test';
+import { demo, expectAccessible, login } from './support';
+
+test.describe('accessibility (axe-core: no serious or critical violation)', () => {
+  for (const path of ['/', '/login', '/register', '/account/activation', '/account/activation?token=x', '/account/email-verification?token=x', '/reset-password?token=x', '/check-your-inbox', '/no/such/page']) {
+    test(`anonymous ${path}`, async ({ page }) => {
+      await page.goto(path);
+      await page.getByRole('contentinfo').waitFor();
+      await expectAccessible(page);
+    });
+  }
+
+  test('profile and the admin area', async ({ page }) => {
+    await login(page, demo.admin);
+    await expectAccessible(page);
+    await page.goto('/admin/events');
+    await expectAccessible(page);
+  });
+});

@@ -1,0 +1,54 @@
+import { expect, test } from '@playwright/test';
+import { demo, expectToast, login } from './support';
+
+test.describe('the session', () => {
+  // A-055, A-113
+  test('login persists the session keys of the spec', async ({ page }) => {
+    await login(page, demo.reviewer);
+    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('session') ?? '{}').state);
+    expect(Object.keys(stored).sort()).toEqual(['auth', 'fetching', 'localUser', 'logged', 'refreshTokenTimeout', 'userInfo']);
+    expect(stored.logged).toBe(true);
+    expect(stored.auth.access_token).toBeTruthy();
+    expect(stored.userInfo.catalyst_id.id).toBe('cardano/demo-reviewer');
+    // A-107: the refresh is due 50 s before the token expires.
+    expect(stored.auth.expires_at - stored.refreshTokenTimeout).toBeGreaterThan(49_000);
+    expect(stored.auth.expires_at - stored.refreshTokenTimeout).toBeLessThan(51_500);
+  });
+
+  // A-107, A-109: the test server issues 60-second tokens, so the refresh runs 10 s after login and the first token
+  // has expired after 61 s.
+  test('a session survives the expiry of its access token', async ({ page }) => {
+    test.setTimeout(120_000);
+    await login(page, demo.reviewer);
+    const first = await page.evaluate(() => JSON.parse(localStorage.getItem('session')!).state.auth.access_token);
+    const refresh = page.waitForResponse((r) => r.url().endsWith('/api/reviews/users/token/refresh') && r.status() === 200, { timeout: 20_000 });
+    await refresh;
+    await page.waitForTimeout(62_000);
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Profile' })).toBeVisible();
+    const me = page.waitForResponse((r) => r.url().includes('/api/reviews/users/me'));
+    await page.getByRole('link', { name: 'Home' }).click();
+    await page.getByRole('link', { name: 'Profile' }).click();
+    expect((await me).status()).toBe(200);
+    const current = await page.evaluate(() => JSON.parse(localStorage.getItem('session')!).state.auth.access_token);
+    expect(current).not.toBe(first);
+    const firstStillWorks = await page.request.get('/api/reviews/users/me', { headers: { authorization: `Bearer ${first}` } });
+    expect(firstStillWorks.status()).toBe(401);
+  });
+
+  // A-108, A-110
+  test('a failed refresh logs the user out with its toast', async ({ page, context }) => {
+    await login(page, demo.reviewer);
+    await context.clearCookies(); // the refresh cookie is gone: the next refresh fails
+    // Make the refresh due now: the timer runs at once when the moment 50 s before expiry has passed.
+    await page.evaluate(() => {
+      const stored = JSON.parse(localStorage.getItem('session')!);
+      stored.state.auth.expires_at = Date.now() - 1000;
+      localStorage.setItem('session', JSON.stringify(stored));
+    });
+    await page.reload();
+    await expectToast(page, 'Session refresh failed, please log in again. Please try again');
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('link', { name: 'Login' })).toBeVisible();
+  });
+});

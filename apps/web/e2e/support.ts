@@ -1,0 +1,54 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, type APIRequestContext } from '@playwright/test';
+
+export const DEMO_PASSWORD = 'Demo-pass1';
+export const demo = {
+  admin: 'id.catalyst://cardano/demo-admin',
+  reviewer: 'id.catalyst://cardano/demo-reviewer',
+  newcomer: 'id.catalyst://cardano/demo-newcomer',
+  reset: 'id.catalyst://cardano/demo-reset',
+};
+
+let counter = 0;
+/** A Catalyst ID and e-mail address no other test uses. */
+export function uniqueIdentity() {
+  counter += 1;
+  const tag = `${Date.now().toString(36)}${process.pid}${counter}`;
+  return { catalystId: `id.catalyst://cardano/e2e-${tag}`, email: `e2e-${tag}@example.test`, password: 'Strong-pass1' };
+}
+
+export const catalystIdField = (page: Page) => page.getByRole('textbox', { name: /^Catalyst ID/ });
+export const passwordField = (page: Page, name: RegExp = /^Password/) => page.getByRole('textbox', { name });
+
+export async function login(page: Page, catalystId: string, password = DEMO_PASSWORD) {
+  await page.goto('/login');
+  await catalystIdField(page).fill(catalystId);
+  await passwordField(page).fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(/\/profile$/);
+}
+
+/** The newest e-mailed link for an address, read from the outbox as a person would read their mailbox. */
+export async function mailedLink(request: APIRequestContext, email: string, kind: string): Promise<string> {
+  let link: string | undefined;
+  await expect
+    .poll(async () => {
+      const response = await request.get(`/api/reviews/dev/outbox?to=${encodeURIComponent(email)}`);
+      const mails = (await response.json()) as { kind: string; link: string }[];
+      link = mails.find((mail) => mail.kind === kind)?.link;
+      return link;
+    })
+    .toBeTruthy();
+  return link!;
+}
+
+export async function expectToast(page: Page, text: string | RegExp) {
+  await expect(page.locator('.mantine-Notification-root').filter({ hasText: text }).first()).toBeVisible();
+}
+
+/** axe-core: no serious or critical violation on the page as it is. */
+export async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+}

@@ -1,0 +1,53 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+/** Browser tests run Debian's Chromium (never a downloaded browser) against the real server on a throw-away database. */
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const port = Number(process.env.E2E_PORT ?? 3100);
+export const dataDir = process.env.E2E_DATA_DIR ?? join(tmpdir(), 'cr-e2e-data');
+export const baseURL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: './e2e',
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list'], ...(process.env.PLAYWRIGHT_REPORTER_EXTRA === 'json' ? [['json'] as ['json']] : [])],
+  outputDir: '../../test-results',
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: chromium,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+  },
+  webServer: {
+    command: 'node --import tsx ../server/src/server.ts',
+    url: `${baseURL}/api/reviews/healthz`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      PUBLIC_URL: baseURL,
+      SEED_DEMO: 'true',
+      MAIL_OUTBOX_API: 'true',
+      // Short enough that a test can outlive a token; long enough that the 50 s refresh lead leaves 10 s between refreshes.
+      ACCESS_TOKEN_TTL_SECONDS: '60',
+      LOGIN_LIMIT_PER_ACCOUNT: '10000',
+      LOGIN_LIMIT_PER_ADDRESS: '10000',
+      RESET_LIMIT_PER_ACCOUNT: '10000',
+      RESET_LIMIT_PER_ADDRESS: '10000',
+      BUILD_REVISION: 'abc1234def5678',
+      LOG_LEVEL: 'warn',
+    },
+  },
+});

@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+// `npm test`: typecheck, lint, unit and API tests (PGlite, and PostgreSQL when TEST_DATABASE_URL is set), then the
+// browser tests in Debian's Chromium against the real server. Never downloads a browser.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const e2eOnly = process.argv.includes('--e2e-only');
+const results = mkdtempSync(join(tmpdir(), 'cr-test-'));
+
+function run(label, command, args, env = {}) {
+  console.log(`\n== ${label}`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  return result.status === 0;
+}
+
+function ensureChromium() {
+  const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (existsSync(path)) return path;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!process.env.CHROMIUM_PATH && isRoot && existsSync('/etc/debian_version')) {
+    console.log("Chromium is missing: installing Debian's chromium package (apt-get install -y chromium)…");
+    const ok = run('apt-get update', 'apt-get', ['update', '-qq']) && run('apt-get install chromium', 'apt-get', ['install', '-y', '-qq', 'chromium']);
+    if (ok && existsSync(path)) return path;
+  }
+  console.error(`Chromium was not found at ${path}. Install it with:\n\n  sudo apt-get install -y chromium\n\nor set CHROMIUM_PATH to a Chromium binary.`);
+  process.exit(1);
+}
+
+function count(file, read) {
+  try {
+    return read(JSON.parse(readFileSync(file, 'utf8')));
+  } catch {
+    return { passed: 0, failed: 1, skipped: 0 };
+  }
+}
+
+let ok = true;
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const add = (part) => {
+  totals.passed += part.passed;
+  totals.failed += part.failed;
+  totals.skipped += part.skipped;
+};
+
+if (!e2eOnly) {
+  ok = run('typecheck', 'npm', ['run', '--silent', 'typecheck']) && ok;
+  ok = run('lint', 'npm', ['run', '--silent', 'lint']) && ok;
+  const vitestJson = join(results, 'vitest.json');
+  ok = run('unit and API tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]) && ok;
+  add(count(vitestJson, (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests + (r.numTotalTestSuites && !r.success && r.numFailedTests === 0 ? 1 : 0), skipped: r.numPendingTests + r.numTodoTests })));
+}
+
+const chromium = ensureChromium();
+ok = run('build the web app', 'npm', ['run', '--silent', 'build']) && ok;
+const dataDir = join(results, 'e2e-data');
+rmSync(dataDir, { recursive: true, force: true });
+const playwrightJson = join(results, 'playwright.json');
+ok =
+  run('browser tests (Chromium)', 'npx', ['playwright', 'test', '-c', 'apps/web/playwright.config.ts'], {
+    CHROMIUM_PATH: chromium,
+    E2E_DATA_DIR: dataDir,
+    PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
+    PLAYWRIGHT_REPORTER_EXTRA: 'json',
+  }) && ok;
+add(count(playwrightJson, (r) => ({ passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected, skipped: r.stats.skipped })));
+
+rmSync(results, { recursive: true, force: true });
+if (totals.failed === 0 && !ok) totals.failed = 1; // a typecheck, lint or build failure counts as one
+console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(ok && totals.failed === 0 ? 0 : 1);
