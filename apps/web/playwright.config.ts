@@ -19,6 +19,8 @@ export default defineConfig({
   outputDir: '../../test-results',
   use: {
     baseURL,
+    // Animations off (the theme respects the setting), so axe never measures a half-faded element.
+    contextOptions: { reducedMotion: 'reduce' },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {

@@ -68,9 +68,8 @@ test.describe('the frame: footer, navigation, routes', () => {
   test('every navigation scrolls to the top', async ({ page }) => {
     await page.setViewportSize({ width: 800, height: 400 });
     await page.goto('/register');
-    await page.mouse.wheel(0, 2000);
-    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
     await page.getByRole('contentinfo').scrollIntoViewIfNeeded();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
     await page.getByRole('link', { name: 'Log in' }).last().click();
     await expect(page).toHaveURL(/\/login$/);
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);

@@ -50,5 +50,6 @@ export async function expectToast(page: Page, text: string | RegExp) {
 export async function expectAccessible(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+  const describe = (n: (typeof bad)[number]['nodes'][number]) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`;
+  expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map(describe).join('; ')})`)).toEqual([]);
 }

@@ -88,4 +88,12 @@ export const acceptedSchema = z.literal(true, { error: messages.accepted });
 
 export const passwordMatches = <T extends { password: string; password_confirmation: string }>(value: T) =>
   value.password === value.password_confirmation;
-export const passwordMatchIssue = { message: messages.passwordMatch, path: ['password_confirmation'] };
+/** Checked even while other fields are invalid (as long as both passwords are text), so every message shows at once. */
+export const passwordMatchIssue = {
+  message: messages.passwordMatch,
+  path: ['password_confirmation'],
+  when: (payload: { value: unknown }) => {
+    const value = payload.value as Partial<Record<'password' | 'password_confirmation', unknown>> | null | undefined;
+    return typeof value?.password === 'string' && typeof value.password_confirmation === 'string';
+  },
+};

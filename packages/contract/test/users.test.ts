@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AccountStatus, DueDiligenceStatus, RegistrationStatus, UserRole, catalystIdUpdate, userInfo } from '../src/users';
+import { AccountStatus, DueDiligenceStatus, RegistrationStatus, UserRole, catalystIdUpdate, registerBody, userInfo } from '../src/users';
 
 describe('enumerations of spec §4 and §6', () => {
   it('numbers the account status 0 inactive, 1 email_verified, 2 active, 3 banned (A-047)', () => {
@@ -31,5 +31,22 @@ describe('user info (A-112)', () => {
     const keys = Object.keys(userInfo.shape.extra.shape).sort();
     expect(keys).toEqual(['due_diligence', 'force_reset', 'historic_stats', 'registered_at', 'role', 'stats', 'subscriptions', 'unique_objectives_as_author'].sort());
     expect(Object.keys(userInfo.shape.catalyst_id.shape)).toEqual(expect.arrayContaining(['status', 'rbac_reg_status']));
+  });
+});
+
+describe('password confirmation (A-066)', () => {
+  it('reports a mismatch next to the other fields\' messages, not only once they are valid', () => {
+        const result = registerBody.safeParse({
+      new_user: { catalyst_id: 'nope', email: 'a@', password: 'Longenough1', password_confirmation: 'Longenough2', extra: {} },
+    });
+    expect(result.success).toBe(false);
+    const paths = result.error!.issues.map((issue) => issue.path.join('.'));
+    expect(paths).toContain('new_user.password_confirmation');
+    expect(paths).toContain('new_user.catalyst_id');
+  });
+
+  it('does not fail on a body that is not an object', () => {
+        expect(registerBody.safeParse({ new_user: 'text' }).success).toBe(false);
+    expect(registerBody.safeParse({}).success).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
-import { MantineProvider, createTheme } from '@mantine/core';
+import { DEFAULT_THEME, MantineProvider, Notification, createTheme, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
+import { useReducedMotion } from '@mantine/hooks';
 import { useEffect, type ReactNode } from 'react';
 import { setAuthHandlers } from '../lib/api-client';
 import { notifyError } from '../lib/notify';
@@ -9,8 +10,40 @@ import { queryClient } from '../lib/query-client';
 import { listenAcrossTabs, refreshSession, resumeSession, setSessionEndedHandler, useSession } from '../lib/session';
 import { router } from './router';
 
+/**
+ * An indigo whose shade 8, the primary shade (filled buttons, links, light variants of every colour), keeps a 4.5:1
+ * contrast against white (WCAG AA).
+ */
+const brand: MantineColorsTuple = ['#eef0fd', '#dde2fb', '#c3cbf6', '#a3b0f1', '#8597ee', '#6a7feb', '#5468e2', '#4659d6', '#3a50c9', '#2d3fa6'];
+
+/** Mantine's palette with shades 8 and 9 darkened where the stock shade falls below 4.5:1 on white or on its light tint. */
+function darker(name: keyof typeof DEFAULT_THEME.colors, shade8: string, shade9: string): MantineColorsTuple {
+  const [c0, c1, c2, c3, c4, c5, c6, c7] = DEFAULT_THEME.colors[name] ?? DEFAULT_THEME.colors.gray!;
+  return [c0, c1, c2, c3, c4, c5, c6, c7, shade8, shade9];
+}
+
+/** Dimmed text and error messages darker than Mantine's defaults, for the same contrast. */
+const cssVariablesResolver: CSSVariablesResolver = () => ({
+  variables: {},
+  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-error': 'var(--mantine-color-red-9)' },
+  dark: {},
+});
+
 const theme = createTheme({
-  primaryColor: 'indigo',
+  colors: {
+    brand,
+    green: darker('green', '#1e7b34', '#176128'),
+    teal: darker('teal', '#087563', '#065a4c'),
+    red: darker('red', '#c92a2a', '#a51d1d'),
+    orange: darker('orange', '#b34a06', '#8f3a04'),
+    yellow: darker('yellow', '#8a6100', '#704f00'),
+  },
+  primaryColor: 'brand',
+  primaryShade: 8,
+  respectReducedMotion: true,
+  components: {
+    Notification: Notification.extend({ styles: { description: { color: 'var(--mantine-color-gray-7)' } } }),
+  },
   defaultRadius: 'md',
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
 });
@@ -30,15 +63,16 @@ setSessionEndedHandler((reason) => {
 });
 
 export function AppProvider({ children }: { children: ReactNode }) {
+  const reduceMotion = useReducedMotion();
   useEffect(() => {
     resumeSession();
     return listenAcrossTabs();
   }, []);
   return (
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
-          <Notifications position="bottom-right" autoClose={5000} />
+          <Notifications position="bottom-right" autoClose={5000} transitionDuration={reduceMotion ? 0 : 250} />
           {children}
         </ModalsProvider>
       </QueryClientProvider>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { acceptedSchema, catalystIdSchema, emailSchema, messages, newPasswordSchema, passwordLengthSchema } from '@cr/contract/rules';
+import { acceptedSchema, catalystIdSchema, emailSchema, messages, newPasswordSchema, passwordLengthSchema, passwordMatches, passwordMatchIssue } from '@cr/contract/rules';
 
 /** The forms' rules: the contract's, so the client refuses exactly what the server would (spec §5). */
 export const loginFormSchema = z.object({
@@ -7,9 +7,6 @@ export const loginFormSchema = z.object({
   password: z.string().min(1, messages.required),
 });
 export type LoginFormValues = z.infer<typeof loginFormSchema>;
-
-const passwordsMatch = (value: { password: string; password_confirmation: string }) => value.password === value.password_confirmation;
-const mismatch = { message: messages.passwordMatch, path: ['password_confirmation'] };
 
 export const registerFormSchema = z.object({
   catalyst_id: catalystIdSchema,
@@ -19,7 +16,7 @@ export const registerFormSchema = z.object({
   privacy_policy: acceptedSchema,
   terms_and_conditions: acceptedSchema,
   budget_approval: acceptedSchema,
-}).refine(passwordsMatch, mismatch);
+}).refine(passwordMatches, passwordMatchIssue);
 export type RegisterFormValues = z.input<typeof registerFormSchema>;
 
 export const resetFormSchema = z.object({
@@ -27,14 +24,14 @@ export const resetFormSchema = z.object({
   password: newPasswordSchema,
   password_confirmation: passwordLengthSchema,
   confirmation_token: z.string().min(1),
-}).refine(passwordsMatch, mismatch);
+}).refine(passwordMatches, passwordMatchIssue);
 export type ResetFormValues = z.infer<typeof resetFormSchema>;
 
 export const changePasswordFormSchema = z.object({
   old_password: passwordLengthSchema,
   password: newPasswordSchema,
   password_confirmation: passwordLengthSchema,
-}).refine(passwordsMatch, mismatch);
+}).refine(passwordMatches, passwordMatchIssue);
 export type ChangePasswordFormValues = z.infer<typeof changePasswordFormSchema>;
 
 export const changeEmailFormSchema = z.object({ email: emailSchema });

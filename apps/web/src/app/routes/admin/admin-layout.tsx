@@ -24,18 +24,25 @@ export default function AdminLayout() {
   return (
     <>
       <PageHeading title={t('admin.title')} />
-      {tab && (
-        <Tabs value={tab} onChange={(value) => value && navigate(paths[`admin-${value as (typeof TABS)[number]}`]())} mb="lg">
-          <Tabs.List>
+      {tab ? (
+        <Tabs value={tab} onChange={(value) => value && navigate(paths[`admin-${value as (typeof TABS)[number]}`]())}>
+          <Tabs.List mb="lg">
             {TABS.map((name) => (
               <Tabs.Tab key={name} value={name}>
                 {t(`admin.${name}`)}
               </Tabs.Tab>
             ))}
           </Tabs.List>
+          {/* Every tab has its panel (aria-controls points at it); only the route's panel holds the page. */}
+          {TABS.map((name) => (
+            <Tabs.Panel key={name} value={name}>
+              {name === tab && <Outlet />}
+            </Tabs.Panel>
+          ))}
         </Tabs>
+      ) : (
+        <Outlet />
       )}
-      <Outlet />
     </>
   );
 }
