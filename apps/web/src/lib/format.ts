@@ -24,23 +24,41 @@ export function formatMonth(value: string | number | Date | null | undefined): s
   return date.isValid() ? date.format('MMMM YYYY') : '';
 }
 
+/** Drops the minus of a number that rounds to zero ('-0', '-0.00%' → '0', '0.00%'). */
+function withoutNegativeZero(text: string): string {
+  return text.replace(/^-(?=[0.]+%?$)/, '');
+}
+
+// Intl rounds the shortest decimal form half away from zero (1.005 → '1.01', -2.5 → '-3'), unlike toFixed and
+// Math.round, which round the binary value ('1.00') or towards +∞ ('-2').
 const ada = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0 });
 /** ADA amounts without decimals: '₳ 1,234,568'. */
 export function formatAda(value: number | null | undefined): string {
   if (value === null || value === undefined || Number.isNaN(value)) return '';
-  return `₳ ${ada.format(Math.round(value))}`;
+  return `₳ ${withoutNegativeZero(ada.format(value))}`;
 }
 
+const score = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false });
 /** Scores to 2 decimals. */
 export function formatScore(value: number | null | undefined): string {
   if (value === null || value === undefined || Number.isNaN(value)) return '';
-  return value.toFixed(2);
+  return withoutNegativeZero(score.format(value));
 }
 
+const percentFormats = new Map<number, Intl.NumberFormat>();
+function percentFormat(decimals: number): Intl.NumberFormat {
+  let format = percentFormats.get(decimals);
+  if (!format) {
+    format = new Intl.NumberFormat(LOCALE, { style: 'percent', minimumFractionDigits: decimals, maximumFractionDigits: decimals, useGrouping: false });
+    percentFormats.set(decimals, format);
+  }
+  return format;
+}
 /** A ratio 0..1 as a percentage with the given decimals ('87.50%'). */
 export function formatPercent(ratio: number | null | undefined, decimals = 2): string {
   if (ratio === null || ratio === undefined || Number.isNaN(ratio)) return '';
-  return `${(ratio * 100).toFixed(decimals)}%`;
+  // The percent style scales by 100 in decimal, so 0.145 is 14.5 % (ratio * 100 would give 14.499999999999998).
+  return withoutNegativeZero(percentFormat(decimals).format(ratio));
 }
 
 /** The part of a proposal id before the first hyphen (spec §9). */

@@ -84,8 +84,21 @@ async function withLock<T>(run: () => Promise<T>): Promise<T> {
   return run();
 }
 
-/** Refreshes the access token; on failure ends the session. Resolves true when a valid token is in place. */
+let refreshing: Promise<boolean> | undefined;
+
+/**
+ * Refreshes the access token; on failure ends the session. Resolves true when a valid token is in place. Calls made
+ * while a refresh runs in this tab share it (several 401s at once must not replay the rotated refresh token, and
+ * navigator.locks is missing outside secure contexts).
+ */
 export function refreshSession(): Promise<boolean> {
+  refreshing ??= refreshOnce().finally(() => {
+    refreshing = undefined;
+  });
+  return refreshing;
+}
+
+function refreshOnce(): Promise<boolean> {
   const tokenBefore = useSession.getState().auth?.access_token;
   return withLock(async () => {
     await useSession.persist.rehydrate();

@@ -86,6 +86,10 @@ export default function Register() {
         </Grid.Col>
       </Grid>
       <Modal opened={failure !== null} onClose={() => setFailure(null)} title={t('verifyEmail.title')} centered>
+        {/* Spec §8: 'Registration failed' is passed back here and shown in this modal, above the server's message. */}
+        <Text fw={600} mb="xs" data-testid="register-failed">
+          {t('notify.registrationFailed')}
+        </Text>
         <Text style={{ whiteSpace: 'pre-line' }} data-testid="register-error">
           {failure}
         </Text>
