@@ -12,11 +12,15 @@ import type { Db } from './db/client';
 import { createJwt } from './lib/jwt';
 import { createRateLimiter } from './lib/rate-limit';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
+import { adminUsersRoutes } from './modules/accounts/admin-users.routes';
 import { createAccountsService } from './modules/accounts/accounts.service';
 import { createRefreshTokens } from './modules/accounts/refresh-tokens';
 import { createSessionService } from './modules/accounts/session.service';
 import { createUserInfoService } from './modules/accounts/user-info.service';
-import { healthRoutes, outboxRoutes } from './modules/system/system.routes';
+import { createEventsService } from './modules/events/events.service';
+import { eventsRoutes } from './modules/events/events.routes';
+import { createAuditService } from './modules/system/audit.service';
+import { auditRoutes, healthRoutes, outboxRoutes } from './modules/system/system.routes';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerStatic } from './plugins/static';
@@ -80,6 +84,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const registry = options.registry ?? createCatalystRegistry(config);
   const refreshTokens = createRefreshTokens(db, config.REFRESH_TOKEN_TTL_DAYS);
   const userInfo = createUserInfoService(db);
+  const events = createEventsService(db);
   const accounts = createAccountsService({
     db,
     mailer,
@@ -88,6 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     rateLimiter,
     publicUrl: config.publicUrl,
     adminCatalystIds: config.adminCatalystIds,
+    registrationOpen: () => events.registrationOpen(),
     limits: { resetPerAccount: config.RESET_LIMIT_PER_ACCOUNT, resetPerAddress: config.RESET_LIMIT_PER_ADDRESS },
   });
   const session = createSessionService({
@@ -111,18 +117,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         secureCookies: config.secureCookies,
         refreshTtlDays: config.REFRESH_TOKEN_TTL_DAYS,
       });
+      await api.register(adminUsersRoutes, { userInfo });
+      await api.register(eventsRoutes, { events });
+      await api.register(auditRoutes, { audit: createAuditService(db) });
       if (config.MAIL_OUTBOX_API) await api.register(outboxRoutes, { db });
     },
     { prefix: API_PREFIX },
   );
 
   await registerStatic(app, { webDist: config.WEB_DIST ?? defaultWebDist, apiBase: API_PREFIX, env: config });
-  app.decorate('services', { accounts });
+  app.decorate('services', { accounts, events });
   return app;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    services: { accounts: ReturnType<typeof createAccountsService> };
+    services: { accounts: ReturnType<typeof createAccountsService>; events: ReturnType<typeof createEventsService> };
   }
 }

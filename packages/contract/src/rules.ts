@@ -57,6 +57,15 @@ export const messages = {
   passwordMatch: 'validation.passwordMatch',
   accepted: 'validation.accepted',
   maxLength: 'validation.maxLength',
+  number: 'validation.number',
+  integer: 'validation.integer',
+  atLeast0: 'validation.atLeast0',
+  ratio: 'validation.ratio',
+  date: 'validation.date',
+  notBelowMin: 'validation.notBelowMin',
+  endAfterStart: 'validation.endAfterStart',
+  settingName: 'validation.settingName',
+  settingType: 'validation.settingType',
 } as const;
 
 // `abort`: an empty required field reports only that it is required, not every other rule as well.

@@ -151,3 +151,27 @@ export const userInfo = z.object({
 export type UserInfo = z.infer<typeof userInfo>;
 
 export const healthz = z.object({ status: z.literal('ok'), database: z.literal('ok') });
+
+// ---- admin: users ----------------------------------------------------------------------------------------------
+
+/** `GET admin/users?size&page[&search]`: one row of the Users tab (spec §2.17). */
+export const adminUserRow = z.object({
+  id: z.number().int(),
+  catalyst_id: z.string(),
+  username: z.string().nullable(),
+  email: z.string().nullable(),
+  registered_at: z.string(),
+  status: z.number().int(),
+  role: z.number().int(),
+});
+export type AdminUserRow = z.infer<typeof adminUserRow>;
+
+export const adminUsersQuery = z.object({
+  size: z.coerce.number().int().min(1).max(100).default(25),
+  page: z.coerce.number().int().min(0).default(0),
+  /** Part of a Catalyst ID, username or e-mail address; case-insensitive. */
+  search: z.string().trim().max(200).optional(),
+});
+
+/** `GET admin/users/{id}`: by Catalyst ID (with or without its scheme) or by numeric user id. */
+export const adminUserParams = z.object({ id: z.string().min(1).max(500) });

@@ -1,2 +1,3 @@
 export * from './accounts';
+export * from './events';
 export * from './system';

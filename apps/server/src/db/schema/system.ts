@@ -28,9 +28,11 @@ export const auditLog = pgTable(
     action: text('action').notNull(),
     entity: text('entity').notNull(),
     entityId: text('entity_id'),
+    /** The event the change belongs to, so an event's history can be read in one query. */
+    eventId: integer('event_id'),
     before: jsonb('before'),
     after: jsonb('after'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('audit_log_entity_idx').on(table.entity, table.entityId)],
+  (table) => [index('audit_log_entity_idx').on(table.entity, table.entityId), index('audit_log_event_idx').on(table.eventId, table.id)],
 );

@@ -135,3 +135,16 @@ export async function expireTokens(tx: DbOrTx, userId: number, purpose: TokenPur
     .set({ usedAt: new Date() })
     .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt)));
 }
+
+/** The admin's user list, newest first, optionally filtered by part of a Catalyst ID, username or e-mail. */
+export async function listAccounts(db: DbOrTx, options: { size: number; page: number; search?: string | undefined }) {
+  const pattern = options.search ? `%${options.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  const where = pattern
+    ? sql`(${catalystIds.catalystId} ilike ${pattern} or ${catalystIds.username} ilike ${pattern} or ${catalystIds.email} ilike ${pattern})`
+    : undefined;
+  const [rows, totals] = await Promise.all([
+    accounts(db).where(where).orderBy(sql`${users.id} desc`).limit(options.size).offset(options.size * options.page),
+    db.select({ total: sql<number>`count(*)::int` }).from(users).innerJoin(catalystIds, eq(users.catalystIdRef, catalystIds.id)).where(where),
+  ]);
+  return { rows, total: totals[0]?.total ?? 0 };
+}

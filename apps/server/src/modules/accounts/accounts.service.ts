@@ -4,7 +4,7 @@ import type { CatalystRegistry } from '../../adapters/catalyst-registry';
 import { mailTemplates, type Mailer } from '../../adapters/mail';
 import type { Db } from '../../db/client';
 import { uniqueViolation } from '../../db/errors';
-import { badRequest, conflict } from '../../errors';
+import { badRequest, conflict, forbidden } from '../../errors';
 import { hashPassword, hashToken, newToken, verifyPassword } from '../../lib/secrets';
 import type { RateLimiter } from '../../lib/rate-limit';
 import * as repo from './accounts.repository';
@@ -22,6 +22,7 @@ export const messages = {
   verificationInvalid: 'This e-mail verification link has expired or was already used.',
   resetInvalid: 'This password reset link has expired or was already used. Please request a new one.',
   oldPasswordWrong: 'The old password is not correct.',
+  registrationClosed: 'Registration is closed at the moment. Please try again when the next funding round opens.',
 };
 
 /** A unique index of catalyst_ids broken by a concurrent request: the same 409 as the existence checks give. */
@@ -41,6 +42,8 @@ export interface AccountsDeps {
   publicUrl: string;
   adminCatalystIds: string[];
   limits: { resetPerAccount: number; resetPerAddress: number };
+  /** Whether sign-ups are open now (the current events' user_registration_enabled switches); open when absent. */
+  registrationOpen?: () => Promise<boolean>;
 }
 
 export function createAccountsService(deps: AccountsDeps) {
@@ -57,6 +60,7 @@ export function createAccountsService(deps: AccountsDeps) {
 
   return {
     async register(input: NewUser): Promise<void> {
+      if (deps.registrationOpen && !(await deps.registrationOpen())) throw forbidden(messages.registrationClosed);
       const catalystId = normalizeCatalystId(input.catalyst_id).id;
       const email = input.email.trim();
       const passwordHash = await hashPassword(input.password);

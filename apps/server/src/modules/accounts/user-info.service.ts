@@ -2,7 +2,10 @@ import type { CatalystIdPublic, UserInfo } from '@cr/contract/users';
 import type { Db } from '../../db/client';
 import { notFound } from '../../errors';
 import type { AuthUser } from '../../plugins/auth';
-import { findAccountById, type AccountRow } from './accounts.repository';
+import { displayCatalystId, normalizeCatalystId } from '@cr/contract/rules';
+import { findAccountByCatalystId, findAccountById, listAccounts, type AccountRow } from './accounts.repository';
+
+export const unknownUserMessage = 'The user you are looking for does not exist or an error occurred.';
 
 export function toCatalystIdPublic(account: AccountRow): CatalystIdPublic {
   return {
@@ -20,7 +23,31 @@ export function toCatalystIdPublic(account: AccountRow): CatalystIdPublic {
  * (issue 4 onwards); until a user has any, these are the empty values.
  */
 export function createUserInfoService(db: Db) {
-  return {
+  const service = {
+    /** The admin's Users tab: newest first, optionally filtered by part of a Catalyst ID, username or e-mail. */
+    async list(options: { size: number; page: number; search?: string | undefined }) {
+      const { rows, total } = await listAccounts(db, options);
+      return {
+        data: rows.map((row) => ({
+          id: row.userId,
+          catalyst_id: displayCatalystId(row.catalystId),
+          username: row.username,
+          email: row.email,
+          registered_at: row.registeredAt.toISOString(),
+          status: row.status,
+          role: row.role,
+        })),
+        page: { total, size: options.size, page: options.page },
+      };
+    },
+
+    /** Any user's info for an admin, by Catalyst ID (with or without its scheme) or by numeric user id. */
+    async userInfoFor(identifier: string): Promise<UserInfo> {
+      const account = /^\d+$/.test(identifier) ? await findAccountById(db, Number(identifier)) : await findAccountByCatalystId(db, normalizeCatalystId(identifier).id);
+      if (!account) throw notFound(unknownUserMessage);
+      return service.userInfo(account.userId);
+    },
+
     async loadAuthUser(userId: number): Promise<AuthUser | null> {
       const account = await findAccountById(db, userId);
       return account ? { id: account.userId, role: account.role, status: account.status, forceReset: account.forceReset } : null;
@@ -28,13 +55,13 @@ export function createUserInfoService(db: Db) {
 
     async catalystId(userId: number): Promise<CatalystIdPublic> {
       const account = await findAccountById(db, userId);
-      if (!account) throw notFound('The user you are looking for does not exist or an error occurred.');
+      if (!account) throw notFound(unknownUserMessage);
       return toCatalystIdPublic(account);
     },
 
     async userInfo(userId: number): Promise<UserInfo> {
       const account = await findAccountById(db, userId);
-      if (!account) throw notFound('The user you are looking for does not exist or an error occurred.');
+      if (!account) throw notFound(unknownUserMessage);
       return {
         email: account.email,
         username: account.username,
@@ -55,5 +82,6 @@ export function createUserInfoService(db: Db) {
       };
     },
   };
+  return service;
 }
 export type UserInfoService = ReturnType<typeof createUserInfoService>;

@@ -2,10 +2,12 @@ import { desc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBody } from '@cr/contract/common';
+import { errorBody, pageQuery, paged, validationErrorBody } from '@cr/contract/common';
+import { auditEntry } from '@cr/contract/events';
 import { healthz } from '@cr/contract/users';
 import type { Db } from '../../db/client';
 import { outbox } from '../../db/schema/index';
+import type { AuditService } from './audit.service';
 
 /** `GET healthz`: answers when the server and its database are up. */
 export async function healthRoutes(app: FastifyInstance, options: { db: Db }) {
@@ -37,5 +39,21 @@ export async function outboxRoutes(app: FastifyInstance, options: { db: Db }) {
       const rows = await options.db.select().from(outbox).where(eq(sql`lower(${outbox.recipient})`, request.query.to.toLowerCase())).orderBy(desc(outbox.id)).limit(20);
       return rows.map((row) => ({ id: row.id, recipient: row.recipient, kind: row.kind, subject: row.subject, text: row.textBody, link: row.link, created_at: row.createdAt.toISOString() }));
     },
+  );
+}
+
+/** `GET admin/audit/?event_id`: who changed what and when (admins only), newest first. */
+export async function auditRoutes(app: FastifyInstance, options: { audit: AuditService }) {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/admin/audit/',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['admin'],
+        querystring: pageQuery.extend({ event_id: z.coerce.number().int().min(1).optional() }),
+        response: { 200: paged(auditEntry), 401: errorBody, 403: errorBody, 422: validationErrorBody },
+      },
+    },
+    (request) => options.audit.list({ eventId: request.query.event_id }, { size: request.query.size, page: request.query.page }),
   );
 }

@@ -1,0 +1,32 @@
+import type { Db, DbOrTx } from '../../db/client';
+import { insertAuditEntry as insertEntry, listAuditEntries, type AuditEntry } from './audit.repository';
+
+export type { AuditEntry };
+
+/** Records one change inside the caller's transaction, so the entry exists exactly when the change does. */
+export function recordAudit(tx: DbOrTx, entry: AuditEntry): Promise<void> {
+  return insertEntry(tx, entry);
+}
+
+/** Reads the audit log: an event's history (or everything), newest first, with the actor's Catalyst ID. */
+export function createAuditService(db: Db) {
+  return {
+    async list(filter: { eventId?: number | undefined }, page: { size: number; page: number }) {
+      const { rows, total } = await listAuditEntries(db, { eventId: filter.eventId }, page);
+      return {
+        data: rows.map(({ entry, actor }) => ({
+          id: entry.id,
+          action: entry.action,
+          entity: entry.entity,
+          entity_id: entry.entityId,
+          actor,
+          before: entry.before,
+          after: entry.after,
+          created_at: entry.createdAt.toISOString(),
+        })),
+        page: { total, size: page.size, page: page.page },
+      };
+    },
+  };
+}
+export type AuditService = ReturnType<typeof createAuditService>;

@@ -1,0 +1,250 @@
+import { z } from 'zod';
+import { messages, requiredText } from './rules';
+
+/**
+ * Events (funding rounds), their configuration, review-level qualifiers, status messages and categories
+ * (spec §3 "Event", "Event config", "Status message", "Review level qualifiers", §4 "Event stage", §5, §7).
+ */
+
+const isoDateTime = z.iso.datetime({ offset: true, error: messages.date });
+const optionalDateTime = z.union([isoDateTime, z.null()]).optional().transform((value) => value ?? null);
+
+// ---------- events ----------
+
+export const eventInput = z
+  .object({
+    name: requiredText.max(200, messages.maxLength),
+    description: requiredText.max(5000, messages.maxLength),
+    /** A new event is inactive unless said otherwise (spec §5 Event form). */
+    active: z.boolean().default(false),
+    start_time: optionalDateTime,
+    end_time: optionalDateTime,
+  })
+  .refine((event) => !event.start_time || !event.end_time || Date.parse(event.end_time) > Date.parse(event.start_time), {
+    message: messages.endAfterStart,
+    path: ['end_time'],
+  });
+export type EventInput = z.input<typeof eventInput>;
+
+export const newEventBody = z.object({ new_event: eventInput });
+export const eventUpdateBody = z.object({ event_update: eventInput });
+
+export const eventPublic = z.object({
+  row_id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  active: z.boolean(),
+  start_time: z.string().nullable(),
+  end_time: z.string().nullable(),
+});
+export type EventPublic = z.infer<typeof eventPublic>;
+
+export const eventIdParams = z.object({ eventId: z.coerce.number().int().min(1) });
+export const rowIdParams = z.object({ row_id: z.coerce.number().int().min(1) });
+
+// ---------- general configuration (configs/reviews/{eventId}) ----------
+
+/** The switches and windows the server knows (reference API "ReviewsSwitches" plus review visibility). */
+export const SWITCHES = [
+  'user_registration_enabled',
+  'reviewer_subscription_enabled',
+  'review_visibility_enabled',
+  'review_submission_enabled',
+  'moderation_submission_enabled',
+] as const;
+export type SwitchName = (typeof SWITCHES)[number];
+
+/** Switches that have a time window: `<x>_starts_at` and `<x>_ends_at` next to `<x>_enabled`. */
+export const WINDOWED = ['reviewer_subscription', 'review_submission', 'moderation_submission'] as const;
+
+export const DEFAULT_REVIEWS_CONFIG: Record<string, boolean | string | null> = {
+  user_registration_enabled: true,
+  reviewer_subscription_enabled: false,
+  review_visibility_enabled: false,
+  review_submission_enabled: false,
+  moderation_submission_enabled: false,
+  reviewer_subscription_starts_at: null,
+  reviewer_subscription_ends_at: null,
+  review_submission_starts_at: null,
+  review_submission_ends_at: null,
+  moderation_submission_starts_at: null,
+  moderation_submission_ends_at: null,
+};
+
+export type SettingKind = 'switch' | 'datetime' | 'text';
+
+/** A name ending _enabled is a switch, _at a date-time, anything else text (spec §3 "Event config"). */
+export function settingKind(name: string): SettingKind {
+  if (name.endsWith('_enabled')) return 'switch';
+  if (name.endsWith('_at')) return 'datetime';
+  return 'text';
+}
+
+const SETTING_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+const settingValue = z.union([z.boolean(), z.string().max(2000, messages.maxLength), z.null()]);
+
+/** The flat map of settings; each value must have the type its name's suffix says. */
+export const reviewsConfigValue = z.record(z.string().regex(SETTING_NAME, messages.settingName), settingValue).superRefine((map, ctx) => {
+  for (const [name, value] of Object.entries(map)) {
+    const kind = settingKind(name);
+    const ok =
+      kind === 'switch' ? typeof value === 'boolean' : kind === 'datetime' ? value === null || isoDateTime.safeParse(value).success : typeof value === 'string' || value === null;
+    if (!ok) ctx.addIssue({ code: 'custom', message: kind === 'datetime' ? messages.date : messages.settingType, path: [name] });
+  }
+  for (const prefix of WINDOWED) {
+    const start = map[`${prefix}_starts_at`];
+    const end = map[`${prefix}_ends_at`];
+    if (typeof start === 'string' && typeof end === 'string' && Date.parse(end) <= Date.parse(start)) {
+      ctx.addIssue({ code: 'custom', message: messages.endAfterStart, path: [`${prefix}_ends_at`] });
+    }
+  }
+});
+export type ReviewsConfigValue = Record<string, boolean | string | null>;
+
+export const reviewsConfigBody = z.object({ record_update: reviewsConfigValue });
+
+/** A stored configuration record, as the reference API's ConfigPublic: `id` is its kind, `id2` the event. */
+export function configRecord<T extends z.ZodType>(value: T) {
+  return z.object({ row_id: z.number().int(), id: z.string(), id2: z.string(), value });
+}
+export const reviewsConfigPublic = configRecord(z.record(z.string(), settingValue));
+
+/**
+ * Whether a switch counts now: it is on and, where its window's start and end are set, now lies between them.
+ * The server enforces this; the web app uses the same rule for the stage and the navigation.
+ */
+export function switchActive(config: ReviewsConfigValue | undefined, name: SwitchName, now: Date = new Date()): boolean {
+  if (!config || config[name] !== true) return false;
+  const prefix = name.slice(0, -'_enabled'.length);
+  const starts = config[`${prefix}_starts_at`];
+  const ends = config[`${prefix}_ends_at`];
+  const time = now.getTime();
+  if (typeof starts === 'string' && time < Date.parse(starts)) return false;
+  if (typeof ends === 'string' && time > Date.parse(ends)) return false;
+  return true;
+}
+
+// ---------- stage (spec §4) ----------
+
+export const EVENT_STAGES = ['inter_fund_period', 'inactive', 'subscription_open', 'review_open', 'moderation_open'] as const;
+export type EventStage = (typeof EVENT_STAGES)[number];
+
+/**
+ * moderation_open when any current event has moderation submission enabled, otherwise review_open when any has
+ * review submission enabled, otherwise subscription_open when any has reviewer subscription enabled, otherwise
+ * inactive. inter_fund_period is never derived (DOMAIN.md decision 10).
+ */
+export function deriveStage(configs: readonly (ReviewsConfigValue | undefined)[], now: Date = new Date()): EventStage {
+  const any = (name: SwitchName) => configs.some((config) => switchActive(config, name, now));
+  if (any('moderation_submission_enabled')) return 'moderation_open';
+  if (any('review_submission_enabled')) return 'review_open';
+  if (any('reviewer_subscription_enabled')) return 'subscription_open';
+  return 'inactive';
+}
+
+// ---------- review-level qualifiers ----------
+
+const count = z.number({ error: messages.number }).int(messages.integer).min(0, messages.atLeast0);
+const ratio = z.number({ error: messages.number }).min(0, messages.ratio).max(1, messages.ratio);
+
+export const levelQualifier = z
+  .object({
+    min_valid_reviews: count,
+    max_valid_reviews: count,
+    min_perc_valid_reviews: ratio,
+    max_perc_valid_reviews: ratio,
+    min_active_funds: count,
+    max_active_funds: count,
+  })
+  .superRefine((q, ctx) => {
+    for (const field of ['valid_reviews', 'perc_valid_reviews', 'active_funds'] as const) {
+      if (q[`max_${field}`] < q[`min_${field}`]) ctx.addIssue({ code: 'custom', message: messages.notBelowMin, path: [`max_${field}`] });
+    }
+  });
+export type LevelQualifier = z.infer<typeof levelQualifier>;
+
+export const levelQualifiers = z.object({ lv1: levelQualifier, lv2: levelQualifier });
+export type LevelQualifiers = z.infer<typeof levelQualifiers>;
+export const levelQualifiersBody = z.object({ record_update: levelQualifiers });
+export const levelQualifiersPublic = configRecord(levelQualifiers);
+
+/** The reference API's defaults for both levels. */
+export const DEFAULT_LEVEL_QUALIFIER: LevelQualifier = {
+  min_valid_reviews: 0,
+  max_valid_reviews: 10,
+  min_perc_valid_reviews: 0.8,
+  max_perc_valid_reviews: 1,
+  min_active_funds: 0,
+  max_active_funds: 10,
+};
+
+// ---------- allocation configuration ----------
+
+export const allocationConfig = z.object({
+  moderation_allocation_generated: z.boolean(),
+  proposal_allocation_generated: z.boolean(),
+});
+export type AllocationConfig = z.infer<typeof allocationConfig>;
+export const allocationConfigPublic = configRecord(allocationConfig);
+
+// ---------- status messages ----------
+
+export const SEVERITIES = ['info', 'warning', 'critical', 'success'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, messages.maxLength)
+    .nullish()
+    .transform((value) => value || null);
+
+export const statusMessageInput = z.object({
+  row_id: z.number().int().optional(),
+  /** HTML allowed; sanitised before it is stored and again when it is shown. Blank after trimming is refused. */
+  message: requiredText.max(5000, messages.maxLength),
+  severity: z.enum(SEVERITIES, { error: messages.required }),
+  is_active: z.boolean().default(true),
+  action_text: optionalText(100),
+  action_url: optionalText(2000).pipe(
+    z
+      .string()
+      .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), messages.url)
+      .nullable(),
+  ),
+});
+export type StatusMessageInput = z.input<typeof statusMessageInput>;
+
+export const statusMessage = z.object({
+  row_id: z.number().int(),
+  message: z.string(),
+  severity: z.enum(SEVERITIES),
+  is_active: z.boolean(),
+  action_text: z.string().nullable(),
+  action_url: z.string().nullable(),
+});
+export type StatusMessage = z.infer<typeof statusMessage>;
+
+export const statusConfigBody = z.object({ record_update: z.object({ messages: z.array(statusMessageInput).max(50) }) });
+export const statusConfigPublic = z.object({ row_id: z.number().int(), id: z.string(), value: z.object({ messages: z.array(statusMessage) }) });
+
+// ---------- categories ----------
+
+export const category = z.object({ id: z.number().int(), title: z.string(), description: z.string().nullable(), event_id: z.number().int() });
+export type Category = z.infer<typeof category>;
+export const categoriesQuery = z.object({ event_id: z.coerce.number().int().min(1).optional() });
+
+// ---------- audit ----------
+
+export const auditEntry = z.object({
+  id: z.number().int(),
+  action: z.string(),
+  entity: z.string(),
+  entity_id: z.string().nullable(),
+  actor: z.string().nullable(),
+  before: z.unknown(),
+  after: z.unknown(),
+  created_at: z.string(),
+});
+export type AuditEntry = z.infer<typeof auditEntry>;
