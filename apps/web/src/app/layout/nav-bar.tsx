@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
+import { StageBadge } from '../../features/events/components/stage-badge';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { isAdmin, logout, useSession } from '../../lib/session';
 
@@ -89,6 +90,7 @@ export function NavBar() {
             </Box>
           </Group>
           <Group gap="sm" wrap="nowrap">
+            <StageBadge />
             {logged && <Box visibleFrom="sm"><LogoutButton /></Box>}
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" aria-label={t('nav.openMenu')} />
           </Group>

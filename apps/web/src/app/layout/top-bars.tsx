@@ -1,5 +1,6 @@
 import { Box, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { StatusBanner } from '../../features/events/components/status-banner';
 import { isInactive, useSession } from '../../lib/session';
 
 /**
@@ -11,6 +12,7 @@ export function TopBars() {
   const inactive = useSession(isInactive);
   return (
     <Box>
+      <StatusBanner />
       {inactive && (
         <Box role="alert" bg="red.8" c="white" py={6} px="md" data-testid="activation-bar">
           <Text size="sm" ta="center" fw={600}>

@@ -2,6 +2,7 @@ import { Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/co
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
+import { CurrentEvents } from '../../features/events/components/current-events';
 import { isInactive, useSession } from '../../lib/session';
 
 /** Home (its content is ours, spec §2.1): what the product is, and a clear next step for this visitor. */
@@ -58,6 +59,7 @@ export default function Home() {
           </Button>
         </Card>
       </SimpleGrid>
+      <CurrentEvents />
     </Stack>
   );
 }

@@ -1,8 +1,97 @@
-import { Title } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Group, Modal, Table, Text, Tooltip } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconPencil, IconPlus } from '@tabler/icons-react';
+import type { EventPublic } from '@cr/contract/events';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { QueryPagination, usePageParam } from '../../../components/query-pagination';
+import { paths } from '../../../config/paths';
+import { eventsPageQuery } from '../../../features/events/api/events';
+import { EventForm } from '../../../features/events/components/event-form';
+import { formatDateLong } from '../../../lib/format';
 
-// TODO(issue 3): the tab's content.
+const PAGE_SIZE = 25;
+
+/** The Events tab (spec §2.17): 25 a page, a new-fund button, the event form in a modal, rows linking to /admin/{id}. */
 export default function AdminEvents() {
   const { t } = useTranslation();
-  return <Title order={2} size="h3">{t('admin.events')}</Title>;
+  const [page] = usePageParam();
+  const { data, isLoading } = useQuery(eventsPageQuery(page, PAGE_SIZE));
+  const [opened, { open, close }] = useDisclosure(false);
+  const [editing, setEditing] = useState<EventPublic | undefined>();
+  const openForm = (event?: EventPublic) => {
+    setEditing(event);
+    open();
+  };
+  const rows = data?.data ?? [];
+  const column = (name: string) => t(`admin.columns.${name}`);
+  return (
+    <>
+      <Group justify="flex-end" mb="md">
+        <Button leftSection={<IconPlus size={16} />} onClick={() => openForm()}>
+          {t('admin.newFund')}
+        </Button>
+      </Group>
+      <Table.ScrollContainer minWidth={720}>
+        <Table striped highlightOnHover verticalSpacing="sm" aria-label={t('admin.events')}>
+          <Table.Thead>
+            <Table.Tr>
+              {['id', 'name', 'description', 'start', 'end', 'active'].map((name) => (
+                <Table.Th key={name}>{column(name)}</Table.Th>
+              ))}
+              <Table.Th>
+                <span className="visually-hidden">{column('actions')}</span>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((event) => (
+              <Table.Tr key={event.row_id} data-testid={`event-row-${event.row_id}`}>
+                <Table.Td>{event.row_id}</Table.Td>
+                <Table.Td>
+                  <Anchor component={Link} to={paths['admin-event'](event.row_id)} aria-label={t('admin.configureNamed', { name: event.name })}>
+                    {event.name}
+                  </Anchor>
+                </Table.Td>
+                <Table.Td maw={320}>
+                  <Text size="sm" lineClamp={2}>
+                    {event.description}
+                  </Text>
+                </Table.Td>
+                <Table.Td>{formatDateLong(event.start_time)}</Table.Td>
+                <Table.Td>{formatDateLong(event.end_time)}</Table.Td>
+                <Table.Td>
+                  <Badge variant="light" color={event.active ? 'green' : 'gray'}>
+                    {event.active ? t('admin.yes') : t('admin.no')}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>
+                  <Tooltip label={t('admin.edit')}>
+                    <ActionIcon variant="subtle" onClick={() => openForm(event)} aria-label={t('admin.editNamed', { name: event.name })}>
+                      <IconPencil size={16} />
+                    </ActionIcon>
+                  </Tooltip>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+            {!isLoading && rows.length === 0 && (
+              <Table.Tr>
+                <Table.Td colSpan={7}>
+                  <Text c="dimmed" ta="center">
+                    {t('errors.noItems')}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            )}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <QueryPagination total={data?.page.total ?? 0} size={PAGE_SIZE} />
+      <Modal opened={opened} onClose={close} title={editing ? t('admin.editEvent') : t('admin.newEvent')} size="lg">
+        {opened && <EventForm event={editing} onDone={close} />}
+      </Modal>
+    </>
+  );
 }

@@ -1,8 +1,102 @@
-import { Title } from '@mantine/core';
+import { ActionIcon, Group, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconSearch, IconUserCircle } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { CopyButton } from '../../../components/copy-button';
+import { QueryPagination, usePageParam } from '../../../components/query-pagination';
+import { paths } from '../../../config/paths';
+import { adminUsersQuery } from '../../../features/admin/api/users';
+import { formatDateShort } from '../../../lib/format';
 
-// TODO(issue 3): the tab's content.
+const PAGE_SIZE = 25;
+const DEBOUNCE_MS = 300;
+
+/** The Users tab (spec §2.17): 25 a page, copy the Catalyst ID, open the user's profile; search kept in the query. */
 export default function AdminUsers() {
   const { t } = useTranslation();
-  return <Title order={2} size="h3">{t('admin.users')}</Title>;
+  const [params, setParams] = useSearchParams();
+  const [page] = usePageParam();
+  const [search, setSearch] = useState(params.get('search') ?? '');
+  const [debounced] = useDebouncedValue(search.trim(), DEBOUNCE_MS);
+  useEffect(() => {
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if ((current.get('search') ?? '') === debounced) return current;
+        if (debounced) next.set('search', debounced);
+        else next.delete('search');
+        next.delete('page');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [debounced, setParams]);
+  const { data, isLoading } = useQuery(adminUsersQuery(page, PAGE_SIZE, params.get('search') ?? ''));
+  const rows = data?.data ?? [];
+  const column = (name: string) => t(`admin.columns.${name}`);
+  return (
+    <>
+      <TextInput
+        label={t('admin.searchUsers')}
+        description={t('admin.searchUsersHint')}
+        leftSection={<IconSearch size={16} />}
+        value={search}
+        onChange={(event) => setSearch(event.currentTarget.value)}
+        maw={420}
+        mb="md"
+      />
+      <Table.ScrollContainer minWidth={760}>
+        <Table striped highlightOnHover verticalSpacing="sm" aria-label={t('admin.users')}>
+          <Table.Thead>
+            <Table.Tr>
+              {['catalyst_id', 'username', 'email', 'registered', 'status'].map((name) => (
+                <Table.Th key={name}>{column(name)}</Table.Th>
+              ))}
+              <Table.Th>
+                <span className="visually-hidden">{column('actions')}</span>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((user) => (
+              <Table.Tr key={user.id}>
+                <Table.Td>
+                  <Group gap={4} wrap="nowrap">
+                    <Text size="sm" ff="monospace">
+                      {user.catalyst_id}
+                    </Text>
+                    <CopyButton value={user.catalyst_id} />
+                  </Group>
+                </Table.Td>
+                <Table.Td>{user.username ?? ''}</Table.Td>
+                <Table.Td>{user.email ?? ''}</Table.Td>
+                <Table.Td>{formatDateShort(user.registered_at)}</Table.Td>
+                <Table.Td>{t(`admin.accountStatus.${user.status}`, { defaultValue: String(user.status) })}</Table.Td>
+                <Table.Td>
+                  <Tooltip label={t('admin.viewProfile')}>
+                    <ActionIcon component={Link} to={paths['admin-user-profile'](user.catalyst_id)} variant="subtle" aria-label={t('admin.viewProfileOf', { id: user.catalyst_id })}>
+                      <IconUserCircle size={18} />
+                    </ActionIcon>
+                  </Tooltip>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+            {!isLoading && rows.length === 0 && (
+              <Table.Tr>
+                <Table.Td colSpan={6}>
+                  <Text c="dimmed" ta="center">
+                    {t('errors.noItems')}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            )}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <QueryPagination total={data?.page.total ?? 0} size={PAGE_SIZE} />
+    </>
+  );
 }

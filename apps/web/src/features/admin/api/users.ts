@@ -1,0 +1,24 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { Paged } from '@cr/contract/common';
+import type { AdminUserRow, UserInfo } from '@cr/contract/users';
+import { api } from '../../../lib/api-client';
+import { notifyError } from '../../../lib/notify';
+
+/** `GET admin/users?size&page[&search]` (spec §7); a failure toasts and shows an empty table with total 0 (§8). */
+export const adminUsersQuery = (page: number, size: number, search: string) =>
+  queryOptions({
+    queryKey: ['admin', 'users', page, size, search],
+    queryFn: async (): Promise<Paged<AdminUserRow>> => {
+      try {
+        return await api<Paged<AdminUserRow>>('admin/users', { query: { size, page, ...(search ? { search } : {}) } });
+      } catch (error) {
+        notifyError(error, 'errors.fetchUsers');
+        return { data: [], page: { total: 0, size, page } };
+      }
+    },
+    placeholderData: (previous) => previous,
+  });
+
+/** `GET admin/users/{id}` by Catalyst ID: another user's info for the admin's read-only profile view. */
+export const adminUserQuery = (catalystId: string) =>
+  queryOptions({ queryKey: ['admin', 'user', catalystId], queryFn: () => api<UserInfo>(`admin/users/${encodeURIComponent(catalystId)}`), retry: false });

@@ -1,0 +1,138 @@
+import { queryOptions, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Paged } from '@cr/contract/common';
+import {
+  deriveStage,
+  type AllocationConfig,
+  type Category,
+  type EventInput,
+  type EventPublic,
+  type LevelQualifiers,
+  type ReviewsConfigValue,
+  type StatusMessage,
+  type StatusMessageInput,
+} from '@cr/contract/events';
+import { api } from '../../../lib/api-client';
+import { notifyError } from '../../../lib/notify';
+
+/** Polling of spec §7/§9: current events and their configs every 5 minutes, status messages every 2 minutes. */
+export const EVENTS_POLL_MS = 5 * 60_000;
+export const STATUS_POLL_MS = 2 * 60_000;
+
+interface ConfigRecord<T> {
+  row_id: number;
+  id: string;
+  id2: string;
+  value: T;
+}
+
+/** A fetch that fails shows its toast and answers the fallback (spec §8: failed lists are empty with total 0). */
+async function orFallback<T>(request: Promise<T>, fallback: T, errorKey: string): Promise<T> {
+  try {
+    return await request;
+  } catch (error) {
+    notifyError(error, errorKey);
+    return fallback;
+  }
+}
+
+const emptyPage = <T,>(size: number, page: number): Paged<T> => ({ data: [], page: { total: 0, size, page } });
+
+export const eventsKeys = {
+  all: ['events'] as const,
+  page: (page: number, size: number) => ['events', 'page', page, size] as const,
+  current: ['events', 'current'] as const,
+  event: (id: number) => ['events', id] as const,
+  config: (id: number) => ['configs', 'reviews', id] as const,
+  levels: (id: number) => ['configs', 'levels', id] as const,
+  allocations: (id: number) => ['configs', 'allocations', id] as const,
+  status: ['configs', 'status'] as const,
+  categories: (id: number) => ['categories', id] as const,
+};
+
+export const eventsPageQuery = (page: number, size = 25) =>
+  queryOptions({
+    queryKey: eventsKeys.page(page, size),
+    queryFn: () => orFallback(api<Paged<EventPublic>>('events/', { query: { size, page } }), emptyPage<EventPublic>(size, page), 'errors.fetchEvents'),
+  });
+
+export const currentEventsQuery = queryOptions({
+  queryKey: eventsKeys.current,
+  queryFn: () => orFallback(api<EventPublic[]>('events/current/'), [], 'errors.fetchCurrentEvents'),
+  refetchInterval: EVENTS_POLL_MS,
+  staleTime: EVENTS_POLL_MS,
+});
+
+export const eventQuery = (id: number) =>
+  queryOptions({ queryKey: eventsKeys.event(id), queryFn: () => api<EventPublic>(`events/${id}/`) });
+
+export const eventConfigQuery = (id: number) =>
+  queryOptions({
+    queryKey: eventsKeys.config(id),
+    // A failed fetch toasts (spec §8 'Error fetching configs') and counts as no configuration: every switch off.
+    queryFn: () => orFallback(api<ConfigRecord<ReviewsConfigValue>>(`configs/reviews/${id}/`).then((record) => record.value as ReviewsConfigValue | null), null, 'errors.fetchConfigs'),
+    refetchInterval: EVENTS_POLL_MS,
+    staleTime: EVENTS_POLL_MS,
+  });
+
+export const levelQualifiersQuery = (id: number) =>
+  queryOptions({ queryKey: eventsKeys.levels(id), queryFn: async () => (await api<ConfigRecord<LevelQualifiers>>(`configs/reviews-level-qualifiers/${id}/`)).value });
+
+export const allocationConfigQuery = (id: number) =>
+  queryOptions({ queryKey: eventsKeys.allocations(id), queryFn: async () => (await api<ConfigRecord<AllocationConfig>>(`configs/allocations/${id}/`)).value });
+
+export const statusQuery = queryOptions({
+  queryKey: eventsKeys.status,
+  queryFn: async () => (await api<{ value: { messages: StatusMessage[] } }>('configs/status/')).value.messages,
+  refetchInterval: STATUS_POLL_MS,
+  staleTime: STATUS_POLL_MS,
+});
+
+export const categoriesQuery = (eventId: number) =>
+  queryOptions({ queryKey: eventsKeys.categories(eventId), queryFn: () => orFallback(api<Category[]>('categories/', { query: { event_id: eventId } }), [], 'errors.fetchCategories') });
+
+/** The current events with their configs, and the stage derived from them (spec §4 "Event stage"). */
+export function useCurrentEvents() {
+  const events = useQuery(currentEventsQuery);
+  const list = events.data ?? [];
+  const configs = useQueries({ queries: list.map((event) => eventConfigQuery(event.row_id)) });
+  const withConfigs = list.map((event, index) => ({ event, config: configs[index]?.data ?? undefined }));
+  return { events: withConfigs, stage: deriveStage(withConfigs.map((item) => item.config)), isLoading: events.isLoading };
+}
+
+function useInvalidate() {
+  const client = useQueryClient();
+  return (...keys: readonly (readonly unknown[])[]) => Promise.all(keys.map((queryKey) => client.invalidateQueries({ queryKey })));
+}
+
+export function useSaveEvent() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: ({ id, input }: { id?: number; input: EventInput }) =>
+      id === undefined ? api<EventPublic>('events/', { method: 'POST', body: { new_event: input } }) : api<EventPublic>(`events/${id}/`, { method: 'PUT', body: { event_update: input } }),
+    onSuccess: () => invalidate(eventsKeys.all),
+  });
+}
+
+export function useSaveEventConfig(eventId: number) {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (value: ReviewsConfigValue) => api<ConfigRecord<ReviewsConfigValue>>(`configs/reviews/${eventId}/`, { method: 'PUT', body: { record_update: value } }),
+    onSuccess: () => invalidate(eventsKeys.config(eventId)),
+  });
+}
+
+export function useSaveLevelQualifiers(eventId: number) {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (value: LevelQualifiers) => api<ConfigRecord<LevelQualifiers>>(`configs/reviews-level-qualifiers/${eventId}/`, { method: 'PUT', body: { record_update: value } }),
+    onSuccess: () => invalidate(eventsKeys.levels(eventId)),
+  });
+}
+
+export function useSaveStatus() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (messages: StatusMessageInput[]) => api('configs/status/', { method: 'PUT', body: { record_update: { messages } } }),
+    onSuccess: () => invalidate(eventsKeys.status),
+  });
+}

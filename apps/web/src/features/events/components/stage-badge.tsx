@@ -1,0 +1,24 @@
+import { Badge } from '@mantine/core';
+import type { EventStage } from '@cr/contract/events';
+import { useTranslation } from 'react-i18next';
+import { useCurrentEvents } from '../api/events';
+
+export const STAGE_COLORS: Record<EventStage, string> = {
+  inter_fund_period: 'gray',
+  inactive: 'gray',
+  subscription_open: 'teal',
+  review_open: 'brand',
+  moderation_open: 'orange',
+};
+
+/** The current event stage in the navigation bar, hidden while inactive (spec §2.3). */
+export function StageBadge() {
+  const { t } = useTranslation();
+  const { stage } = useCurrentEvents();
+  if (stage === 'inactive') return null;
+  return (
+    <Badge variant="light" color={STAGE_COLORS[stage]} data-testid="stage-badge" data-stage={stage} title={t('stage.title')}>
+      {t(`stage.${stage}`)}
+    </Badge>
+  );
+}
