@@ -18,6 +18,13 @@ export const validationMessages = {
   accepted: '{{field}} must be accepted.',
   maxLength: '{{field}} is too long.',
   invalid: '{{field}} is invalid.',
+  integer: '{{field}} must be a whole number.',
+  atLeast0: '{{field}} must be at least 0.',
+  ratio: '{{field}} must be between 0 and 1.',
+  notBelowMin: '{{field}} must not be below the minimum.',
+  endAfterStart: '{{field}} must be after the start.',
+  settingName: 'Setting names use lower-case letters, digits and underscores.',
+  settingType: '{{field}} has the wrong type: a name ending _enabled is a switch, _at a date-time, anything else text.',
   formInvalid: 'Sorry, not all fields are filled out correctly.',
 } as const;
 

@@ -32,7 +32,7 @@ const cssVariablesResolver: CSSVariablesResolver = () => ({
 const theme = createTheme({
   colors: {
     brand,
-    green: darker('green', '#1e7b34', '#176128'),
+    green: darker('green', '#1a6e2e', '#145a25'),
     teal: darker('teal', '#087563', '#065a4c'),
     red: darker('red', '#c92a2a', '#a51d1d'),
     orange: darker('orange', '#b34a06', '#8f3a04'),

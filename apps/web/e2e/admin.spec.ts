@@ -1,0 +1,207 @@
+import { expect, test, type Page } from '@playwright/test';
+import { demo, expectAccessible, expectToast, login, uniqueIdentity } from './support';
+
+const stageBadge = (page: Page) => page.getByTestId('stage-badge');
+
+test.describe('the admin area (issue 3)', () => {
+  // B-020, B-021, B-022, B-026, B-028, B-029, B-030, B-031, B-047, B-048, B-049, B-050, B-051, B-052, B-010, B-014
+  test('an admin creates an event, edits it, switches moderation on and sees the stage badge change', async ({ page }) => {
+    const name = `E2E fund ${Date.now().toString(36)}`;
+    await login(page, demo.admin);
+    await page.goto('/admin/events');
+    await expect(page.getByRole('columnheader', { name: 'description' })).toBeVisible();
+    for (const column of ['id', 'name', 'start', 'end', 'active']) await expect(page.getByRole('columnheader', { name: column, exact: true })).toBeVisible();
+
+    await page.getByRole('button', { name: 'New fund' }).click();
+    const modal = page.getByRole('dialog', { name: 'New event' });
+    await expect(modal).toBeVisible();
+    await expect(modal.getByRole('switch', { name: 'Active' })).not.toBeChecked(); // B-028
+    const nameField = modal.getByRole('textbox', { name: /^Name/ });
+    // B-048: no message before the field was edited.
+    await expect(modal.getByText('Name is required.')).toHaveCount(0);
+    await nameField.fill('x');
+    await nameField.fill('');
+    await nameField.press('Tab'); // edited and left empty
+    await expect(modal.getByText('Name is required.')).toBeVisible();
+    await expect(modal.getByRole('button', { name: 'Save' })).toBeDisabled();
+    await nameField.fill(name);
+    await modal.getByRole('textbox', { name: /^Description/ }).fill('Created by a browser test.');
+    const create = page.waitForRequest((r) => r.url().endsWith('/api/reviews/events/') && r.method() === 'POST');
+    await modal.getByRole('button', { name: 'Save' }).click();
+    expect((await create).postDataJSON()).toMatchObject({ new_event: { name, description: 'Created by a browser test.', active: false } }); // B-029
+    await expectToast(page, 'Event created or updated'); // B-031
+
+    const row = page.getByRole('row').filter({ hasText: name });
+    await expect(row).toBeVisible();
+    await row.getByRole('button', { name: `Edit ${name}` }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit event' });
+    await edit.getByRole('switch', { name: 'Active' }).check();
+    const update = page.waitForRequest((r) => /\/api\/reviews\/events\/\d+\/$/.test(r.url()) && r.method() === 'PUT');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    expect((await update).postDataJSON()).toMatchObject({ event_update: { name, active: true } }); // B-030
+    await expectToast(page, 'Event created or updated');
+    await expect(row.getByText('Yes')).toBeVisible();
+
+    // B-021: the row links to the event's configuration screen.
+    await row.getByRole('link', { name: `Configure ${name}` }).click();
+    await expect(page).toHaveURL(/\/admin\/\d+/);
+    const menu = page.getByRole('navigation', { name: 'Event configuration sections' });
+    for (const section of ['General Configuration', 'Review Levels', 'Proposal Allocation', 'Moderation Allocation', 'Review Outcomes', 'Proposal Scoring', 'Export Data', 'Import Proposals']) {
+      await expect(menu.getByRole('button', { name: section })).toBeVisible(); // B-047
+    }
+    // B-049, B-050: switches for *_enabled, date-time inputs for *_at.
+    for (const setting of ['User registration', 'Reviewer subscription', 'Review visibility', 'Review submission', 'Moderation submission']) {
+      await expect(page.getByRole('switch', { name: setting, exact: true })).toBeVisible();
+    }
+    await expect(page.locator('input[type="datetime-local"]')).toHaveCount(6);
+
+    await expect(stageBadge(page)).toHaveText(/review open/i); // the demo round is open for review
+    await page.getByRole('switch', { name: 'Moderation submission', exact: true }).check();
+    const put = page.waitForRequest((r) => /\/api\/reviews\/configs\/reviews\/\d+\/$/.test(r.url()) && r.method() === 'PUT');
+    await page.getByRole('button', { name: 'Save' }).click();
+    expect((await put).postDataJSON().record_update).toMatchObject({ moderation_submission_enabled: true }); // B-051
+    await expectToast(page, 'Config saved'); // B-052
+    await expect(stageBadge(page)).toHaveText(/moderation open/i); // B-010, B-014
+
+    // Put the round back as it was, so other tests see the demo stage.
+    await page.getByRole('switch', { name: 'Moderation submission', exact: true }).uncheck();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(stageBadge(page)).toHaveText(/review open/i);
+    await page.goto('/admin/events');
+    await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: `Edit ${name}` }).click();
+    await page.getByRole('dialog', { name: 'Edit event' }).getByRole('switch', { name: 'Active' }).uncheck();
+    await page.getByRole('dialog', { name: 'Edit event' }).getByRole('button', { name: 'Save' }).click();
+    await expectToast(page, 'Event created or updated');
+  });
+
+  // B-027
+  test('a second event with a used name is refused with the server message', async ({ page }) => {
+    await login(page, demo.admin);
+    await page.goto('/admin/events');
+    await page.getByRole('button', { name: 'New fund' }).click();
+    const modal = page.getByRole('dialog', { name: 'New event' });
+    await modal.getByRole('textbox', { name: /^Name/ }).fill('fund 15 (DEMO)');
+    await modal.getByRole('textbox', { name: /^Description/ }).fill('Same name, other case.');
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await expectToast(page, 'An event with this name already exists.');
+    await expect(modal).toBeVisible(); // nothing typed is lost
+  });
+
+  // B-053, B-054, B-055, B-056
+  test('review levels show both qualifiers and refuse values out of range', async ({ page }) => {
+    await login(page, demo.admin);
+    await page.goto('/admin/events');
+    await page.getByRole('link', { name: 'Configure Fund 15 (demo)' }).click();
+    await page.getByRole('navigation', { name: 'Event configuration sections' }).getByRole('button', { name: 'Review Levels' }).click();
+    const lv1 = page.getByRole('group', { name: 'Level 1 (LV1)' });
+    await expect(page.getByRole('group', { name: 'Level 2 (LV2)' })).toBeVisible();
+    const share = lv1.getByRole('textbox', { name: /^Minimum share of valid reviews/ });
+    await share.fill('1.5');
+    await expect(lv1.getByText('Minimum share of valid reviews must be between 0 and 1.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Save' })).toBeDisabled();
+    await share.fill('0.5');
+    const count = lv1.getByRole('textbox', { name: /^Minimum valid reviews/ });
+    await count.fill('3');
+    const put = page.waitForRequest((r) => r.url().includes('/configs/reviews-level-qualifiers/') && r.method() === 'PUT');
+    await page.getByRole('button', { name: 'Save' }).click();
+    expect((await put).postDataJSON().record_update.lv1).toMatchObject({ min_valid_reviews: 3, min_perc_valid_reviews: 0.5 });
+    await expectToast(page, 'Config saved');
+  });
+
+  // B-015, B-016, B-037, B-038, B-039, B-041, B-043, B-044, B-042
+  test('an admin publishes a status message; an anonymous visitor sees it and its HTML cannot run script', async ({ page, browser }) => {
+    const marker = `Maintenance ${Date.now().toString(36)}`;
+    await login(page, demo.admin);
+    await page.goto('/admin/status');
+    await page.getByRole('button', { name: 'Add a message' }).click();
+    const form = page.getByTestId('status-message-form').last();
+    await form.getByRole('textbox', { name: /^Message/ }).fill(`<b>${marker}</b> tonight <img src=x onerror="window.__xss=1"><script>window.__xss=2</script>`);
+    await form.getByRole('textbox', { name: 'Action URL' }).fill('not a url');
+    await expect(form.getByText('Please enter a valid URL.')).toBeVisible(); // B-041
+    await expect(page.getByRole('button', { name: 'Save status messages' })).toBeDisabled();
+    await form.getByRole('textbox', { name: 'Action URL' }).fill('https://docs.projectcatalyst.io');
+    await form.getByRole('textbox', { name: 'Action text' }).fill('Read more');
+    await form.getByRole('textbox', { name: 'Severity' }).click();
+    await page.getByRole('option', { name: 'Warning' }).click();
+    const put = page.waitForRequest((r) => r.url().endsWith('/api/reviews/configs/status/') && r.method() === 'PUT');
+    await page.getByRole('button', { name: 'Save status messages' }).click();
+    const sent = (await put).postDataJSON();
+    expect(sent.record_update.messages.at(-1)).toMatchObject({ severity: 'warning', is_active: true, action_url: 'https://docs.projectcatalyst.io' }); // B-043
+    await expectToast(page, 'Status configuration updated'); // B-044
+
+    const visitor = await browser.newPage();
+    await visitor.goto('/');
+    const banner = visitor.getByTestId('status-banner');
+    await expect(banner).toContainText(`${marker} tonight`); // B-015
+    await expect(banner.locator('b', { hasText: marker })).toBeVisible(); // B-016: rendered as HTML
+    await expect(banner.getByRole('link', { name: 'Read more' })).toHaveAttribute('href', 'https://docs.projectcatalyst.io');
+    expect(await visitor.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    await expect(banner.locator('script, img[onerror]')).toHaveCount(0);
+
+    // An inactive message is not shown (B-015); then the test's message is removed again.
+    await page.reload();
+    const mine = page.getByTestId('status-message-form').last(); // the message this test added
+    await expect(mine.getByRole('textbox', { name: /^Message/ })).toHaveValue(new RegExp(marker));
+    await mine.getByRole('switch', { name: 'Active' }).uncheck();
+    await page.getByRole('button', { name: 'Save status messages' }).click();
+    await expectToast(page, 'Status configuration updated');
+    await visitor.reload();
+    await expect(visitor.getByText(`${marker} tonight`)).toHaveCount(0);
+    await mine.getByRole('button', { name: /^Remove this message/ }).click();
+    await page.getByRole('button', { name: 'Save status messages' }).click();
+    await visitor.close();
+  });
+
+  // B-033, B-034, B-035
+  test('the users tab pages by 25, copies a Catalyst ID and opens a profile', async ({ page, context, request }) => {
+    // Enough accounts for a second page.
+    for (let i = 0; i < 26; i += 1) {
+      const user = uniqueIdentity();
+      const response = await request.post('/api/reviews/users/', {
+        data: { new_user: { catalyst_id: user.catalystId, email: user.email, password: user.password, password_confirmation: user.password, extra: { policy_acknowledgments: { privacy_policy: true, terms_and_conditions: true } } } },
+      });
+      expect(response.ok()).toBeTruthy();
+    }
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await login(page, demo.admin);
+    const first = page.waitForRequest((r) => r.url().includes('/api/reviews/admin/users?'));
+    await page.goto('/admin/users');
+    const url = new URL((await first).url());
+    expect(url.searchParams.get('size')).toBe('25');
+    expect(url.searchParams.get('page')).toBe('0');
+    for (const column of ['catalyst_id', 'username', 'email', 'registered', 'account status']) await expect(page.getByRole('columnheader', { name: column, exact: true })).toBeVisible();
+    const body = page.getByRole('table', { name: 'Users' }).locator('tbody tr');
+    await expect(body).toHaveCount(25);
+    await page.getByRole('button', { name: '2', exact: true }).click();
+    await expect(page).toHaveURL(/[?&]page=1/);
+    await expect(body.first()).toBeVisible();
+
+    await page.getByRole('textbox', { name: 'Search users' }).fill('demo-reviewer');
+    await expect(body).toHaveCount(1);
+    await body.first().getByRole('button', { name: /^Copy: id\.catalyst:\/\/cardano\/demo-reviewer/ }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('id.catalyst://cardano/demo-reviewer');
+    await body.first().getByRole('link', { name: /View the profile of/ }).click();
+    await expect(page).toHaveURL(/\/admin\/users\/id\.catalyst%3A%2F%2Fcardano%2Fdemo-reviewer$/);
+  });
+
+  test('axe-core finds no serious or critical violation on the admin tabs and the event configuration', async ({ page }) => {
+    await login(page, demo.admin);
+    for (const path of ['/admin/events', '/admin/users', '/admin/status']) {
+      await page.goto(path);
+      await expect(page.getByRole('tab', { selected: true })).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      await expectAccessible(page);
+    }
+    await page.goto('/admin/events');
+    await page.getByRole('link', { name: 'Configure Fund 15 (demo)' }).click();
+    await expect(page.getByRole('switch', { name: 'Review submission', exact: true })).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  // B-019
+  test('a logged-in non-admin opening /admin sees the admin-only message', async ({ page }) => {
+    await login(page, demo.reviewer);
+    await page.goto('/admin/events');
+    await expect(page.getByText('This section is only accessible to admins.')).toBeVisible();
+  });
+});
