@@ -182,6 +182,11 @@ test.describe('the admin area (issue 3)', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('id.catalyst://cardano/demo-reviewer');
     await body.first().getByRole('link', { name: /View the profile of/ }).click();
     await expect(page).toHaveURL(/\/admin\/users\/id\.catalyst%3A%2F%2Fcardano%2Fdemo-reviewer$/);
+    await expect(page.getByRole('heading', { name: 'id.catalyst://cardano/demo-reviewer' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Personal info' })).toContainText('reviewer@demo.local');
+
+    await page.goto(`/admin/users/${encodeURIComponent('id.catalyst://cardano/nobody-here')}`);
+    await expect(page.getByText('The user you are looking for does not exist or an error occurred.')).toBeVisible();
   });
 
   test('axe-core finds no serious or critical violation on the admin tabs and the event configuration', async ({ page }) => {
