@@ -39,8 +39,13 @@ export const eventPublic = z.object({
 });
 export type EventPublic = z.infer<typeof eventPublic>;
 
-export const eventIdParams = z.object({ eventId: z.coerce.number().int().min(1) });
-export const rowIdParams = z.object({ row_id: z.coerce.number().int().min(1) });
+/** The largest id a PostgreSQL integer column holds; a larger one would make the query fail (500) instead of 422. */
+export const MAX_ROW_ID = 2_147_483_647;
+/** A row id in a path or query: a positive integer within the database's integer range. */
+export const rowId = z.coerce.number().int().min(1).max(MAX_ROW_ID);
+
+export const eventIdParams = z.object({ eventId: rowId });
+export const rowIdParams = z.object({ row_id: rowId });
 
 // ---------- general configuration (configs/reviews/{eventId}) ----------
 
@@ -83,9 +88,16 @@ export function settingKind(name: string): SettingKind {
 const SETTING_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 const settingValue = z.union([z.boolean(), z.string().max(2000, messages.maxLength), z.null()]);
 
-/** The flat map of settings; each value must have the type its name's suffix says. */
-export const reviewsConfigValue = z.record(z.string().regex(SETTING_NAME, messages.settingName), settingValue).superRefine((map, ctx) => {
+/**
+ * The flat map of settings; each value must have the type its name's suffix says. Names are checked in the
+ * refinement, not by a key schema: zod reports a failed record key as 'Invalid key in record' and drops its message.
+ */
+export const reviewsConfigValue = z.record(z.string(), settingValue).superRefine((map, ctx) => {
   for (const [name, value] of Object.entries(map)) {
+    if (!SETTING_NAME.test(name)) {
+      ctx.addIssue({ code: 'custom', message: messages.settingName, path: [name] });
+      continue;
+    }
     const kind = settingKind(name);
     const ok =
       kind === 'switch' ? typeof value === 'boolean' : kind === 'datetime' ? value === null || isoDateTime.safeParse(value).success : typeof value === 'string' || value === null;
@@ -233,7 +245,7 @@ export const statusConfigPublic = z.object({ row_id: z.number().int(), id: z.str
 
 export const category = z.object({ id: z.number().int(), title: z.string(), description: z.string().nullable(), event_id: z.number().int() });
 export type Category = z.infer<typeof category>;
-export const categoriesQuery = z.object({ event_id: z.coerce.number().int().min(1).optional() });
+export const categoriesQuery = z.object({ event_id: rowId.optional() });
 
 // ---------- audit ----------
 

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import { notFound } from '../../errors';
 import type { AuthUser } from '../../plugins/auth';
 import { displayCatalystId, normalizeCatalystId } from '@cr/contract/rules';
+import { MAX_ROW_ID } from '@cr/contract/events';
 import { findAccountByCatalystId, findAccountById, listAccounts, type AccountRow } from './accounts.repository';
 
 export const unknownUserMessage = 'The user you are looking for does not exist or an error occurred.';
@@ -43,7 +44,12 @@ export function createUserInfoService(db: Db) {
 
     /** Any user's info for an admin, by Catalyst ID (with or without its scheme) or by numeric user id. */
     async userInfoFor(identifier: string): Promise<UserInfo> {
-      const account = /^\d+$/.test(identifier) ? await findAccountById(db, Number(identifier)) : await findAccountByCatalystId(db, normalizeCatalystId(identifier).id);
+      // A number beyond the integer column's range is nobody (querying it would fail with a 500).
+      const account = /^\d+$/.test(identifier)
+        ? Number(identifier) <= MAX_ROW_ID
+          ? await findAccountById(db, Number(identifier))
+          : undefined
+        : await findAccountByCatalystId(db, normalizeCatalystId(identifier).id);
       if (!account) throw notFound(unknownUserMessage);
       return service.userInfo(account.userId);
     },

@@ -76,15 +76,25 @@ export async function findConfigs(db: DbOrTx, kind: ConfigKind, eventIds: number
     .where(and(eq(configs.kind, kind), inArray(configs.eventId, eventIds)));
 }
 
+/**
+ * Locks the configuration record of a kind and event for a change, first creating it with `initial` when there is
+ * none. Two first saves of one record then queue up on the lock instead of both inserting (which broke the unique
+ * index and answered 500 on PostgreSQL).
+ */
+export async function lockConfig(db: DbOrTx, kind: ConfigKind, eventId: number | null, initial: unknown) {
+  await db.insert(configs).values({ kind, eventId, value: initial }).onConflictDoNothing();
+  return (await findConfig(db, kind, eventId, { forUpdate: true }))!;
+}
+
+export async function updateConfig(db: DbOrTx, id: number, value: unknown) {
+  const rows = await db.update(configs).set({ value, updatedAt: new Date() }).where(eq(configs.id, id)).returning();
+  return rows[0]!;
+}
+
 /** Insert or replace one configuration record; answers the stored row. */
 export async function upsertConfig(db: DbOrTx, kind: ConfigKind, eventId: number | null, value: unknown) {
-  const existing = await findConfig(db, kind, eventId, { forUpdate: true });
-  if (existing) {
-    const rows = await db.update(configs).set({ value, updatedAt: new Date() }).where(eq(configs.id, existing.id)).returning();
-    return rows[0]!;
-  }
-  const rows = await db.insert(configs).values({ kind, eventId, value }).returning();
-  return rows[0]!;
+  const existing = await lockConfig(db, kind, eventId, value);
+  return updateConfig(db, existing.id, value);
 }
 
 export async function listCategories(db: DbOrTx, eventId?: number) {

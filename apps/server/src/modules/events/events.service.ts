@@ -62,9 +62,10 @@ export function createEventsService(db: Db) {
     };
     try {
       return await db.transaction(async (tx) => {
+        // An unknown event is 404 whatever its new name; the lock also orders concurrent edits of one event.
+        const before = eventId === undefined ? null : await requireEvent(tx, eventId, true);
         const sameName = await repo.findEventByName(tx, values.name);
         if (sameName && sameName.id !== eventId) throw conflict(eventMessages.nameTaken);
-        const before = eventId === undefined ? null : await requireEvent(tx, eventId, true);
         const row = eventId === undefined ? await repo.insertEvent(tx, values) : (await repo.updateEvent(tx, eventId, values))!;
         await recordAudit(tx, {
           actorUserId,
@@ -92,15 +93,15 @@ export function createEventsService(db: Db) {
   async function putConfig<T>(actorUserId: number, kind: ConfigKind, eventId: number, value: T, defaults: T) {
     return db.transaction(async (tx) => {
       await requireEvent(tx, eventId);
-      const before = await repo.findConfig(tx, kind, eventId, { forUpdate: true });
-      const row = await repo.upsertConfig(tx, kind, eventId, value);
+      const before = await repo.lockConfig(tx, kind, eventId, defaults);
+      const row = await repo.updateConfig(tx, before.id, value);
       await recordAudit(tx, {
         actorUserId,
         action: `config.${kind}.update`,
         entity: `config:${kind}`,
         entityId: String(eventId),
         eventId,
-        before: before?.value ?? defaults,
+        before: before.value,
         after: value,
       });
       return configRecord(row, kind, eventId, value);
@@ -180,8 +181,8 @@ export function createEventsService(db: Db) {
     /** Replaces the list of status messages; new ones get the next row ids, HTML is sanitised before it is stored. */
     async putStatus(actorUserId: number, input: StatusMessageInput[]) {
       return db.transaction(async (tx) => {
-        const before = await repo.findConfig(tx, 'status', null, { forUpdate: true });
-        const previous = (before?.value as { messages?: StatusMessage[] } | undefined)?.messages ?? [];
+        const before = await repo.lockConfig(tx, 'status', null, { messages: [] });
+        const previous = (before.value as { messages?: StatusMessage[] }).messages ?? [];
         let next = Math.max(0, ...previous.map((message) => message.row_id)) + 1;
         const used = new Set<number>();
         const messages: StatusMessage[] = input.map((message) => {
@@ -198,7 +199,7 @@ export function createEventsService(db: Db) {
             action_url: message.action_url ?? null,
           };
         });
-        const row = await repo.upsertConfig(tx, 'status', null, { messages });
+        const row = await repo.updateConfig(tx, before.id, { messages });
         await recordAudit(tx, { actorUserId, action: 'config.status.update', entity: 'config:status', entityId: null, eventId: null, before: { messages: previous }, after: { messages } });
         return { row_id: row.id, id: 'status', value: { messages } };
       });

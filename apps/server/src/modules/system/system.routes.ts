@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody, pageQuery, paged, validationErrorBody } from '@cr/contract/common';
-import { auditEntry } from '@cr/contract/events';
+import { auditEntry, rowId } from '@cr/contract/events';
 import { healthz } from '@cr/contract/users';
 import type { Db } from '../../db/client';
 import { outbox } from '../../db/schema/index';
@@ -50,7 +50,7 @@ export async function auditRoutes(app: FastifyInstance, options: { audit: AuditS
       config: { access: 'admin' },
       schema: {
         tags: ['admin'],
-        querystring: pageQuery.extend({ event_id: z.coerce.number().int().min(1).optional() }),
+        querystring: pageQuery.extend({ event_id: rowId.optional() }),
         response: { 200: paged(auditEntry), 401: errorBody, 403: errorBody, 422: validationErrorBody },
       },
     },

@@ -62,7 +62,7 @@ export default function AdminStatus() {
             {t('status.formHint')}
           </Text>
         </div>
-        {fields.length === 0 && <Text c="dimmed">{t('status.empty')}</Text>}
+        {data && fields.length === 0 && <Text c="dimmed">{t('status.empty')}</Text>}
         {fields.map((field, index) => {
           const name = <K extends keyof StatusFormValues['messages'][number]>(key: K) => `messages.${index}.${key}` as const;
           const label = (key: string) => t(`fields.${key}`);
@@ -111,7 +111,8 @@ export default function AdminStatus() {
           <Button variant="default" leftSection={<IconPlus size={16} />} onClick={() => append({ message: '', severity: 'info', is_active: true, action_text: '', action_url: '' })}>
             {t('status.add')}
           </Button>
-          <Button type="submit" loading={save.isPending} disabled={!form.formState.isValid}>
+          {/* Saving replaces the whole list: never before the saved list was loaded, or a failed load would erase it. */}
+          <Button type="submit" loading={save.isPending} disabled={!data || !form.formState.isValid}>
             {t('status.save')}
           </Button>
         </Group>
