@@ -46,7 +46,7 @@ test.describe('navigation guards of spec §2.2', () => {
     await expect(page.getByRole('heading', { name: '404: The page you are looking for does not exist.' })).toBeVisible();
   });
 
-  //
+  // B-018 (role 100 opens /admin), B-019
   test('/admin redirects an admin to /admin/events, and a non-admin sees the admin-only message', async ({ page }) => {
     await login(page, demo.admin);
     await page.getByRole('link', { name: 'Admin' }).click();

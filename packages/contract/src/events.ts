@@ -136,6 +136,14 @@ export function switchActive(config: ReviewsConfigValue | undefined, name: Switc
   return true;
 }
 
+/**
+ * Whether an event's reviews are visible to the public: review visibility on, or moderation submission on, which
+ * overrides it (spec §3 "Event config"). The reviews endpoints apply it.
+ */
+export function reviewsVisible(config: ReviewsConfigValue | undefined, now: Date = new Date()): boolean {
+  return switchActive(config, 'moderation_submission_enabled', now) || switchActive(config, 'review_visibility_enabled', now);
+}
+
 // ---------- stage (spec §4) ----------
 
 export const EVENT_STAGES = ['inter_fund_period', 'inactive', 'subscription_open', 'review_open', 'moderation_open'] as const;

@@ -345,3 +345,15 @@ describe('row ids in paths and queries', () => {
     expect(categoriesQuery.safeParse({ event_id: value }).success).toBe(false);
   });
 });
+
+describe('review visibility (B-008)', () => {
+  it('moderation submission overrides the review-visibility setting', async () => {
+    const { reviewsVisible } = await import('../src/events');
+    expect(reviewsVisible({ review_visibility_enabled: false, moderation_submission_enabled: false })).toBe(false);
+    expect(reviewsVisible({ review_visibility_enabled: true, moderation_submission_enabled: false })).toBe(true);
+    expect(reviewsVisible({ review_visibility_enabled: false, moderation_submission_enabled: true })).toBe(true);
+    // A moderation window that has ended no longer overrides.
+    expect(reviewsVisible({ review_visibility_enabled: false, moderation_submission_enabled: true, moderation_submission_ends_at: '2000-01-01T00:00:00Z' })).toBe(false);
+    expect(reviewsVisible(undefined)).toBe(false);
+  });
+});
