@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { EmptyTableRow } from '../../../components/empty-table-row';
 import { QueryPagination, usePageParam } from '../../../components/query-pagination';
 import { paths } from '../../../config/paths';
 import { eventsPageQuery } from '../../../features/events/api/events';
@@ -76,15 +77,7 @@ export default function AdminEvents() {
                 </Table.Td>
               </Table.Tr>
             ))}
-            {!isLoading && rows.length === 0 && (
-              <Table.Tr>
-                <Table.Td colSpan={7}>
-                  <Text c="dimmed" ta="center">
-                    {t('errors.noItems')}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            )}
+            {!isLoading && rows.length === 0 && <EmptyTableRow colSpan={7} />}
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>

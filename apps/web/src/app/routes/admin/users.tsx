@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { EmptyTableRow } from '../../../components/empty-table-row';
 import { CopyButton } from '../../../components/copy-button';
 import { QueryPagination, usePageParam } from '../../../components/query-pagination';
 import { paths } from '../../../config/paths';
@@ -84,15 +85,7 @@ export default function AdminUsers() {
                 </Table.Td>
               </Table.Tr>
             ))}
-            {!isLoading && rows.length === 0 && (
-              <Table.Tr>
-                <Table.Td colSpan={6}>
-                  <Text c="dimmed" ta="center">
-                    {t('errors.noItems')}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            )}
+            {!isLoading && rows.length === 0 && <EmptyTableRow colSpan={6} />}
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
