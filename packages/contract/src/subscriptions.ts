@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import type { LevelQualifier, LevelQualifiers } from './events';
+import { messages } from './rules';
+
+/**
+ * Reviewer subscriptions and levels (spec §3 "Subscription", §4 "Subscription status" and "Reviewer level", §5
+ * "Subscription" and "LV2 form", DOMAIN.md "Subscriptions and levels").
+ */
+
+export const SubscriptionStatus = { subscribed: 0, active: 1, excluded: 2, invited: 3, refused: 4 } as const;
+export type SubscriptionStatusValue = (typeof SubscriptionStatus)[keyof typeof SubscriptionStatus];
+
+export const ReviewerLevel = { level_0: 0, level_1: 1, level_2: 2 } as const;
+export type ReviewerLevelValue = (typeof ReviewerLevel)[keyof typeof ReviewerLevel];
+
+/** Displayed 'LV' plus the number (spec §4). */
+export const levelLabel = (level: number) => `LV${level}`;
+
+/** A reward address is a Cardano main-net address (spec §9: it starts with addr1). */
+export const REWARD_ADDRESS_PREFIX = 'addr1';
+
+const accepted = z.literal(true, { error: messages.accepted });
+
+export const newSubscription = z.object({
+  want_to_be_reviewer: accepted,
+  fund_rules_acceptance: accepted,
+  /** Category ids; only an LV1 reviewer's choice is kept (spec §2.4, §6). */
+  preferred_categories: z.array(z.number().int().min(1)).max(100).default([]),
+  event_id: z.number({ error: messages.required }).int().min(1),
+});
+export type NewSubscription = z.input<typeof newSubscription>;
+export const newSubscriptionBody = z.object({ new_subscription: newSubscription });
+
+/** A user's review history, over earlier events (DOMAIN.md). */
+export interface ReviewHistory {
+  /** Reviews included by the outcome. */
+  valid: number;
+  submitted: number;
+  blank: number;
+  /** Earlier events with at least one submitted review. */
+  activeFunds: number;
+}
+
+/** The share of a user's submitted reviews that were valid; 0 when nothing was submitted. */
+export function approvalRate(history: Pick<ReviewHistory, 'valid' | 'submitted'>): number {
+  return history.submitted > 0 ? history.valid / history.submitted : 0;
+}
+
+/** Submitted reviews that were not valid (excluded by moderation or by threshold). */
+export function excludedReviews(history: Pick<ReviewHistory, 'valid' | 'submitted'>): number {
+  return Math.max(0, history.submitted - history.valid);
+}
+
+/** Whether a history lies within every min/max range of a level's qualifier (bounds included). */
+export function fitsLevel(history: ReviewHistory, qualifier: LevelQualifier): boolean {
+  const rate = approvalRate(history);
+  return (
+    history.valid >= qualifier.min_valid_reviews &&
+    history.valid <= qualifier.max_valid_reviews &&
+    rate >= qualifier.min_perc_valid_reviews &&
+    rate <= qualifier.max_perc_valid_reviews &&
+    history.activeFunds >= qualifier.min_active_funds &&
+    history.activeFunds <= qualifier.max_active_funds
+  );
+}
+
+/** The level a history earns for an event: LV2 checked first, then LV1, else LV0 (DOMAIN.md). */
+export function decideLevel(history: ReviewHistory, qualifiers: LevelQualifiers): ReviewerLevelValue {
+  if (fitsLevel(history, qualifiers.lv2)) return ReviewerLevel.level_2;
+  if (fitsLevel(history, qualifiers.lv1)) return ReviewerLevel.level_1;
+  return ReviewerLevel.level_0;
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import type { LevelQualifier } from '../src/events';
+import { approvalRate, decideLevel, excludedReviews, fitsLevel, levelLabel, newSubscription, ReviewerLevel, SubscriptionStatus, type ReviewHistory } from '../src/subscriptions';
+
+const lv1: LevelQualifier = { min_valid_reviews: 5, max_valid_reviews: 50, min_perc_valid_reviews: 0.5, max_perc_valid_reviews: 1, min_active_funds: 1, max_active_funds: 10 };
+const lv2: LevelQualifier = { min_valid_reviews: 30, max_valid_reviews: 1000, min_perc_valid_reviews: 0.9, max_perc_valid_reviews: 1, min_active_funds: 3, max_active_funds: 100 };
+// Inside every lv1 range: 10 valid of 10 submitted, 2 funds.
+const base: ReviewHistory = { valid: 10, submitted: 10, blank: 0, activeFunds: 2 };
+
+describe('enumerations (C-027, C-028)', () => {
+  it('numbers subscription statuses 0 subscribed … 4 refused and levels 0–2, shown as LV+number', () => {
+    expect(SubscriptionStatus).toEqual({ subscribed: 0, active: 1, excluded: 2, invited: 3, refused: 4 });
+    expect(ReviewerLevel).toEqual({ level_0: 0, level_1: 1, level_2: 2 });
+    expect(levelLabel(2)).toBe('LV2');
+  });
+});
+
+describe('approval rate and excluded reviews', () => {
+  it('is valid / submitted, and 0 with nothing submitted', () => {
+    expect(approvalRate({ valid: 3, submitted: 4 })).toBe(0.75);
+    expect(approvalRate({ valid: 0, submitted: 0 })).toBe(0);
+  });
+  it('counts submitted reviews that were not valid; all blank counts every one', () => {
+    expect(excludedReviews({ valid: 3, submitted: 4 })).toBe(1);
+    expect(excludedReviews({ valid: 0, submitted: 0 })).toBe(0);
+    expect(excludedReviews({ valid: 0, submitted: 7 })).toBe(7);
+  });
+});
+
+describe('fitsLevel: each bound is inclusive', () => {
+  const cases: [string, Partial<ReviewHistory>, boolean][] = [
+    ['valid at min', { valid: 5, submitted: 5 }, true],
+    ['valid below min', { valid: 4, submitted: 4 }, false],
+    ['valid at max', { valid: 50, submitted: 50 }, true],
+    ['valid above max', { valid: 51, submitted: 51 }, false],
+    ['rate at min', { valid: 10, submitted: 20 }, true],
+    ['rate below min', { valid: 10, submitted: 21 }, false],
+    ['rate at max', { valid: 10, submitted: 10 }, true],
+    ['funds at min', { activeFunds: 1 }, true],
+    ['funds below min', { activeFunds: 0 }, false],
+    ['funds at max', { activeFunds: 10 }, true],
+    ['funds above max', { activeFunds: 11 }, false],
+  ];
+  for (const [name, change, expected] of cases) {
+    it(name, () => expect(fitsLevel({ ...base, ...change }, lv1)).toBe(expected));
+  }
+  it('a rate above the maximum does not fit', () => {
+    expect(fitsLevel(base, { ...lv1, max_perc_valid_reviews: 0.99 })).toBe(false);
+  });
+});
+
+describe('decideLevel', () => {
+  it('checks LV2 before LV1', () => {
+    expect(decideLevel({ valid: 40, submitted: 40, blank: 0, activeFunds: 4 }, { lv1: { ...lv1, max_valid_reviews: 1000, max_active_funds: 100 }, lv2 })).toBe(2);
+  });
+  it('gives LV1 when only LV1 fits, LV0 when neither does', () => {
+    expect(decideLevel(base, { lv1, lv2 })).toBe(1);
+    expect(decideLevel({ valid: 0, submitted: 0, blank: 0, activeFunds: 0 }, { lv1, lv2 })).toBe(0);
+  });
+});
+
+describe('new_subscription (C-004, C-005, C-006)', () => {
+  const ok = { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: [1, 2], event_id: 3 };
+  it('accepts a complete subscription', () => expect(newSubscription.safeParse(ok).success).toBe(true));
+  it('requires both acknowledgements to be accepted', () => {
+    expect(newSubscription.safeParse({ ...ok, want_to_be_reviewer: false }).success).toBe(false);
+    expect(newSubscription.safeParse({ ...ok, fund_rules_acceptance: false }).success).toBe(false);
+  });
+  it('defaults the categories to none and requires the event', () => {
+    const { preferred_categories: _unused, ...rest } = ok;
+    expect(newSubscription.parse(rest).preferred_categories).toEqual([]);
+    expect(newSubscription.safeParse({ ...ok, event_id: undefined }).success).toBe(false);
+  });
+});
