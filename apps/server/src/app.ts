@@ -19,6 +19,8 @@ import { createSessionService } from './modules/accounts/session.service';
 import { createUserInfoService } from './modules/accounts/user-info.service';
 import { createEventsService } from './modules/events/events.service';
 import { eventsRoutes } from './modules/events/events.routes';
+import { createSubscriptionsService } from './modules/subscriptions/subscriptions.service';
+import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes';
 import { createAuditService } from './modules/system/audit.service';
 import { auditRoutes, healthRoutes, outboxRoutes } from './modules/system/system.routes';
 import { registerAuth } from './plugins/auth';
@@ -83,8 +85,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const mailer = createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log });
   const registry = options.registry ?? createCatalystRegistry(config);
   const refreshTokens = createRefreshTokens(db, config.REFRESH_TOKEN_TTL_DAYS);
-  const userInfo = createUserInfoService(db);
   const events = createEventsService(db);
+  const subscriptions = createSubscriptionsService({ db, events });
+  const userInfo = createUserInfoService(db, { subscriptionsOf: (userId) => subscriptions.ofUser(userId) });
   const accounts = createAccountsService({
     db,
     mailer,
@@ -119,6 +122,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       });
       await api.register(adminUsersRoutes, { userInfo });
       await api.register(eventsRoutes, { events });
+      await api.register(subscriptionsRoutes, { subscriptions });
       await api.register(auditRoutes, { audit: createAuditService(db) });
       if (config.MAIL_OUTBOX_API) await api.register(outboxRoutes, { db });
     },

@@ -1,3 +1,4 @@
 export * from './accounts';
 export * from './events';
 export * from './system';
+export * from './subscriptions';

@@ -1,4 +1,4 @@
-import type { CatalystIdPublic, UserInfo } from '@cr/contract/users';
+import type { CatalystIdPublic, SubscriptionPublic, UserInfo } from '@cr/contract/users';
 import type { Db } from '../../db/client';
 import { notFound } from '../../errors';
 import type { AuthUser } from '../../plugins/auth';
@@ -23,7 +23,7 @@ export function toCatalystIdPublic(account: AccountRow): CatalystIdPublic {
  * The user info of spec §3. Subscriptions, statistics and due diligence are filled by the modules that own them
  * (issue 4 onwards); until a user has any, these are the empty values.
  */
-export function createUserInfoService(db: Db) {
+export function createUserInfoService(db: Db, options: { subscriptionsOf?: (userId: number) => Promise<SubscriptionPublic[]> } = {}) {
   const service = {
     /** The admin's Users tab: newest first, optionally filtered by part of a Catalyst ID, username or e-mail. */
     async list(options: { size: number; page: number; search?: string | undefined }) {
@@ -76,7 +76,7 @@ export function createUserInfoService(db: Db) {
           role: account.role,
           force_reset: account.forceReset,
           unique_objectives_as_author: [],
-          subscriptions: [],
+          subscriptions: options.subscriptionsOf ? await options.subscriptionsOf(account.userId) : [],
           due_diligence: { status: 0, url: null },
           registered_at: account.registeredAt.toISOString(),
           stats: { reviews: { allocations: 0, submitted: 0, allocated_submitted: 0 } },

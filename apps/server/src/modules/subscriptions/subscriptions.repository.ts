@@ -1,0 +1,45 @@
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { categories, events, subscriptions } from '../../db/schema/index';
+
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
+export type NewSubscriptionRow = typeof subscriptions.$inferInsert;
+
+export async function insertSubscription(db: DbOrTx, values: NewSubscriptionRow) {
+  const rows = await db.insert(subscriptions).values(values).returning();
+  return rows[0]!;
+}
+
+export async function listForUserEvent(db: DbOrTx, userId: number, eventId: number) {
+  return db
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.eventId, eventId)))
+    .orderBy(asc(subscriptions.id));
+}
+
+/** A user's subscriptions, newest first, with the event's name. */
+export async function listForUser(db: DbOrTx, userId: number) {
+  return db
+    .select({ subscription: subscriptions, eventName: events.name })
+    .from(subscriptions)
+    .innerJoin(events, eq(events.id, subscriptions.eventId))
+    .where(eq(subscriptions.userId, userId))
+    .orderBy(desc(subscriptions.subscribedAt), desc(subscriptions.id));
+}
+
+export async function findEventName(db: DbOrTx, eventId: number) {
+  const rows = await db.select({ name: events.name }).from(events).where(eq(events.id, eventId)).limit(1);
+  return rows[0]?.name;
+}
+
+export async function categoryTitles(db: DbOrTx, ids: number[]) {
+  if (ids.length === 0) return new Map<number, string>();
+  const rows = await db.select({ id: categories.id, title: categories.title }).from(categories).where(inArray(categories.id, ids));
+  return new Map(rows.map((row) => [row.id, row.title]));
+}
+
+export async function eventCategoryIds(db: DbOrTx, eventId: number) {
+  const rows = await db.select({ id: categories.id }).from(categories).where(eq(categories.eventId, eventId));
+  return new Set(rows.map((row) => row.id));
+}

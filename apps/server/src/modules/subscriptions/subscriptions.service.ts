@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import { ReviewerLevel, SubscriptionStatus, decideLevel, type NewSubscription, type ReviewHistory } from '@cr/contract/subscriptions';
+import type { SubscriptionPublic } from '@cr/contract/users';
+import type { Db, DbOrTx } from '../../db/client';
+import { uniqueViolation } from '../../db/errors';
+import { badRequest, conflict, forbidden } from '../../errors';
+import type { EventsService } from '../events/events.service';
+import * as repo from './subscriptions.repository';
+
+export const subscriptionMessages = {
+  closed: 'Subscription to this event is not open at the moment.',
+  already: 'You are already subscribed to this event.',
+  unknownCategory: 'Choose categories of this event.',
+};
+
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+
+/** A short random id (base32, 50 bits): the only identity of a reviewer the public sees. */
+export function newAnonymousId(): string {
+  const bytes = randomBytes(10);
+  return Array.from(bytes, (byte) => BASE32[byte & 31]).join('');
+}
+
+/** Subscriptions of reviewers to events, and the level each user's history earns (DOMAIN.md). */
+export function createSubscriptionsService(deps: { db: Db; events: EventsService }) {
+  const { db, events } = deps;
+
+  async function toPublic(tx: DbOrTx, row: repo.SubscriptionRow, eventName: string): Promise<SubscriptionPublic> {
+    const titles = await repo.categoryTitles(tx, row.preferredCategories);
+    return {
+      row_id: row.id,
+      event_id: row.eventId,
+      event: { name: eventName },
+      role: row.role,
+      status: row.status,
+      extra: {
+        anonymous_id: row.anonymousId,
+        sumsub_link: row.verificationLink,
+        reward_address: row.rewardAddress,
+        public_contact: row.publicContact,
+        telegram_handle_private: row.telegramHandlePrivate,
+        preferred_categories: row.preferredCategories.filter((id) => titles.has(id)).map((id) => ({ id, title: titles.get(id)! })),
+        subscribed_at: row.subscribedAt.toISOString(),
+      },
+    };
+  }
+
+  /** The user's review history in earlier events; reviews and outcomes fill it (issue 6 onwards). */
+  async function history(_userId: number, _eventId: number): Promise<ReviewHistory> {
+    return { valid: 0, submitted: 0, blank: 0, activeFunds: 0 };
+  }
+
+  return {
+    /**
+     * Subscribes a user while subscription is open and they have none for the event. The level comes from their
+     * history: LV2 answers an invited level-2 subscription, LV1 keeps the chosen categories, LV0 none.
+     */
+    async subscribe(userId: number, input: NewSubscription): Promise<SubscriptionPublic[]> {
+      const event = await events.get(input.event_id);
+      if (!(await events.switchActive(event.row_id, 'reviewer_subscription_enabled'))) throw forbidden(subscriptionMessages.closed);
+      const qualifiers = (await events.levelQualifiers(event.row_id)).value;
+      const level = decideLevel(await history(userId, event.row_id), qualifiers);
+      const chosen = [...new Set(input.preferred_categories ?? [])];
+      if (level === ReviewerLevel.level_1 && chosen.length > 0) {
+        const known = await repo.eventCategoryIds(db, event.row_id);
+        if (chosen.some((id) => !known.has(id))) throw badRequest(subscriptionMessages.unknownCategory);
+      }
+      try {
+        return await db.transaction(async (tx) => {
+          if ((await repo.listForUserEvent(tx, userId, event.row_id)).length > 0) throw conflict(subscriptionMessages.already);
+          await repo.insertSubscription(tx, {
+            userId,
+            eventId: event.row_id,
+            role: level,
+            status: level === ReviewerLevel.level_2 ? SubscriptionStatus.invited : SubscriptionStatus.active,
+            anonymousId: newAnonymousId(),
+            preferredCategories: level === ReviewerLevel.level_1 ? chosen : [],
+          });
+          const rows = await repo.listForUserEvent(tx, userId, event.row_id);
+          return Promise.all(rows.map((row) => toPublic(tx, row, event.name)));
+        });
+      } catch (error) {
+        if (uniqueViolation(error) === 'subscriptions_user_event_role_key') throw conflict(subscriptionMessages.already);
+        throw error;
+      }
+    },
+
+    /** A user's subscriptions, newest first (spec §2.16). */
+    async ofUser(userId: number): Promise<SubscriptionPublic[]> {
+      const rows = await repo.listForUser(db, userId);
+      return Promise.all(rows.map(({ subscription, eventName }) => toPublic(db, subscription, eventName)));
+    },
+  };
+}
+export type SubscriptionsService = ReturnType<typeof createSubscriptionsService>;

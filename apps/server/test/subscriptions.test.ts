@@ -1,0 +1,107 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_LEVEL_QUALIFIER } from '@cr/contract/events';
+import { ensureCategories } from '../src/modules/events/events.repository';
+import { API, databaseKinds, useTestApp } from './build-test-app';
+import { detailAt, eventFixtures, type Detail } from './event-fixtures';
+import type { TestUser } from './fixtures';
+
+/** A qualifier no history reaches, and one every history (even an empty one) fits. */
+const NEVER = { ...DEFAULT_LEVEL_QUALIFIER, min_valid_reviews: 1_000_000, max_valid_reviews: 1_000_000 };
+const ALWAYS = { min_valid_reviews: 0, max_valid_reviews: 10, min_perc_valid_reviews: 0, max_perc_valid_reviews: 1, min_active_funds: 0, max_active_funds: 10 };
+
+describe.each(databaseKinds)('POST subscriptions/ on %s', (kind) => {
+  const ctx = useTestApp(kind);
+  const f = eventFixtures(ctx);
+  let admin: TestUser;
+  beforeAll(async () => {
+    admin = await ctx.newAdmin();
+  });
+
+  /** An event open for subscription (or not), with levels and two categories. */
+  async function openEvent(options: { open?: boolean; lv1?: object; lv2?: object } = {}) {
+    const event = await f.newEvent(admin, { active: true });
+    await f.put(`configs/reviews/${event.row_id}/`, admin, { record_update: { reviewer_subscription_enabled: options.open ?? true } });
+    await f.put(`configs/reviews-level-qualifiers/${event.row_id}/`, admin, { record_update: { lv1: options.lv1 ?? NEVER, lv2: options.lv2 ?? NEVER } });
+    const categories = await ensureCategories(ctx.db, event.row_id, [{ title: 'Developers' }, { title: 'Ecosystem' }]);
+    // Leave registration open for the other tests' new users.
+    return { event, categories };
+  }
+
+  const subscribe = (user: TestUser | undefined, body: Record<string, unknown>) =>
+    ctx.app.inject({ method: 'POST', url: `${API}/subscriptions/`, headers: user ? user.auth : {}, payload: { new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: [], ...body } } });
+
+  it('subscribes a newcomer as LV0, active, with an anonymous id, and lists it in the user info (C-002, C-010, C-027)', async () => {
+    const { event } = await openEvent();
+    const user = await ctx.newUser();
+    const response = await subscribe(user, { event_id: event.row_id });
+    expect(response.statusCode).toBe(201);
+    const [subscription] = response.json();
+    expect(subscription).toMatchObject({ event_id: event.row_id, event: { name: event.name }, role: 0, status: 1, extra: { preferred_categories: [] } });
+    expect(subscription.extra.anonymous_id).toMatch(/^[a-z2-7]{10}$/);
+    const me = await ctx.app.inject({ method: 'GET', url: `${API}/users/me/`, headers: user.auth });
+    expect(me.json().extra.subscriptions).toEqual([subscription]);
+  });
+
+  it('keeps an LV1 reviewer\'s categories (C-006)', async () => {
+    const { event, categories } = await openEvent({ lv1: ALWAYS });
+    const user = await ctx.newUser();
+    const response = await subscribe(user, { event_id: event.row_id, preferred_categories: [categories[1]!.id] });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()[0]).toMatchObject({ role: 1, status: 1, extra: { preferred_categories: [{ id: categories[1]!.id, title: 'Ecosystem' }] } });
+  });
+
+  it('refuses an LV1 category of another event', async () => {
+    const { event } = await openEvent({ lv1: ALWAYS });
+    const other = await openEvent();
+    const user = await ctx.newUser();
+    const response = await subscribe(user, { event_id: event.row_id, preferred_categories: [other.categories[0]!.id] });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ message: 'Choose categories of this event.' });
+  });
+
+  it('answers an invited level-2 subscription to an LV2-qualified user, LV2 checked before LV1 (C-015)', async () => {
+    const { event } = await openEvent({ lv1: ALWAYS, lv2: ALWAYS });
+    const user = await ctx.newUser();
+    const response = await subscribe(user, { event_id: event.row_id });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()[0]).toMatchObject({ role: 2, status: 3 });
+  });
+
+  it('refuses while subscription is off, with a message (C-002)', async () => {
+    const { event } = await openEvent({ open: false });
+    const user = await ctx.newUser();
+    const response = await subscribe(user, { event_id: event.row_id });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual({ message: 'Subscription to this event is not open at the moment.' });
+  });
+
+  it('refuses a second subscription to the same event with 409, also when two arrive at once (C-002)', async () => {
+    const { event } = await openEvent();
+    const user = await ctx.newUser();
+    const both = await Promise.all([subscribe(user, { event_id: event.row_id }), subscribe(user, { event_id: event.row_id })]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+    const again = await subscribe(user, { event_id: event.row_id });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ message: 'You are already subscribed to this event.' });
+  });
+
+  it('answers 404 for an unknown event and 401 for an anonymous caller', async () => {
+    const user = await ctx.newUser();
+    expect((await subscribe(user, { event_id: 999_999 })).statusCode).toBe(404);
+    expect((await subscribe(undefined, { event_id: 1 })).statusCode).toBe(401);
+  });
+
+  it('refuses unaccepted acknowledgements and a missing event with 422 and their locations (C-004, C-005)', async () => {
+    const user = await ctx.newUser();
+    const response = await subscribe(user, { want_to_be_reviewer: false, fund_rules_acceptance: false, event_id: undefined });
+    expect(response.statusCode).toBe(422);
+    const body = response.json<Detail>();
+    expect(body.detail).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining(detailAt(['body', 'new_subscription', 'want_to_be_reviewer'])),
+        expect.objectContaining(detailAt(['body', 'new_subscription', 'fund_rules_acceptance'])),
+        expect.objectContaining(detailAt(['body', 'new_subscription', 'event_id'])),
+      ]),
+    );
+  });
+});
