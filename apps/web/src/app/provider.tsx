@@ -1,10 +1,11 @@
-import { DEFAULT_THEME, MantineProvider, Notification, createTheme, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
+import { DEFAULT_THEME, Drawer, MantineProvider, Modal, Notification, createTheme, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useReducedMotion } from '@mantine/hooks';
 import { useEffect, type ReactNode } from 'react';
 import { setAuthHandlers } from '../lib/api-client';
+import i18n from '../lib/i18n';
 import { notifyError } from '../lib/notify';
 import { queryClient } from '../lib/query-client';
 import { listenAcrossTabs, refreshSession, resumeSession, setSessionEndedHandler, useSession } from '../lib/session';
@@ -42,6 +43,9 @@ const theme = createTheme({
   primaryShade: 8,
   respectReducedMotion: true,
   components: {
+    // Close buttons of dialogs carry a name (axe 'button-name').
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': i18n.t('common.close') } } }),
+    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': i18n.t('common.close') } } }),
     Notification: Notification.extend({ styles: { description: { color: 'var(--mantine-color-gray-7)' } } }),
   },
   defaultRadius: 'md',

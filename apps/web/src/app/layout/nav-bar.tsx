@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink, useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
 import { StageBadge } from '../../features/events/components/stage-badge';
+import { SubscribeButton } from './subscribe-button';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { isAdmin, logout, useSession } from '../../lib/session';
 
@@ -91,6 +92,7 @@ export function NavBar() {
           </Group>
           <Group gap="sm" wrap="nowrap">
             <StageBadge />
+            <SubscribeButton />
             {logged && <Box visibleFrom="sm"><LogoutButton /></Box>}
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" aria-label={t('nav.openMenu')} />
           </Group>

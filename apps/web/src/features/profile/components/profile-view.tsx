@@ -68,6 +68,38 @@ function Stat({ label, value }: { label: string; value: number }) {
   );
 }
 
+/** The user's subscriptions, newest first (spec §2.16). */
+function Subscriptions({ user }: { user: UserInfo }) {
+  const { t } = useTranslation();
+  const items = user.extra.subscriptions;
+  if (items.length === 0) return <Text c="dimmed">{t('profile.noSubscriptions')}</Text>;
+  return (
+    <Table.ScrollContainer minWidth={640}>
+      <Table verticalSpacing="xs" aria-label={t('profile.subscriptions')}>
+        <Table.Thead>
+          <Table.Tr>
+            {['event', 'level', 'status', 'anonymousId', 'categories', 'subscribedAt'].map((name) => (
+              <Table.Th key={name}>{t(`profile.subscriptionColumns.${name}`)}</Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {items.map((item) => (
+            <Table.Tr key={item.row_id}>
+              <Table.Td>{item.event.name}</Table.Td>
+              <Table.Td>{`LV${item.role}`}</Table.Td>
+              <Table.Td>{t(`profile.subscriptionStatus.${item.status}`, { defaultValue: String(item.status) })}</Table.Td>
+              <Table.Td ff="monospace">{item.extra.anonymous_id}</Table.Td>
+              <Table.Td>{item.extra.preferred_categories.map((category) => category.title).join(', ')}</Table.Td>
+              <Table.Td>{formatDateLong(item.extra.subscribed_at)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
 /** A user's profile sections (spec §2.16); the viewer's own profile adds its forms as children. */
 export function ProfileView({ user, children }: { user: UserInfo; children?: ReactNode }) {
   const { t } = useTranslation();
@@ -79,7 +111,7 @@ export function ProfileView({ user, children }: { user: UserInfo; children?: Rea
         <PersonalInfo user={user} />
       </Section>
       <Section title={t('profile.subscriptions')}>
-        <Text c="dimmed">{t('profile.noSubscriptions')}</Text>
+        <Subscriptions user={user} />
       </Section>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <Section title={t('profile.historic')}>

@@ -1,0 +1,42 @@
+import { Button } from '@mantine/core';
+import { switchActive, type EventPublic } from '@cr/contract/events';
+import { useDisclosure } from '@mantine/hooks';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSession } from '../../lib/session';
+import { categoriesQuery, useCurrentEvents } from '../../features/events/api/events';
+import { SubscribeModal } from '../../features/subscriptions/components/subscribe-modal';
+
+/** The current events the logged-in user may subscribe to: subscription open and no subscription yet (spec §6). */
+export function useSubscribableEvents() {
+  const logged = useSession((state) => state.logged);
+  const subscriptions = useSession((state) => state.userInfo?.extra.subscriptions);
+  const { events } = useCurrentEvents();
+  if (!logged) return [];
+  const subscribed = new Set((subscriptions ?? []).map((item) => item.event_id));
+  return events.filter(({ event, config }) => switchActive(config, 'reviewer_subscription_enabled') && !subscribed.has(event.row_id)).map(({ event }) => event);
+}
+
+/** The navigation bar's Subscribe button (spec §2.3), shown while there is an event to subscribe to. */
+export function SubscribeButton() {
+  const { t } = useTranslation();
+  const events = useSubscribableEvents();
+  const [opened, { open, close }] = useDisclosure(false);
+  // The modal works through the events as they were when it opened; subscribing removes them from `events`.
+  const [queue, setQueue] = useState<EventPublic[]>([]);
+  if (events.length === 0 && !opened) return null;
+  return (
+    <>
+      <Button
+        size="xs"
+        onClick={() => {
+          setQueue(events);
+          open();
+        }}
+      >
+        {t('nav.subscribe')}
+      </Button>
+      <SubscribeModal events={queue} categoriesQuery={categoriesQuery} opened={opened} onClose={close} />
+    </>
+  );
+}

@@ -1,0 +1,8 @@
+import { useMutation } from '@tanstack/react-query';
+import type { NewSubscription } from '@cr/contract/subscriptions';
+import type { SubscriptionPublic } from '@cr/contract/users';
+import { api } from '../../../lib/api-client';
+
+/** `POST subscriptions/` with new_subscription; answers the user's subscriptions to that event (spec §7). */
+export const subscribe = (input: NewSubscription) => api<SubscriptionPublic[]>('subscriptions/', { method: 'POST', body: { new_subscription: input } });
+export const useSubscribe = () => useMutation({ mutationFn: subscribe });

@@ -1,0 +1,150 @@
+import { Alert, Anchor, Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery, type UseQueryOptions } from '@tanstack/react-query';
+import { levelLabel, SubscriptionStatus, type NewSubscription } from '@cr/contract/subscriptions';
+import type { Category, EventPublic } from '@cr/contract/events';
+import type { SubscriptionPublic } from '@cr/contract/users';
+import { useState } from 'react';
+import { Controller, useForm, type Resolver } from 'react-hook-form';
+import { z } from 'zod';
+import { messages } from '@cr/contract/rules';
+import { useTranslation } from 'react-i18next';
+import { AppMultiSelect } from '../../../components/app-multi-select';
+import { fieldError } from '../../../components/form-field';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import { loadUserInfo } from '../../../lib/session';
+import { useSubscribe } from '../api/subscriptions';
+
+type FormValues = { want_to_be_reviewer: boolean; fund_rules_acceptance: boolean; preferred_categories: string[] };
+
+/** Spec §5 "Subscription": both acknowledgements accepted; categories (LV1 only) optional. */
+const subscribeFormSchema = z.object({
+  want_to_be_reviewer: z.literal(true, { error: messages.accepted }),
+  fund_rules_acceptance: z.literal(true, { error: messages.accepted }),
+  preferred_categories: z.array(z.string()),
+});
+
+function Confirmation({ subscription, onClose }: { subscription: SubscriptionPublic; onClose: () => void }) {
+  const { t } = useTranslation();
+  const link = subscription.extra.sumsub_link;
+  return (
+    <Stack>
+      {link ? (
+        <Alert color="yellow" title={t('subscribe.verifyTitle')}>
+          <Text size="sm">{t('subscribe.verifyText')}</Text>
+          <Anchor href={link} target="_blank" rel="noopener noreferrer">
+            {t('subscribe.verifyLink')}
+          </Anchor>
+        </Alert>
+      ) : subscription.status === SubscriptionStatus.invited ? (
+        <Alert color="brand" title={t('subscribe.invitedTitle')}>
+          {t('subscribe.invitedText')}
+        </Alert>
+      ) : (
+        <Alert color="green" title={t('subscribe.verifiedTitle')} data-testid="subscription-confirmation">
+          <Text size="sm">{t('subscribe.verifiedText', { level: levelLabel(subscription.role) })}</Text>
+          <Text size="sm">
+            {t('subscribe.anonymousId')}: <strong data-testid="anonymous-id">{subscription.extra.anonymous_id}</strong>
+          </Text>
+        </Alert>
+      )}
+      <Group justify="flex-end">
+        <Button onClick={onClose}>{t('subscribe.continue')}</Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/** How the modal reads an event's categories (the events feature owns that query; app/ composes the two). */
+export type CategoriesQuery = (eventId: number) => UseQueryOptions<Category[], Error, Category[], readonly ['categories', number]>;
+
+function SubscribeForm({ event, categoriesQuery, onDone }: { event: EventPublic; categoriesQuery: CategoriesQuery; onDone: (subscriptions: SubscriptionPublic[]) => void }) {
+  const { t } = useTranslation();
+  const mutation = useSubscribe();
+  const categories = useQuery(categoriesQuery(event.row_id));
+  const form = useForm<FormValues>({
+    resolver: zodResolver(subscribeFormSchema) as unknown as Resolver<FormValues>,
+    mode: 'onChange',
+    defaultValues: { want_to_be_reviewer: false, fund_rules_acceptance: false, preferred_categories: [] },
+  });
+  const onSubmit = form.handleSubmit(async (values) => {
+    const input: NewSubscription = {
+      want_to_be_reviewer: values.want_to_be_reviewer as true,
+      fund_rules_acceptance: values.fund_rules_acceptance as true,
+      preferred_categories: values.preferred_categories.map(Number),
+      event_id: event.row_id,
+    };
+    try {
+      const result = await mutation.mutateAsync(input);
+      notifySuccess('notify.subscribed');
+      await loadUserInfo();
+      onDone(result);
+    } catch (error) {
+      notifyError(error, 'notify.subscribeFailed');
+    }
+  });
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack>
+        <Text size="sm">{event.description}</Text>
+        <Controller
+          control={form.control}
+          name="want_to_be_reviewer"
+          render={({ field }) => <Checkbox label={t('subscribe.wantToBeReviewer')} checked={field.value} onChange={(e) => field.onChange(e.currentTarget.checked)} error={fieldError(form, 'want_to_be_reviewer', t('subscribe.wantToBeReviewer'))} />}
+        />
+        <Controller
+          control={form.control}
+          name="fund_rules_acceptance"
+          render={({ field }) => <Checkbox label={t('subscribe.fundRules')} checked={field.value} onChange={(e) => field.onChange(e.currentTarget.checked)} error={fieldError(form, 'fund_rules_acceptance', t('subscribe.fundRules'))} />}
+        />
+        <Controller
+          control={form.control}
+          name="preferred_categories"
+          render={({ field }) => (
+            <AppMultiSelect
+              label={t('subscribe.categories')}
+              description={t('subscribe.categoriesHint')}
+              data={(categories.data ?? []).map((category) => ({ value: String(category.id), label: category.title }))}
+              value={field.value}
+              onChange={field.onChange}
+              searchable
+              clearable
+            />
+          )}
+        />
+        <Group justify="flex-end">
+          <Button type="submit" disabled={!form.formState.isValid || mutation.isPending} loading={mutation.isPending}>
+            {t('subscribe.submit')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/**
+ * The Subscribe modal (spec §2.4): one event after the other of those the user may subscribe to, then the
+ * confirmation with the verification link or the anonymous id and level.
+ */
+export function SubscribeModal({ events, categoriesQuery, opened, onClose }: { events: EventPublic[]; categoriesQuery: CategoriesQuery; opened: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [index, setIndex] = useState(0);
+  const [result, setResult] = useState<SubscriptionPublic | undefined>();
+  const event = events[Math.min(index, events.length - 1)];
+  const close = () => {
+    setResult(undefined);
+    setIndex(0);
+    onClose();
+  };
+  const next = () => {
+    setResult(undefined);
+    if (index + 1 < events.length) setIndex(index + 1);
+    else close();
+  };
+  if (!event) return null;
+  return (
+    <Modal opened={opened} onClose={close} title={t('subscribe.title', { name: event.name })} size="lg">
+      {result ? <Confirmation subscription={result} onClose={next} /> : <SubscribeForm key={event.row_id} event={event} categoriesQuery={categoriesQuery} onDone={(subscriptions) => setResult(subscriptions.find((item) => item.event_id === event.row_id) ?? subscriptions[0])} />}
+    </Modal>
+  );
+}
