@@ -104,4 +104,59 @@ describe.each(databaseKinds)('POST subscriptions/ on %s', (kind) => {
       ]),
     );
   });
+
+  describe('POST subscriptions/invitation (C-015, C-017, C-021, C-022, C-024)', () => {
+    const answer = (user: TestUser | undefined, body: Record<string, unknown>) =>
+      ctx.app.inject({ method: 'POST', url: `${API}/subscriptions/invitation`, headers: user ? user.auth : {}, payload: { invitation_answer: { role: 2, ...body } } });
+    const yes = { status: 1, public_contact: '@public', telegram_handle_private: '@private', reward_address: 'addr1qyes', acknowledge_public_contact: true };
+
+    async function invited() {
+      const { event } = await openEvent({ lv1: ALWAYS, lv2: ALWAYS });
+      const user = await ctx.newUser();
+      expect((await subscribe(user, { event_id: event.row_id })).json()[0]).toMatchObject({ role: 2, status: 3 });
+      return { event, user };
+    }
+
+    it('a yes makes the level-2 subscription active with the second form\'s details', async () => {
+      const { event, user } = await invited();
+      const response = await answer(user, { event_id: event.row_id, ...yes });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual([expect.objectContaining({ role: 2, status: 1, extra: expect.objectContaining({ public_contact: '@public', telegram_handle_private: '@private', reward_address: 'addr1qyes' }) })]);
+      // Answered: there is no open invitation any more.
+      expect((await answer(user, { event_id: event.row_id, ...yes })).statusCode).toBe(404);
+    });
+
+    it('a no refuses the invitation and subscribes the user below LV2', async () => {
+      const { event, user } = await invited();
+      const response = await answer(user, { event_id: event.row_id, status: 0 });
+      expect(response.statusCode).toBe(200);
+      const roles = response.json().map((item: { role: number; status: number }) => [item.role, item.status]);
+      expect(roles).toEqual([
+        [2, 4],
+        [1, 1],
+      ]);
+    });
+
+    it('refuses a yes without the second form, with each location and the public-contact message', async () => {
+      const { event, user } = await invited();
+      const response = await answer(user, { event_id: event.row_id, status: 1, reward_address: 'stake1no' });
+      expect(response.statusCode).toBe(422);
+      const detail = response.json<Detail>().detail;
+      expect(detail).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ loc: ['body', 'invitation_answer', 'public_contact'], msg: 'public contact required' }),
+          expect.objectContaining(detailAt(['body', 'invitation_answer', 'telegram_handle_private'])),
+          expect.objectContaining({ loc: ['body', 'invitation_answer', 'reward_address'], msg: 'The reward address must begin with addr1.' }),
+          expect.objectContaining(detailAt(['body', 'invitation_answer', 'acknowledge_public_contact'])),
+        ]),
+      );
+    });
+
+    it('answers 404 without an invitation and 401 for an anonymous caller', async () => {
+      const { event } = await openEvent();
+      const user = await ctx.newUser();
+      expect((await answer(user, { event_id: event.row_id, ...yes })).statusCode).toBe(404);
+      expect((await answer(undefined, { event_id: event.row_id, ...yes })).statusCode).toBe(401);
+    });
+  });
 });

@@ -23,6 +23,8 @@ export const validationMessages = {
   ratio: '{{field}} must be between 0 and 1.',
   notBelowMin: '{{field}} must not be below the minimum.',
   endAfterStart: '{{field}} must be after the start.',
+  publicContact: 'public contact required',
+  rewardAddress: 'The reward address must begin with addr1.',
   settingName: 'Setting names use lower-case letters, digits and underscores.',
   settingType: '{{field}} has the wrong type: a name ending _enabled is a switch, _at a date-time, anything else text.',
   formInvalid: 'Sorry, not all fields are filled out correctly.',

@@ -66,6 +66,8 @@ export const messages = {
   endAfterStart: 'validation.endAfterStart',
   settingName: 'validation.settingName',
   settingType: 'validation.settingType',
+  publicContact: 'validation.publicContact',
+  rewardAddress: 'validation.rewardAddress',
 } as const;
 
 // `abort`: an empty required field reports only that it is required, not every other rule as well.

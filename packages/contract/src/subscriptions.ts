@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { LevelQualifier, LevelQualifiers } from './events';
-import { messages } from './rules';
+import { messages, requiredText } from './rules';
 
 /**
  * Reviewer subscriptions and levels (spec §3 "Subscription", §4 "Subscription status" and "Reviewer level", §5
@@ -70,3 +70,37 @@ export function decideLevel(history: ReviewHistory, qualifiers: LevelQualifiers)
   if (fitsLevel(history, qualifiers.lv1)) return ReviewerLevel.level_1;
   return ReviewerLevel.level_0;
 }
+
+/**
+ * `POST subscriptions/invitation` (spec §3, §5 "LV2 form"): the answer to an LV2 invitation. `status` is the answer,
+ * 1 yes or 0 no (DOMAIN.md decision 6); the second form's fields are required only for a yes.
+ */
+export const invitationAnswer = z
+  .object({
+    event_id: z.number({ error: messages.required }).int().min(1),
+    status: z.union([z.literal(0), z.literal(1)], { error: messages.required }),
+    role: z.literal(ReviewerLevel.level_2).default(ReviewerLevel.level_2),
+    public_contact: z.string().trim().max(500, messages.maxLength).default(''),
+    telegram_handle_private: z.string().trim().max(100, messages.maxLength).default(''),
+    reward_address: z.string().trim().max(200, messages.maxLength).default(''),
+    acknowledge_public_contact: z.boolean().default(false),
+  })
+  .superRefine((answer, ctx) => {
+    if (answer.status !== 1) return;
+    if (!answer.public_contact) ctx.addIssue({ code: 'custom', message: messages.publicContact, path: ['public_contact'] });
+    if (!answer.telegram_handle_private) ctx.addIssue({ code: 'custom', message: messages.required, path: ['telegram_handle_private'] });
+    if (!answer.reward_address) ctx.addIssue({ code: 'custom', message: messages.required, path: ['reward_address'] });
+    else if (!answer.reward_address.startsWith(REWARD_ADDRESS_PREFIX)) ctx.addIssue({ code: 'custom', message: messages.rewardAddress, path: ['reward_address'] });
+    if (!answer.acknowledge_public_contact) ctx.addIssue({ code: 'custom', message: messages.accepted, path: ['acknowledge_public_contact'] });
+  });
+export type InvitationAnswer = z.input<typeof invitationAnswer>;
+export const invitationAnswerBody = z.object({ invitation_answer: invitationAnswer });
+
+/** The LV2 second form (spec §5): every field required for the yes it sends. */
+export const lv2Form = z.object({
+  want_to_be_lv2: z.literal(true, { error: messages.accepted }),
+  public_contact: z.string({ error: messages.publicContact }).trim().min(1, messages.publicContact).max(500, messages.maxLength),
+  telegram_handle_private: requiredText.max(100, messages.maxLength),
+  reward_address: requiredText.max(200, messages.maxLength).refine((value) => value.startsWith(REWARD_ADDRESS_PREFIX), messages.rewardAddress),
+  acknowledge_public_contact: z.literal(true, { error: messages.accepted }),
+});

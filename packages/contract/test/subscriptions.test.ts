@@ -72,3 +72,31 @@ describe('new_subscription (C-004, C-005, C-006)', () => {
     expect(newSubscription.safeParse({ ...ok, event_id: undefined }).success).toBe(false);
   });
 });
+
+describe('invitation answer and LV2 form (C-018 … C-024)', () => {
+  const yes = { event_id: 1, status: 1, public_contact: '@me', telegram_handle_private: '@me_tg', reward_address: 'addr1qxyz', acknowledge_public_contact: true };
+  it('accepts a complete yes and a bare no', async () => {
+    const { invitationAnswer } = await import('../src/subscriptions');
+    expect(invitationAnswer.parse(yes).role).toBe(2);
+    expect(invitationAnswer.safeParse({ event_id: 1, status: 0 }).success).toBe(true);
+  });
+  it('requires the second form\'s fields for a yes, with the spec\'s public-contact message', async () => {
+    const { invitationAnswer } = await import('../src/subscriptions');
+    const result = invitationAnswer.safeParse({ event_id: 1, status: 1 });
+    expect(result.success).toBe(false);
+    const issues = Object.fromEntries(result.error!.issues.map((issue) => [issue.path.join('.'), issue.message]));
+    expect(issues).toMatchObject({ public_contact: 'validation.publicContact', telegram_handle_private: 'validation.required', reward_address: 'validation.required', acknowledge_public_contact: 'validation.accepted' });
+  });
+  it('wants a reward address beginning with addr1 (C-021)', async () => {
+    const { invitationAnswer, lv2Form } = await import('../src/subscriptions');
+    expect(invitationAnswer.safeParse({ ...yes, reward_address: 'stake1abc' }).success).toBe(false);
+    expect(lv2Form.safeParse({ ...yes, want_to_be_lv2: true, reward_address: 'addr_test1' }).success).toBe(false);
+    expect(lv2Form.safeParse({ ...yes, want_to_be_lv2: true }).success).toBe(true);
+  });
+  it('LV2 form: want_to_be_lv2 and the acknowledgement must be accepted, public contact says so when missing (C-018, C-019, C-020, C-023)', async () => {
+    const { lv2Form } = await import('../src/subscriptions');
+    const result = lv2Form.safeParse({ want_to_be_lv2: false, public_contact: ' ', telegram_handle_private: '', reward_address: 'addr1x', acknowledge_public_contact: false });
+    const issues = Object.fromEntries(result.error!.issues.map((issue) => [issue.path.join('.'), issue.message]));
+    expect(issues).toMatchObject({ want_to_be_lv2: 'validation.accepted', public_contact: 'validation.publicContact', telegram_handle_private: 'validation.required', acknowledge_public_contact: 'validation.accepted' });
+  });
+});

@@ -43,3 +43,18 @@ export async function eventCategoryIds(db: DbOrTx, eventId: number) {
   const rows = await db.select({ id: categories.id }).from(categories).where(eq(categories.eventId, eventId));
   return new Set(rows.map((row) => row.id));
 }
+
+export async function updateSubscription(db: DbOrTx, id: number, values: Partial<NewSubscriptionRow>) {
+  const rows = await db.update(subscriptions).set(values).where(eq(subscriptions.id, id)).returning();
+  return rows[0]!;
+}
+
+/** Locks the user's subscriptions to an event, so two answers to one invitation run one after the other. */
+export async function lockForUserEvent(db: DbOrTx, userId: number, eventId: number) {
+  return db
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.eventId, eventId)))
+    .orderBy(asc(subscriptions.id))
+    .for('update');
+}

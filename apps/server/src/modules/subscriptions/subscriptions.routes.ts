@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody, validationErrorBody } from '@cr/contract/common';
-import { newSubscriptionBody } from '@cr/contract/subscriptions';
+import { invitationAnswerBody, newSubscriptionBody } from '@cr/contract/subscriptions';
 import { subscriptionPublic } from '@cr/contract/users';
 import { currentUser } from '../../plugins/auth';
 import type { SubscriptionsService } from './subscriptions.service';
@@ -14,5 +14,9 @@ export async function subscriptionsRoutes(app: FastifyInstance, options: { subsc
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.post('/subscriptions/', { config: { access: 'user' }, schema: { tags: ['subscriptions'], body: newSubscriptionBody, response: { 201: z.array(subscriptionPublic), ...errors } } }, async (request, reply) =>
     reply.code(201).send(await options.subscriptions.subscribe(currentUser(request).id, request.body.new_subscription)),
+  );
+
+  api.post('/subscriptions/invitation', { config: { access: 'user' }, schema: { tags: ['subscriptions'], body: invitationAnswerBody, response: { 200: z.array(subscriptionPublic), ...errors } } }, (request) =>
+    options.subscriptions.answerInvitation(currentUser(request).id, request.body.invitation_answer),
   );
 }

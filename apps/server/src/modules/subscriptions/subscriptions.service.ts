@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { ReviewerLevel, SubscriptionStatus, decideLevel, type NewSubscription, type ReviewHistory } from '@cr/contract/subscriptions';
+import { ReviewerLevel, SubscriptionStatus, decideLevel, fitsLevel, type InvitationAnswer, type NewSubscription, type ReviewHistory } from '@cr/contract/subscriptions';
 import type { SubscriptionPublic } from '@cr/contract/users';
 import type { Db, DbOrTx } from '../../db/client';
 import { uniqueViolation } from '../../db/errors';
-import { badRequest, conflict, forbidden } from '../../errors';
+import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import type { EventsService } from '../events/events.service';
 import * as repo from './subscriptions.repository';
 
@@ -11,6 +11,8 @@ export const subscriptionMessages = {
   closed: 'Subscription to this event is not open at the moment.',
   already: 'You are already subscribed to this event.',
   unknownCategory: 'Choose categories of this event.',
+  noInvitation: 'There is no open level-2 invitation for you in this event.',
+  sameRewardAddress: 'Use a reward address (wallet) different from the one of your level-1 subscription.',
 };
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
@@ -83,6 +85,39 @@ export function createSubscriptionsService(deps: { db: Db; events: EventsService
         if (uniqueViolation(error) === 'subscriptions_user_event_role_key') throw conflict(subscriptionMessages.already);
         throw error;
       }
+    },
+
+    /**
+     * The answer to an LV2 invitation (DOMAIN.md): yes makes the level-2 subscription active with the second form's
+     * details; no refuses it and subscribes the user at the level their history earns below LV2.
+     */
+    async answerInvitation(userId: number, answer: InvitationAnswer): Promise<SubscriptionPublic[]> {
+      const event = await events.get(answer.event_id);
+      const qualifiers = (await events.levelQualifiers(event.row_id)).value;
+      const lowerLevel = fitsLevel(await history(userId, event.row_id), qualifiers.lv1) ? ReviewerLevel.level_1 : ReviewerLevel.level_0;
+      return db.transaction(async (tx) => {
+        const rows = await repo.lockForUserEvent(tx, userId, event.row_id);
+        const invitation = rows.find((row) => row.role === ReviewerLevel.level_2 && row.status === SubscriptionStatus.invited);
+        if (!invitation) throw notFound(subscriptionMessages.noInvitation);
+        if (answer.status === 1) {
+          const rewardAddress = answer.reward_address?.trim() ?? '';
+          const lv1 = rows.find((row) => row.role === ReviewerLevel.level_1);
+          if (lv1?.rewardAddress && lv1.rewardAddress === rewardAddress) throw badRequest(subscriptionMessages.sameRewardAddress);
+          await repo.updateSubscription(tx, invitation.id, {
+            status: SubscriptionStatus.active,
+            publicContact: answer.public_contact?.trim() ?? null,
+            telegramHandlePrivate: answer.telegram_handle_private?.trim() ?? null,
+            rewardAddress,
+          });
+        } else {
+          await repo.updateSubscription(tx, invitation.id, { status: SubscriptionStatus.refused });
+          if (!rows.some((row) => row.role !== ReviewerLevel.level_2)) {
+            await repo.insertSubscription(tx, { userId, eventId: event.row_id, role: lowerLevel, status: SubscriptionStatus.active, anonymousId: newAnonymousId(), preferredCategories: [] });
+          }
+        }
+        const after = await repo.listForUserEvent(tx, userId, event.row_id);
+        return Promise.all(after.map((row) => toPublic(tx, row, event.name)));
+      });
     },
 
     /** A user's subscriptions, newest first (spec §2.16). */
