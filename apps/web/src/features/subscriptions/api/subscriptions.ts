@@ -1,8 +1,13 @@
 import { useMutation } from '@tanstack/react-query';
-import type { NewSubscription } from '@cr/contract/subscriptions';
+import type { InvitationAnswer, NewSubscription } from '@cr/contract/subscriptions';
 import type { SubscriptionPublic } from '@cr/contract/users';
 import { api } from '../../../lib/api-client';
 
 /** `POST subscriptions/` with new_subscription; answers the user's subscriptions to that event (spec §7). */
 export const subscribe = (input: NewSubscription) => api<SubscriptionPublic[]>('subscriptions/', { method: 'POST', body: { new_subscription: input } });
 export const useSubscribe = () => useMutation({ mutationFn: subscribe });
+
+/** `POST subscriptions/invitation` with invitation_answer (status 1 yes, 0 no; role 2). */
+export const answerInvitation = (answer: InvitationAnswer) =>
+  api<SubscriptionPublic[]>('subscriptions/invitation', { method: 'POST', body: { invitation_answer: { ...answer, role: 2 } } });
+export const useAnswerInvitation = () => useMutation({ mutationFn: answerInvitation });

@@ -14,6 +14,7 @@ import { fieldError } from '../../../components/form-field';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { loadUserInfo } from '../../../lib/session';
 import { useSubscribe } from '../api/subscriptions';
+import { Lv2Form } from './lv2-form';
 
 type FormValues = { want_to_be_reviewer: boolean; fund_rules_acceptance: boolean; preferred_categories: string[] };
 
@@ -58,7 +59,7 @@ function Confirmation({ subscription, onClose }: { subscription: SubscriptionPub
 /** How the modal reads an event's categories (the events feature owns that query; app/ composes the two). */
 export type CategoriesQuery = (eventId: number) => UseQueryOptions<Category[], Error, Category[], readonly ['categories', number]>;
 
-function SubscribeForm({ event, categoriesQuery, onDone }: { event: EventPublic; categoriesQuery: CategoriesQuery; onDone: (subscriptions: SubscriptionPublic[]) => void }) {
+function SubscribeForm({ event, categoriesQuery, onDone, onSkip }: { event: EventPublic; categoriesQuery: CategoriesQuery; onDone: (subscriptions: SubscriptionPublic[]) => void; onSkip: () => void }) {
   const { t } = useTranslation();
   const mutation = useSubscribe();
   const categories = useQuery(categoriesQuery(event.row_id));
@@ -113,6 +114,9 @@ function SubscribeForm({ event, categoriesQuery, onDone }: { event: EventPublic;
           )}
         />
         <Group justify="flex-end">
+          <Button variant="default" onClick={onSkip}>
+            {t('subscribe.skip')}
+          </Button>
           <Button type="submit" disabled={!form.formState.isValid || mutation.isPending} loading={mutation.isPending}>
             {t('subscribe.submit')}
           </Button>
@@ -130,6 +134,7 @@ export function SubscribeModal({ events, categoriesQuery, opened, onClose }: { e
   const { t } = useTranslation();
   const [index, setIndex] = useState(0);
   const [result, setResult] = useState<SubscriptionPublic | undefined>();
+  const invited = result?.status === SubscriptionStatus.invited && result.role === 2;
   const event = events[Math.min(index, events.length - 1)];
   const close = () => {
     setResult(undefined);
@@ -143,8 +148,19 @@ export function SubscribeModal({ events, categoriesQuery, opened, onClose }: { e
   };
   if (!event) return null;
   return (
-    <Modal opened={opened} onClose={close} title={t('subscribe.title', { name: event.name })} size="lg">
-      {result ? <Confirmation subscription={result} onClose={next} /> : <SubscribeForm key={event.row_id} event={event} categoriesQuery={categoriesQuery} onDone={(subscriptions) => setResult(subscriptions.find((item) => item.event_id === event.row_id) ?? subscriptions[0])} />}
+    // While the LV2 form is shown the modal cannot be cancelled (spec §2.4): no close button, no Escape, no outside click.
+    <Modal
+      opened={opened}
+      onClose={invited ? () => undefined : close}
+      withCloseButton={!invited}
+      closeOnEscape={!invited}
+      closeOnClickOutside={!invited}
+      title={invited ? t('lv2.title', { name: event.name }) : t('subscribe.title', { name: event.name })}
+      size="lg"
+    >
+      {invited ? (
+        <Lv2Form eventId={event.row_id} onDone={(subscriptions) => setResult(subscriptions.find((item) => item.status !== SubscriptionStatus.refused && item.status !== SubscriptionStatus.invited) ?? subscriptions[0])} />
+      ) : result ? <Confirmation subscription={result} onClose={next} /> : <SubscribeForm key={event.row_id} event={event} categoriesQuery={categoriesQuery} onSkip={next} onDone={(subscriptions) => setResult(subscriptions.find((item) => item.event_id === event.row_id) ?? subscriptions[0])} />}
     </Modal>
   );
 }
