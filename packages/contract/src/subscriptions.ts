@@ -41,14 +41,17 @@ export interface ReviewHistory {
   activeFunds: number;
 }
 
-/** The share of a user's submitted reviews that were valid; 0 when nothing was submitted. */
-export function approvalRate(history: Pick<ReviewHistory, 'valid' | 'submitted'>): number {
-  return history.submitted > 0 ? history.valid / history.submitted : 0;
+/**
+ * Approval rate (spec §2.16): valid divided by (submitted minus blank); 0 when nothing was submitted or all was blank.
+ */
+export function approvalRate(history: Pick<ReviewHistory, 'valid' | 'submitted' | 'blank'>): number {
+  const counted = history.submitted - history.blank;
+  return counted > 0 ? history.valid / counted : 0;
 }
 
-/** Submitted reviews that were not valid (excluded by moderation or by threshold). */
-export function excludedReviews(history: Pick<ReviewHistory, 'valid' | 'submitted'>): number {
-  return Math.max(0, history.submitted - history.valid);
+/** Excluded reviews (spec §2.16): submitted minus blank minus valid. */
+export function excludedReviews(history: Pick<ReviewHistory, 'valid' | 'submitted' | 'blank'>): number {
+  return Math.max(0, history.submitted - history.blank - history.valid);
 }
 
 /** Whether a history lies within every min/max range of a level's qualifier (bounds included). */

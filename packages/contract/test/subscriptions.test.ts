@@ -15,15 +15,20 @@ describe('enumerations (C-027, C-028)', () => {
   });
 });
 
-describe('approval rate and excluded reviews', () => {
-  it('is valid / submitted, and 0 with nothing submitted', () => {
-    expect(approvalRate({ valid: 3, submitted: 4 })).toBe(0.75);
-    expect(approvalRate({ valid: 0, submitted: 0 })).toBe(0);
+describe('approval rate and excluded reviews (spec §2.16)', () => {
+  it('is valid / (submitted − blank)', () => {
+    expect(approvalRate({ valid: 3, submitted: 4, blank: 0 })).toBe(0.75);
+    expect(approvalRate({ valid: 3, submitted: 5, blank: 1 })).toBe(0.75);
   });
-  it('counts submitted reviews that were not valid; all blank counts every one', () => {
-    expect(excludedReviews({ valid: 3, submitted: 4 })).toBe(1);
-    expect(excludedReviews({ valid: 0, submitted: 0 })).toBe(0);
-    expect(excludedReviews({ valid: 0, submitted: 7 })).toBe(7);
+  it('is 0 with nothing submitted or everything blank', () => {
+    expect(approvalRate({ valid: 0, submitted: 0, blank: 0 })).toBe(0);
+    expect(approvalRate({ valid: 0, submitted: 6, blank: 6 })).toBe(0);
+  });
+  it('counts excluded reviews as submitted − blank − valid', () => {
+    expect(excludedReviews({ valid: 3, submitted: 5, blank: 1 })).toBe(1);
+    expect(excludedReviews({ valid: 0, submitted: 0, blank: 0 })).toBe(0);
+    expect(excludedReviews({ valid: 0, submitted: 7, blank: 7 })).toBe(0);
+    expect(excludedReviews({ valid: 0, submitted: 7, blank: 0 })).toBe(7);
   });
 });
 
