@@ -86,8 +86,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const registry = options.registry ?? createCatalystRegistry(config);
   const refreshTokens = createRefreshTokens(db, config.REFRESH_TOKEN_TTL_DAYS);
   const events = createEventsService(db);
-  const subscriptions = createSubscriptionsService({ db, events });
+  // user info lists subscriptions, and an invitation looks a user up: each gets the other through a function.
   const userInfo = createUserInfoService(db, { subscriptionsOf: (userId) => subscriptions.ofUser(userId) });
+  const subscriptions = createSubscriptionsService({ db, events, userIdOf: (catalystId) => userInfo.userIdOf(catalystId) });
   const accounts = createAccountsService({
     db,
     mailer,

@@ -159,4 +159,38 @@ describe.each(databaseKinds)('POST subscriptions/ on %s', (kind) => {
       expect((await answer(undefined, { event_id: event.row_id, ...yes })).statusCode).toBe(401);
     });
   });
+
+  describe('POST subscriptions/invite (admin; C-053, C-054, C-055)', () => {
+    const invite = (caller: TestUser | undefined, body: Record<string, unknown>) =>
+      ctx.app.inject({ method: 'POST', url: `${API}/subscriptions/invite`, headers: caller ? caller.auth : {}, payload: { invitation: body } });
+
+    it('invites a user to level 2; the user then sees an invited subscription and can answer it', async () => {
+      const { event } = await openEvent();
+      const user = await ctx.newUser();
+      const response = await invite(admin, { event_id: event.row_id, catalyst_id: user.catalystId });
+      expect(response.statusCode).toBe(201);
+      expect(response.json()).toEqual([expect.objectContaining({ role: 2, status: 3 })]);
+      const me = await ctx.app.inject({ method: 'GET', url: `${API}/users/me/`, headers: user.auth });
+      expect(me.json().extra.subscriptions).toEqual([expect.objectContaining({ role: 2, status: 3 })]);
+      // A second invitation to the same event is refused.
+      const again = await invite(admin, { event_id: event.row_id, catalyst_id: user.catalystId });
+      expect(again.statusCode).toBe(409);
+      expect(again.json()).toEqual({ message: 'This user already has a level-2 subscription to this event.' });
+    });
+
+    it('refuses while subscription is off, for an unknown user, for non-admins and anonymous callers, and bad bodies', async () => {
+      const closed = await openEvent({ open: false });
+      const { event } = await openEvent();
+      const user = await ctx.newUser();
+      expect((await invite(admin, { event_id: closed.event.row_id, catalyst_id: user.catalystId })).statusCode).toBe(403);
+      const unknown = await invite(admin, { event_id: event.row_id, catalyst_id: 'id.catalyst://cardano/nobody-at-all' });
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json()).toEqual({ message: 'The user you are looking for does not exist or an error occurred.' });
+      expect((await invite(user, { event_id: event.row_id, catalyst_id: user.catalystId })).statusCode).toBe(403);
+      expect((await invite(undefined, { event_id: event.row_id, catalyst_id: user.catalystId })).statusCode).toBe(401);
+      const bad = await invite(admin, { catalyst_id: '' });
+      expect(bad.statusCode).toBe(422);
+      expect(bad.json<Detail>().detail.map((item) => item.loc)).toEqual(expect.arrayContaining([['body', 'invitation', 'event_id'], ['body', 'invitation', 'catalyst_id']]));
+    });
+  });
 });

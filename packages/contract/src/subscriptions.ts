@@ -107,3 +107,10 @@ export const lv2Form = z.object({
   reward_address: requiredText.max(200, messages.maxLength).refine((value) => value.startsWith(REWARD_ADDRESS_PREFIX), messages.rewardAddress),
   acknowledge_public_contact: z.literal(true, { error: messages.accepted }),
 });
+
+/** `POST subscriptions/invite` (admin): invite a user to level 2 of an event (spec §2.16, §7). */
+export const invitation = z.object({
+  event_id: z.number({ error: messages.required }).int().min(1),
+  catalyst_id: requiredText.max(500, messages.maxLength),
+});
+export const invitationBody = z.object({ invitation });

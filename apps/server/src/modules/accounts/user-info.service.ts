@@ -54,6 +54,13 @@ export function createUserInfoService(db: Db, options: { subscriptionsOf?: (user
       return service.userInfo(account.userId);
     },
 
+    /** The user id of a Catalyst ID (with or without its scheme), or 404 with the unknown-user text. */
+    async userIdOf(catalystId: string): Promise<number> {
+      const account = await findAccountByCatalystId(db, normalizeCatalystId(catalystId).id);
+      if (!account) throw notFound(unknownUserMessage);
+      return account.userId;
+    },
+
     async loadAuthUser(userId: number): Promise<AuthUser | null> {
       const account = await findAccountById(db, userId);
       return account ? { id: account.userId, role: account.role, status: account.status, forceReset: account.forceReset } : null;

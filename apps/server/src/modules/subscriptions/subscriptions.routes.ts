@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody, validationErrorBody } from '@cr/contract/common';
-import { invitationAnswerBody, newSubscriptionBody } from '@cr/contract/subscriptions';
+import { invitationAnswerBody, invitationBody, newSubscriptionBody } from '@cr/contract/subscriptions';
 import { subscriptionPublic } from '@cr/contract/users';
 import { currentUser } from '../../plugins/auth';
 import type { SubscriptionsService } from './subscriptions.service';
@@ -18,5 +18,9 @@ export async function subscriptionsRoutes(app: FastifyInstance, options: { subsc
 
   api.post('/subscriptions/invitation', { config: { access: 'user' }, schema: { tags: ['subscriptions'], body: invitationAnswerBody, response: { 200: z.array(subscriptionPublic), ...errors } } }, (request) =>
     options.subscriptions.answerInvitation(currentUser(request).id, request.body.invitation_answer),
+  );
+
+  api.post('/subscriptions/invite', { config: { access: 'admin' }, schema: { tags: ['subscriptions'], body: invitationBody, response: { 201: z.array(subscriptionPublic), ...errors } } }, async (request, reply) =>
+    reply.code(201).send(await options.subscriptions.invite(currentUser(request).id, request.body.invitation)),
   );
 }

@@ -5,6 +5,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { uniqueViolation } from '../../db/errors';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import type { EventsService } from '../events/events.service';
+import { recordAudit } from '../system/audit.service';
 import * as repo from './subscriptions.repository';
 
 export const subscriptionMessages = {
@@ -12,6 +13,7 @@ export const subscriptionMessages = {
   already: 'You are already subscribed to this event.',
   unknownCategory: 'Choose categories of this event.',
   noInvitation: 'There is no open level-2 invitation for you in this event.',
+  alreadyLevel2: 'This user already has a level-2 subscription to this event.',
   sameRewardAddress: 'Use a reward address (wallet) different from the one of your level-1 subscription.',
 };
 
@@ -24,7 +26,7 @@ export function newAnonymousId(): string {
 }
 
 /** Subscriptions of reviewers to events, and the level each user's history earns (DOMAIN.md). */
-export function createSubscriptionsService(deps: { db: Db; events: EventsService }) {
+export function createSubscriptionsService(deps: { db: Db; events: EventsService; userIdOf?: (catalystId: string) => Promise<number> }) {
   const { db, events } = deps;
 
   async function toPublic(tx: DbOrTx, row: repo.SubscriptionRow, eventName: string): Promise<SubscriptionPublic> {
@@ -118,6 +120,30 @@ export function createSubscriptionsService(deps: { db: Db; events: EventsService
         const after = await repo.listForUserEvent(tx, userId, event.row_id);
         return Promise.all(after.map((row) => toPublic(tx, row, event.name)));
       });
+    },
+
+    /**
+     * An admin invites a user to level 2 of an event whose subscription is open and where the user has no level-2
+     * subscription (spec §2.16); the user answers with the second form.
+     */
+    async invite(actorUserId: number, input: { event_id: number; catalyst_id: string }): Promise<SubscriptionPublic[]> {
+      if (!deps.userIdOf) throw new Error('invite needs userIdOf');
+      const userId = await deps.userIdOf(input.catalyst_id);
+      const event = await events.get(input.event_id);
+      if (!(await events.switchActive(event.row_id, 'reviewer_subscription_enabled'))) throw forbidden(subscriptionMessages.closed);
+      try {
+        return await db.transaction(async (tx) => {
+          const rows = await repo.lockForUserEvent(tx, userId, event.row_id);
+          if (rows.some((row) => row.role === ReviewerLevel.level_2)) throw conflict(subscriptionMessages.alreadyLevel2);
+          const created = await repo.insertSubscription(tx, { userId, eventId: event.row_id, role: ReviewerLevel.level_2, status: SubscriptionStatus.invited, anonymousId: newAnonymousId(), preferredCategories: [] });
+          await recordAudit(tx, { actorUserId, action: 'subscription.invite', entity: 'subscription', entityId: String(created.id), eventId: event.row_id, before: null, after: { user_id: userId, role: 2, status: SubscriptionStatus.invited } });
+          const after = await repo.listForUserEvent(tx, userId, event.row_id);
+          return Promise.all(after.map((row) => toPublic(tx, row, event.name)));
+        });
+      } catch (error) {
+        if (uniqueViolation(error) === 'subscriptions_user_event_role_key') throw conflict(subscriptionMessages.alreadyLevel2);
+        throw error;
+      }
     },
 
     /** A user's subscriptions, newest first (spec §2.16). */
