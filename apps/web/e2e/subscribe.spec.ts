@@ -126,4 +126,21 @@ test.describe('subscribing to a funding round (issue 4)', () => {
       await request.put(`/api/reviews/events/${event.row_id}/`, { headers, data: { event_update: { name, description: 'Done.', active: false } } });
     }
   });
+
+  // C-053, C-054, C-055, C-056
+  test('an admin opens a user\'s profile and invites them to level 2 of the demo round', async ({ page, request }) => {
+    const user = await activeUser(request);
+    await login(page, demo.admin);
+    await page.goto(`/admin/users/${encodeURIComponent(user.catalystId)}`);
+    const invites = page.getByRole('region', { name: 'Invite to level 2' });
+    const button = invites.getByRole('button', { name: 'Invite to level 2 of Fund 15 (demo)' });
+    await expect(button).toBeVisible(); // C-053, C-054
+    await expectAccessible(page);
+    const sent = page.waitForRequest((r) => r.url().endsWith('/api/reviews/subscriptions/invite'));
+    await button.click();
+    expect((await sent).postDataJSON()).toEqual({ invitation: { event_id: expect.any(Number), catalyst_id: user.catalystId } }); // C-055
+    await expectToast(page, 'Invitation sent successfully'); // C-056
+    await expect(button).toHaveCount(0); // the user now has a level-2 subscription there (C-054)
+    await expect(page.getByRole('table', { name: 'Reviewer subscriptions' })).toContainText('invited');
+  });
 });

@@ -1,11 +1,59 @@
-import { Alert, Stack, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { switchActive } from '@cr/contract/events';
+import type { UserInfo } from '@cr/contract/users';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { displayCatalystId } from '@cr/contract/rules';
 import { PageHeading } from '../../../components/page-heading';
 import { adminUserQuery } from '../../../features/admin/api/users';
+import { useCurrentEvents } from '../../../features/events/api/events';
 import { ProfileView } from '../../../features/profile/components/profile-view';
+import { useInvite } from '../../../features/subscriptions/api/subscriptions';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+
+/**
+ * The events an admin may invite this user to as level 2: subscription enabled and no level-2 subscription of the
+ * user yet (spec §2.16).
+ */
+function InviteList({ user }: { user: UserInfo }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const invite = useInvite();
+  const { events } = useCurrentEvents();
+  const hasLevel2 = new Set(user.extra.subscriptions.filter((item) => item.role === 2).map((item) => item.event_id));
+  const invitable = events.filter(({ event, config }) => switchActive(config, 'reviewer_subscription_enabled') && !hasLevel2.has(event.row_id)).map(({ event }) => event);
+  const send = async (eventId: number) => {
+    try {
+      await invite.mutateAsync({ event_id: eventId, catalyst_id: displayCatalystId(user.catalyst_id.id) });
+      notifySuccess('notify.invitationSent');
+      await client.invalidateQueries({ queryKey: ['admin', 'user'] });
+    } catch (error) {
+      notifyError(error);
+    }
+  };
+  return (
+    <Paper withBorder p="lg" component="section" aria-label={t('invite.title')}>
+      <Title order={2} size="h4" mb="md">
+        {t('invite.title')}
+      </Title>
+      {invitable.length === 0 ? (
+        <Text c="dimmed">{t('invite.none')}</Text>
+      ) : (
+        <Stack gap="xs">
+          {invitable.map((event) => (
+            <Group key={event.row_id} justify="space-between">
+              <Text>{event.name}</Text>
+              <Button size="xs" onClick={() => send(event.row_id)} loading={invite.isPending && invite.variables?.event_id === event.row_id} aria-label={t('invite.toEvent', { name: event.name })}>
+                {t('invite.send')}
+              </Button>
+            </Group>
+          ))}
+        </Stack>
+      )}
+    </Paper>
+  );
+}
 
 /** /admin/users/{catalystId}: any user's profile, read-only, for an admin (spec §2.16). */
 export default function AdminUserProfile() {
@@ -24,7 +72,9 @@ export default function AdminUserProfile() {
   return (
     <Stack>
       <PageHeading title={displayCatalystId(data.catalyst_id.id)} />
-      <ProfileView user={data} />
+      <ProfileView user={data}>
+        <InviteList user={data} />
+      </ProfileView>
     </Stack>
   );
 }

@@ -11,3 +11,7 @@ export const useSubscribe = () => useMutation({ mutationFn: subscribe });
 export const answerInvitation = (answer: InvitationAnswer) =>
   api<SubscriptionPublic[]>('subscriptions/invitation', { method: 'POST', body: { invitation_answer: { ...answer, role: 2 } } });
 export const useAnswerInvitation = () => useMutation({ mutationFn: answerInvitation });
+
+/** `POST subscriptions/invite` with invitation {event_id, catalyst_id} (admin). */
+export const inviteToLevel2 = (invitation: { event_id: number; catalyst_id: string }) => api<SubscriptionPublic[]>('subscriptions/invite', { method: 'POST', body: { invitation } });
+export const useInvite = () => useMutation({ mutationFn: inviteToLevel2 });
