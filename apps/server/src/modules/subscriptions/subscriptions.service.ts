@@ -29,9 +29,10 @@ export function newAnonymousId(): string {
 export function createSubscriptionsService(deps: { db: Db; events: EventsService; userIdOf?: (catalystId: string) => Promise<number> }) {
   const { db, events } = deps;
 
-  async function toPublic(tx: DbOrTx, row: repo.SubscriptionRow, eventName: string): Promise<SubscriptionPublic> {
-    const titles = await repo.categoryTitles(tx, row.preferredCategories);
-    return {
+  /** Subscriptions in the wire shape; the category titles of all of them come in one query. */
+  async function toPublic(tx: DbOrTx, items: { row: repo.SubscriptionRow; eventName: string }[]): Promise<SubscriptionPublic[]> {
+    const titles = await repo.categoryTitles(tx, [...new Set(items.flatMap(({ row }) => row.preferredCategories))]);
+    return items.map(({ row, eventName }) => ({
       row_id: row.id,
       event_id: row.eventId,
       event: { name: eventName },
@@ -46,8 +47,12 @@ export function createSubscriptionsService(deps: { db: Db; events: EventsService
         preferred_categories: row.preferredCategories.filter((id) => titles.has(id)).map((id) => ({ id, title: titles.get(id)! })),
         subscribed_at: row.subscribedAt.toISOString(),
       },
-    };
+    }));
   }
+
+  /** The user's subscriptions to one event, in the wire shape. */
+  const eventSubscriptions = async (tx: DbOrTx, userId: number, event: { row_id: number; name: string }) =>
+    toPublic(tx, (await repo.listForUserEvent(tx, userId, event.row_id)).map((row) => ({ row, eventName: event.name })));
 
   /** The user's review history in earlier events; reviews and outcomes fill it (issue 6 onwards). */
   async function history(_userId: number, _eventId: number): Promise<ReviewHistory> {
@@ -80,8 +85,7 @@ export function createSubscriptionsService(deps: { db: Db; events: EventsService
             anonymousId: newAnonymousId(),
             preferredCategories: level === ReviewerLevel.level_1 ? chosen : [],
           });
-          const rows = await repo.listForUserEvent(tx, userId, event.row_id);
-          return Promise.all(rows.map((row) => toPublic(tx, row, event.name)));
+          return eventSubscriptions(tx, userId, event);
         });
       } catch (error) {
         if (uniqueViolation(error) === 'subscriptions_user_event_role_key') throw conflict(subscriptionMessages.already);
@@ -117,8 +121,7 @@ export function createSubscriptionsService(deps: { db: Db; events: EventsService
             await repo.insertSubscription(tx, { userId, eventId: event.row_id, role: lowerLevel, status: SubscriptionStatus.active, anonymousId: newAnonymousId(), preferredCategories: [] });
           }
         }
-        const after = await repo.listForUserEvent(tx, userId, event.row_id);
-        return Promise.all(after.map((row) => toPublic(tx, row, event.name)));
+        return eventSubscriptions(tx, userId, event);
       });
     },
 
@@ -137,8 +140,7 @@ export function createSubscriptionsService(deps: { db: Db; events: EventsService
           if (rows.some((row) => row.role === ReviewerLevel.level_2)) throw conflict(subscriptionMessages.alreadyLevel2);
           const created = await repo.insertSubscription(tx, { userId, eventId: event.row_id, role: ReviewerLevel.level_2, status: SubscriptionStatus.invited, anonymousId: newAnonymousId(), preferredCategories: [] });
           await recordAudit(tx, { actorUserId, action: 'subscription.invite', entity: 'subscription', entityId: String(created.id), eventId: event.row_id, before: null, after: { user_id: userId, role: 2, status: SubscriptionStatus.invited } });
-          const after = await repo.listForUserEvent(tx, userId, event.row_id);
-          return Promise.all(after.map((row) => toPublic(tx, row, event.name)));
+          return eventSubscriptions(tx, userId, event);
         });
       } catch (error) {
         if (uniqueViolation(error) === 'subscriptions_user_event_role_key') throw conflict(subscriptionMessages.alreadyLevel2);
@@ -149,7 +151,7 @@ export function createSubscriptionsService(deps: { db: Db; events: EventsService
     /** A user's subscriptions, newest first (spec §2.16). */
     async ofUser(userId: number): Promise<SubscriptionPublic[]> {
       const rows = await repo.listForUser(db, userId);
-      return Promise.all(rows.map(({ subscription, eventName }) => toPublic(db, subscription, eventName)));
+      return toPublic(db, rows.map(({ subscription, eventName }) => ({ row: subscription, eventName })));
     },
   };
 }
