@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { demo, expectAccessible, expectToast, login, uniqueIdentity } from './support';
+import { demo, expectAccessible, expectToast, login, registerThroughApi } from './support';
 
 const stageBadge = (page: Page) => page.getByTestId('stage-badge');
 
@@ -155,13 +155,7 @@ test.describe('the admin area (issue 3)', () => {
   // B-033, B-034, B-035
   test('the users tab pages by 25, copies a Catalyst ID and opens a profile', async ({ page, context, request }) => {
     // Enough accounts for a second page.
-    for (let i = 0; i < 26; i += 1) {
-      const user = uniqueIdentity();
-      const response = await request.post('/api/reviews/users/', {
-        data: { new_user: { catalyst_id: user.catalystId, email: user.email, password: user.password, password_confirmation: user.password, extra: { policy_acknowledgments: { privacy_policy: true, terms_and_conditions: true } } } },
-      });
-      expect(response.ok()).toBeTruthy();
-    }
+    for (let i = 0; i < 26; i += 1) await registerThroughApi(request);
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await login(page, demo.admin);
     const first = page.waitForRequest((r) => r.url().includes('/api/reviews/admin/users?'));

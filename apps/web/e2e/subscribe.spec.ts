@@ -1,18 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext } from '@playwright/test';
-import { demo, DEMO_PASSWORD, expectAccessible, expectToast, login, mailedLink, uniqueIdentity } from './support';
-
-/** A registered, activated user (through the API, as the mailbox would). */
-async function activeUser(request: APIRequestContext) {
-  const user = uniqueIdentity();
-  const registered = await request.post('/api/reviews/users/', {
-    data: { new_user: { catalyst_id: user.catalystId, email: user.email, password: user.password, password_confirmation: user.password, extra: { policy_acknowledgments: { privacy_policy: true, terms_and_conditions: true } } } },
-  });
-  expect(registered.status()).toBe(201);
-  const link = new URL(await mailedLink(request, user.email, 'activation'));
-  expect((await request.post('/api/reviews/users/activate', { data: { user_activation: { confirmation_token: link.searchParams.get('token') } } })).ok()).toBeTruthy();
-  return user;
-}
+import { activeUser, demo, DEMO_PASSWORD, expectAccessible, expectToast, login } from './support';
 
 async function adminHeaders(request: APIRequestContext) {
   const response = await request.post('/api/reviews/users/token/login', { form: { username: demo.admin, password: DEMO_PASSWORD } });
@@ -22,14 +10,7 @@ async function adminHeaders(request: APIRequestContext) {
 test.describe('subscribing to a funding round (issue 4)', () => {
   // C-001, C-003, C-004, C-005, C-006, C-007, C-009, C-010, C-011, C-014, C-028
   test('a new user subscribes to the demo round and sees their anonymous id and level', async ({ page, request }) => {
-    const user = uniqueIdentity();
-    const registered = await request.post('/api/reviews/users/', {
-      data: { new_user: { catalyst_id: user.catalystId, email: user.email, password: user.password, password_confirmation: user.password, extra: { policy_acknowledgments: { privacy_policy: true, terms_and_conditions: true } } } },
-    });
-    expect(registered.status()).toBe(201);
-    const link = new URL(await mailedLink(request, user.email, 'activation'));
-    expect((await request.post('/api/reviews/users/activate', { data: { user_activation: { confirmation_token: link.searchParams.get('token') } } })).ok()).toBeTruthy();
-
+    const user = await activeUser(request);
     await login(page, user.catalystId, user.password);
     const categories = page.waitForRequest((r) => r.url().includes('/api/reviews/categories/?event_id='));
     await page.getByRole('button', { name: 'Subscribe' }).click(); // C-001
