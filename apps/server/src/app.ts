@@ -6,6 +6,7 @@ import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { createCatalystRegistry, type CatalystRegistry } from './adapters/catalyst-registry';
+import { createVerificationProvider, type VerificationProvider } from './adapters/verification';
 import { createMailer } from './adapters/mail';
 import type { Config } from './config';
 import type { Db } from './db/client';
@@ -23,6 +24,8 @@ import { createSubscriptionsService } from './modules/subscriptions/subscription
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes';
 import { createAuditService } from './modules/system/audit.service';
 import { auditRoutes, healthRoutes, outboxRoutes } from './modules/system/system.routes';
+import { createVerificationService } from './modules/verification/verification.service';
+import { verificationRoutes } from './modules/verification/verification.routes';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerStatic } from './plugins/static';
@@ -33,6 +36,7 @@ export interface AppOptions {
   db: Db;
   jwtSecret: string;
   registry?: CatalystRegistry;
+  verificationProvider?: VerificationProvider;
   /** pino options; tests pass `false`. */
   logger?: boolean | object;
 }
@@ -86,9 +90,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const registry = options.registry ?? createCatalystRegistry(config);
   const refreshTokens = createRefreshTokens(db, config.REFRESH_TOKEN_TTL_DAYS);
   const events = createEventsService(db);
+  const verification = createVerificationService({ db, provider: options.verificationProvider ?? createVerificationProvider(config) });
   // user info lists subscriptions, and an invitation looks a user up: each gets the other through a function.
-  const userInfo = createUserInfoService(db, { subscriptionsOf: (userId) => subscriptions.ofUser(userId) });
-  const subscriptions = createSubscriptionsService({ db, events, userIdOf: (catalystId) => userInfo.userIdOf(catalystId) });
+  const userInfo = createUserInfoService(db, {
+    subscriptionsOf: (userId) => subscriptions.ofUser(userId),
+    registry,
+    registryRecheckMs: config.REGISTRY_RECHECK_SECONDS * 1000,
+  });
+  const subscriptions = createSubscriptionsService({ db, events, verification, userIdOf: (catalystId) => userInfo.userIdOf(catalystId) });
   const accounts = createAccountsService({
     db,
     mailer,
@@ -124,6 +133,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(adminUsersRoutes, { userInfo });
       await api.register(eventsRoutes, { events });
       await api.register(subscriptionsRoutes, { subscriptions });
+      await api.register(verificationRoutes, { verification });
       await api.register(auditRoutes, { audit: createAuditService(db) });
       if (config.MAIL_OUTBOX_API) await api.register(outboxRoutes, { db });
     },

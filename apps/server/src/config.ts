@@ -32,7 +32,10 @@ const schema = z.object({
   MAIL_FROM: z.string().default('Community Review <no-reply@localhost>'),
   CATALYST_REGISTRY: z.enum(['local', 'gateway']).default('local'),
   CATALYST_GATEWAY_URL: optionalUrl,
-  VERIFICATION_PROVIDER: z.string().default('none'),
+  VERIFICATION_PROVIDER: z.enum(['none', 'provider']).default('none'),
+  VERIFICATION_URL: optionalUrl,
+  VERIFICATION_WEBHOOK_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters long').optional()),
+  REGISTRY_RECHECK_SECONDS: z.coerce.number().int().min(0).default(60),
   PROPOSALS_SOURCE_URL: optionalUrl,
   BUILD_REVISION: optionalText,
   API_BASE: z.string().default('/api/reviews'),
@@ -67,6 +70,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw = result.data;
   if (raw.CATALYST_REGISTRY === 'gateway' && !raw.CATALYST_GATEWAY_URL) {
     throw new ConfigError('Invalid configuration:\n  CATALYST_GATEWAY_URL: required when CATALYST_REGISTRY=gateway');
+  }
+  if (raw.VERIFICATION_PROVIDER === 'provider') {
+    const missing = (['VERIFICATION_URL', 'VERIFICATION_WEBHOOK_SECRET'] as const).filter((name) => !raw[name]);
+    if (missing.length > 0) {
+      throw new ConfigError(`Invalid configuration:\n${missing.map((name) => `  ${name}: required when VERIFICATION_PROVIDER=provider`).join('\n')}`);
+    }
   }
   const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, '');
   return {

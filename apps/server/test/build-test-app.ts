@@ -61,15 +61,19 @@ export interface TestContext extends Fixtures {
 
 /**
  * Gives a test file an app on a freshly migrated database and closes both afterwards (fastify/demo's `build(t)`).
- * Use inside a `describe`: the context's fields are filled in `beforeAll`.
+ * Use inside a `describe`: the context's fields are filled in `beforeAll`. Config overrides may be a function, read
+ * when the app is built.
  */
-export function useTestApp(kind: 'pglite' | 'postgres' = 'pglite', overrides: Partial<Record<keyof RawConfig, string>> = {}): TestContext {
+type Overrides = Partial<Record<keyof RawConfig, string>>;
+
+export function useTestApp(kind: 'pglite' | 'postgres' = 'pglite', overrides: Overrides | (() => Overrides) = {}): TestContext {
   const ctx = {} as TestContext;
   let database: Awaited<ReturnType<typeof freshDatabase>>;
   beforeAll(async () => {
     database = await freshDatabase(kind);
     await database.migrate();
-    const config = testConfig({ PUBLIC_URL: 'http://app.test', ...overrides });
+    // A function is read here, after the file's earlier beforeAll hooks (a fake gateway's address, say).
+    const config = testConfig({ PUBLIC_URL: 'http://app.test', ...(typeof overrides === 'function' ? overrides() : overrides) });
     const app = await buildApp({ config, db: database.db, jwtSecret: config.JWT_SECRET!, logger: false });
     await app.ready();
     Object.assign(ctx, { app, database }, createFixtures(app, database.db));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { LevelQualifier, LevelQualifiers } from './events';
 import { messages, requiredText } from './rules';
+import { AccountStatus, RegistrationStatus, type UserInfo } from './users';
 
 /**
  * Reviewer subscriptions and levels (spec §3 "Subscription", §4 "Subscription status" and "Reviewer level", §5
@@ -114,3 +115,24 @@ export const invitation = z.object({
   catalyst_id: requiredText.max(500, messages.maxLength),
 });
 export const invitationBody = z.object({ invitation });
+
+/** A user's account may do reviewer work: active, and validated on the blockchain (spec §4 "fully activated"). */
+export function accountReady(user: Pick<UserInfo, 'catalyst_id'>): boolean {
+  return user.catalyst_id.status === AccountStatus.active && user.catalyst_id.rbac_reg_status === RegistrationStatus.persistent;
+}
+
+/** Whether the user can review an event: a ready account and an active LV0 or LV1 subscription to it (DOMAIN.md "Reviews"). */
+export function canReview(user: Pick<UserInfo, 'catalyst_id' | 'extra'>, eventId: number): boolean {
+  return (
+    accountReady(user) &&
+    user.extra.subscriptions.some((item) => item.event_id === eventId && item.role !== ReviewerLevel.level_2 && item.status === SubscriptionStatus.active)
+  );
+}
+
+/** Whether the user moderates an event: a ready account and an active level-2 subscription to it. */
+export function isModerator(user: Pick<UserInfo, 'catalyst_id' | 'extra'>, eventId: number): boolean {
+  return (
+    accountReady(user) &&
+    user.extra.subscriptions.some((item) => item.event_id === eventId && item.role === ReviewerLevel.level_2 && item.status === SubscriptionStatus.active)
+  );
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LevelQualifier } from '../src/events';
 import { approvalRate, decideLevel, excludedReviews, fitsLevel, levelLabel, newSubscription, ReviewerLevel, SubscriptionStatus, type ReviewHistory } from '../src/subscriptions';
+import { canReview, isModerator } from '../src/subscriptions';
 
 const lv1: LevelQualifier = { min_valid_reviews: 5, max_valid_reviews: 50, min_perc_valid_reviews: 0.5, max_perc_valid_reviews: 1, min_active_funds: 1, max_active_funds: 10 };
 const lv2: LevelQualifier = { min_valid_reviews: 30, max_valid_reviews: 1000, min_perc_valid_reviews: 0.9, max_perc_valid_reviews: 1, min_active_funds: 3, max_active_funds: 100 };
@@ -103,5 +104,43 @@ describe('invitation answer and LV2 form (C-018 … C-024)', () => {
     const result = lv2Form.safeParse({ want_to_be_lv2: false, public_contact: ' ', telegram_handle_private: '', reward_address: 'addr1x', acknowledge_public_contact: false });
     const issues = Object.fromEntries(result.error!.issues.map((issue) => [issue.path.join('.'), issue.message]));
     expect(issues).toMatchObject({ want_to_be_lv2: 'validation.accepted', public_contact: 'validation.publicContact', telegram_handle_private: 'validation.required', acknowledge_public_contact: 'validation.accepted' });
+  });
+});
+
+describe('who may review and moderate (A-040, A-041, C-036)', () => {
+  const subscription = (role: number, status: number, eventId = 7) => ({
+    row_id: 1,
+    event_id: eventId,
+    event: { name: 'Fund' },
+    role,
+    status,
+    extra: { anonymous_id: 'abc', sumsub_link: null, preferred_categories: [], subscribed_at: '2026-01-01T00:00:00.000Z' },
+  });
+  const user = (subscriptions: ReturnType<typeof subscription>[], account: { status?: number; rbac?: number } = {}) => ({
+    catalyst_id: { id: 'cardano/x', email: null, email_verified: true, username: null, status: account.status ?? 2, rbac_reg_status: account.rbac ?? 3 },
+    extra: { subscriptions } as never,
+  });
+
+  it('an active LV0 or LV1 subscription to the event lets a ready account review it', () => {
+    expect(canReview(user([subscription(0, 1)]), 7)).toBe(true);
+    expect(canReview(user([subscription(1, 1)]), 7)).toBe(true);
+    expect(canReview(user([subscription(1, 1)]), 8)).toBe(false);
+  });
+
+  it('a subscription waiting for verification, excluded, invited or refused does not', () => {
+    for (const status of [0, 2, 3, 4]) expect(canReview(user([subscription(0, status)]), 7)).toBe(false);
+  });
+
+  it('an account not yet validated on the blockchain, or not active, does not (C-036)', () => {
+    for (const rbac of [0, 1, 2]) expect(canReview(user([subscription(0, 1)], { rbac }), 7)).toBe(false);
+    expect(canReview(user([subscription(0, 1)], { status: 0 }), 7)).toBe(false);
+    expect(isModerator(user([subscription(2, 1)], { rbac: 2 }), 7)).toBe(false);
+  });
+
+  it('only an active level-2 subscription makes a moderator, and it does not make a reviewer', () => {
+    expect(isModerator(user([subscription(2, 1)]), 7)).toBe(true);
+    expect(isModerator(user([subscription(2, 3)]), 7)).toBe(false);
+    expect(isModerator(user([subscription(1, 1)]), 7)).toBe(false);
+    expect(canReview(user([subscription(2, 1)]), 7)).toBe(false);
   });
 });

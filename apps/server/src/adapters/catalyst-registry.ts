@@ -1,3 +1,4 @@
+import { displayCatalystId } from '@cr/contract/rules';
 import { RegistrationStatus } from '@cr/contract/users';
 
 /** On-chain registration status of a Catalyst ID (spec §4 "Registration (on-chain) status"; DOMAIN.md). */
@@ -19,7 +20,8 @@ export function gatewayRegistry(baseUrl: string, fetchImpl: typeof fetch = fetch
   return {
     async registrationStatus(catalystId) {
       const url = new URL('/api/v1/rbac/registration', baseUrl);
-      url.searchParams.set('lookup', catalystId);
+      // The gateway looks up the URI form (`id.catalyst://…`); we store IDs without the scheme.
+      url.searchParams.set('lookup', displayCatalystId(catalystId));
       try {
         const response = await fetchImpl(url, { signal: AbortSignal.timeout(5000) });
         if (response.status === 404) return RegistrationStatus.not_found;

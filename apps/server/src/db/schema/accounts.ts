@@ -14,6 +14,8 @@ export const catalystIds = pgTable(
     username: text('username'),
     status: smallint('status').notNull().default(0),
     rbacRegStatus: smallint('rbac_reg_status').notNull().default(0),
+    /** When the registry was last asked; a status short of persistent is asked again after a while. */
+    rbacCheckedAt: timestamp('rbac_checked_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (table) => [
@@ -35,6 +37,10 @@ export const users = pgTable('users', {
     .$type<{ privacy_policy: boolean; terms_and_conditions: boolean }>()
     .notNull(),
   registeredAt: timestamp('registered_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Due diligence (spec §4): 0 unknown … 4 red, the provider's link, and our reference the provider echoes back. */
+  dueDiligenceStatus: smallint('due_diligence_status').notNull().default(0),
+  dueDiligenceUrl: text('due_diligence_url'),
+  dueDiligenceRef: text('due_diligence_ref').unique(),
 });
 
 export type TokenPurpose = 'activation' | 'email_verification' | 'password_reset';

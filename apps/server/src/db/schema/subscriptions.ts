@@ -24,6 +24,8 @@ export const subscriptions = pgTable(
     publicContact: text('public_contact'),
     telegramHandlePrivate: text('telegram_handle_private'),
     verificationLink: text('verification_link'),
+    /** Our reference of the identity check, echoed back by the verification provider's webhook. */
+    verificationRef: text('verification_ref').unique(),
     subscribedAt: timestamp('subscribed_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [

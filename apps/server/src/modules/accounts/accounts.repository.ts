@@ -15,6 +15,9 @@ const accountColumns = {
   username: catalystIds.username,
   status: catalystIds.status,
   rbacRegStatus: catalystIds.rbacRegStatus,
+  rbacCheckedAt: catalystIds.rbacCheckedAt,
+  dueDiligenceStatus: users.dueDiligenceStatus,
+  dueDiligenceUrl: users.dueDiligenceUrl,
 };
 export type AccountRow = {
   userId: number;
@@ -29,6 +32,9 @@ export type AccountRow = {
   username: string | null;
   status: number;
   rbacRegStatus: number;
+  rbacCheckedAt: Date | null;
+  dueDiligenceStatus: number;
+  dueDiligenceUrl: string | null;
 };
 
 const accounts = (db: DbOrTx) => db.select(accountColumns).from(users).innerJoin(catalystIds, eq(users.catalystIdRef, catalystIds.id));
@@ -63,7 +69,7 @@ export async function insertAccount(
 ): Promise<number> {
   const [catalyst] = await tx
     .insert(catalystIds)
-    .values({ catalystId: values.catalystId, email: values.email, rbacRegStatus: values.rbacRegStatus })
+    .values({ catalystId: values.catalystId, email: values.email, rbacRegStatus: values.rbacRegStatus, rbacCheckedAt: new Date() })
     .returning({ id: catalystIds.id });
   const [user] = await tx
     .insert(users)
@@ -80,7 +86,7 @@ export async function insertAccount(
 export async function updateCatalystId(
   tx: DbOrTx,
   catalystIdRef: number,
-  values: Partial<{ status: number; email: string; emailVerifiedAt: Date; rbacRegStatus: number }>,
+  values: Partial<{ status: number; email: string; emailVerifiedAt: Date; rbacRegStatus: number; rbacCheckedAt: Date }>,
 ) {
   await tx.update(catalystIds).set(values).where(eq(catalystIds.id, catalystIdRef));
 }

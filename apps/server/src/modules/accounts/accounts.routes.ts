@@ -79,7 +79,7 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
   });
 
   api.get('/users/me/', { config: { access: 'user' }, schema: { tags, security: [{ bearer: [] }], response: { 200: userInfo, 401: errorBody } } }, (request) =>
-    options.userInfo.userInfo(currentUser(request).id),
+    options.userInfo.me(currentUser(request).id),
   );
 
   api.post('/users/activate', { config: { access: 'public' }, schema: { tags, body: activateBody, response: { 200: okBody, ...errors } } }, async (request) => {

@@ -4,7 +4,9 @@ import { notFound } from '../../errors';
 import type { AuthUser } from '../../plugins/auth';
 import { displayCatalystId, normalizeCatalystId } from '@cr/contract/rules';
 import { MAX_ROW_ID } from '@cr/contract/events';
-import { findAccountByCatalystId, findAccountById, listAccounts, type AccountRow } from './accounts.repository';
+import { RegistrationStatus } from '@cr/contract/users';
+import type { CatalystRegistry } from '../../adapters/catalyst-registry';
+import { findAccountByCatalystId, findAccountById, listAccounts, updateCatalystId, type AccountRow } from './accounts.repository';
 
 export const unknownUserMessage = 'The user you are looking for does not exist or an error occurred.';
 
@@ -23,7 +25,24 @@ export function toCatalystIdPublic(account: AccountRow): CatalystIdPublic {
  * The user info of spec §3. Subscriptions, statistics and due diligence are filled by the modules that own them
  * (issue 4 onwards); until a user has any, these are the empty values.
  */
-export function createUserInfoService(db: Db, options: { subscriptionsOf?: (userId: number) => Promise<SubscriptionPublic[]> } = {}) {
+export function createUserInfoService(
+  db: Db,
+  options: { subscriptionsOf?: (userId: number) => Promise<SubscriptionPublic[]>; registry?: CatalystRegistry; registryRecheckMs?: number } = {},
+) {
+  /**
+   * A registration short of persistent is looked up again when its owner loads their info, at most once per
+   * `registryRecheckMs`, so the 'registration pending' bar goes away once the chain confirms it (spec §2.3).
+   */
+  async function refreshRegistration(account: AccountRow): Promise<AccountRow> {
+    const { registry, registryRecheckMs = 60_000 } = options;
+    if (!registry || account.rbacRegStatus === RegistrationStatus.persistent) return account;
+    if (account.rbacCheckedAt && Date.now() - account.rbacCheckedAt.getTime() < registryRecheckMs) return account;
+    const rbacRegStatus = await registry.registrationStatus(account.catalystId);
+    const rbacCheckedAt = new Date();
+    await updateCatalystId(db, account.catalystIdRef, { rbacRegStatus, rbacCheckedAt });
+    return { ...account, rbacRegStatus, rbacCheckedAt };
+  }
+
   const service = {
     /** The admin's Users tab: newest first, optionally filtered by part of a Catalyst ID, username or e-mail. */
     async list(options: { size: number; page: number; search?: string | undefined }) {
@@ -72,29 +91,40 @@ export function createUserInfoService(db: Db, options: { subscriptionsOf?: (user
       return toCatalystIdPublic(account);
     },
 
+    /** The caller's own info (`users/me/`), with their on-chain registration looked up again when due. */
+    async me(userId: number): Promise<UserInfo> {
+      const account = await findAccountById(db, userId);
+      if (!account) throw notFound(unknownUserMessage);
+      return infoOf(await refreshRegistration(account));
+    },
+
     async userInfo(userId: number): Promise<UserInfo> {
       const account = await findAccountById(db, userId);
       if (!account) throw notFound(unknownUserMessage);
-      return {
-        email: account.email,
-        username: account.username,
-        catalyst_id: toCatalystIdPublic(account),
-        extra: {
-          role: account.role,
-          force_reset: account.forceReset,
-          unique_objectives_as_author: [],
-          subscriptions: options.subscriptionsOf ? await options.subscriptionsOf(account.userId) : [],
-          due_diligence: { status: 0, url: null },
-          registered_at: account.registeredAt.toISOString(),
-          stats: { reviews: { allocations: 0, submitted: 0, allocated_submitted: 0 } },
-          historic_stats: {
-            reviews: { active_funds: 0, submitted: 0, blank: 0, valid: 0 },
-            moderations: { active_funds: 0, submitted: 0 },
-          },
-        },
-      };
+      return infoOf(account);
     },
   };
+
+  async function infoOf(account: AccountRow): Promise<UserInfo> {
+    return {
+      email: account.email,
+      username: account.username,
+      catalyst_id: toCatalystIdPublic(account),
+      extra: {
+        role: account.role,
+        force_reset: account.forceReset,
+        unique_objectives_as_author: [],
+        subscriptions: options.subscriptionsOf ? await options.subscriptionsOf(account.userId) : [],
+        due_diligence: { status: account.dueDiligenceStatus, url: account.dueDiligenceUrl },
+        registered_at: account.registeredAt.toISOString(),
+        stats: { reviews: { allocations: 0, submitted: 0, allocated_submitted: 0 } },
+        historic_stats: {
+          reviews: { active_funds: 0, submitted: 0, blank: 0, valid: 0 },
+          moderations: { active_funds: 0, submitted: 0 },
+        },
+      },
+    };
+  }
   return service;
 }
 export type UserInfoService = ReturnType<typeof createUserInfoService>;

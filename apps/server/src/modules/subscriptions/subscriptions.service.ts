@@ -6,6 +6,7 @@ import { uniqueViolation } from '../../db/errors';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import type { EventsService } from '../events/events.service';
 import { recordAudit } from '../system/audit.service';
+import type { VerificationService } from '../verification/verification.service';
 import * as repo from './subscriptions.repository';
 
 export const subscriptionMessages = {
@@ -26,8 +27,13 @@ export function newAnonymousId(): string {
 }
 
 /** Subscriptions of reviewers to events, and the level each user's history earns (DOMAIN.md). */
-export function createSubscriptionsService(deps: { db: Db; events: EventsService; userIdOf?: (catalystId: string) => Promise<number> }) {
-  const { db, events } = deps;
+export function createSubscriptionsService(deps: {
+  db: Db;
+  events: EventsService;
+  verification: VerificationService;
+  userIdOf?: (catalystId: string) => Promise<number>;
+}) {
+  const { db, events, verification } = deps;
 
   /** Subscriptions in the wire shape; the category titles of all of them come in one query. */
   async function toPublic(tx: DbOrTx, items: { row: repo.SubscriptionRow; eventName: string }[]): Promise<SubscriptionPublic[]> {
@@ -77,11 +83,13 @@ export function createSubscriptionsService(deps: { db: Db; events: EventsService
       try {
         return await db.transaction(async (tx) => {
           if ((await repo.listForUserEvent(tx, userId, event.row_id)).length > 0) throw conflict(subscriptionMessages.already);
+          // An invitee verifies their identity after answering the second form (spec §4).
+          const check = level === ReviewerLevel.level_2 ? { status: SubscriptionStatus.invited } : verification.identityCheck();
           await repo.insertSubscription(tx, {
             userId,
             eventId: event.row_id,
             role: level,
-            status: level === ReviewerLevel.level_2 ? SubscriptionStatus.invited : SubscriptionStatus.active,
+            ...check,
             anonymousId: newAnonymousId(),
             preferredCategories: level === ReviewerLevel.level_1 ? chosen : [],
           });
@@ -94,8 +102,9 @@ export function createSubscriptionsService(deps: { db: Db; events: EventsService
     },
 
     /**
-     * The answer to an LV2 invitation (DOMAIN.md): yes makes the level-2 subscription active with the second form's
-     * details; no refuses it and subscribes the user at the level their history earns below LV2.
+     * The answer to an LV2 invitation (DOMAIN.md): yes keeps the second form's details on the level-2 subscription,
+     * which then needs identity verification (active at once when verification is off) and starts due diligence; no
+     * refuses it and subscribes the user at the level their history earns below LV2.
      */
     async answerInvitation(userId: number, answer: InvitationAnswer): Promise<SubscriptionPublic[]> {
       const event = await events.get(answer.event_id);
@@ -110,15 +119,16 @@ export function createSubscriptionsService(deps: { db: Db; events: EventsService
           const lv1 = rows.find((row) => row.role === ReviewerLevel.level_1);
           if (lv1?.rewardAddress && lv1.rewardAddress === rewardAddress) throw badRequest(subscriptionMessages.sameRewardAddress);
           await repo.updateSubscription(tx, invitation.id, {
-            status: SubscriptionStatus.active,
+            ...verification.identityCheck(),
             publicContact: answer.public_contact?.trim() ?? null,
             telegramHandlePrivate: answer.telegram_handle_private?.trim() ?? null,
             rewardAddress,
           });
+          await verification.startDueDiligence(tx, userId);
         } else {
           await repo.updateSubscription(tx, invitation.id, { status: SubscriptionStatus.refused });
           if (!rows.some((row) => row.role !== ReviewerLevel.level_2)) {
-            await repo.insertSubscription(tx, { userId, eventId: event.row_id, role: lowerLevel, status: SubscriptionStatus.active, anonymousId: newAnonymousId(), preferredCategories: [] });
+            await repo.insertSubscription(tx, { userId, eventId: event.row_id, role: lowerLevel, ...verification.identityCheck(), anonymousId: newAnonymousId(), preferredCategories: [] });
           }
         }
         return eventSubscriptions(tx, userId, event);

@@ -3,6 +3,9 @@ import { useDisclosure } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
+import { switchActive } from '@cr/contract/events';
+import { canReview, isModerator } from '@cr/contract/subscriptions';
+import { useCurrentEvents } from '../../features/events/api/events';
 import { StageBadge } from '../../features/events/components/stage-badge';
 import { SubscribeButton } from './subscribe-button';
 import { notifyError, notifySuccess } from '../../lib/notify';
@@ -19,11 +22,22 @@ function useLinks(): LinkItem[] {
   const { t } = useTranslation();
   const logged = useSession((state) => state.logged);
   const admin = useSession(isAdmin);
+  const user = useSession((state) => (state.logged ? state.userInfo : null));
+  const { events } = useCurrentEvents();
+  // Reviewing: a current event the user can review while its review submission is enabled.
+  const reviewer = !!user && events.some(({ event, config }) => switchActive(config, 'review_submission_enabled') && canReview(user, event.row_id));
+  // Moderating: a current event the user moderates while its moderation is enabled.
+  const moderator = !!user && events.some(({ event, config }) => switchActive(config, 'moderation_submission_enabled') && isModerator(user, event.row_id));
   const links: LinkItem[] = [
     { to: paths.home(), label: t('nav.home'), end: true },
     { to: paths.proposals(), label: t('nav.proposals') },
-    { to: paths.reviews(), label: t('nav.reviews') },
   ];
+  if (reviewer) links.push({ to: paths.AllocatedProposals(), label: t('nav.allocatedProposals') });
+  links.push({ to: paths.reviews(), label: t('nav.reviews') });
+  if (moderator) {
+    links.push({ to: paths['allocated-reviews'](), label: t('nav.allocatedReviews') });
+    links.push({ to: paths['moderated-reviews'](), label: t('nav.moderatedReviews') });
+  }
   if (admin) links.push({ to: paths.admin(), label: t('nav.admin') });
   if (logged) links.push({ to: paths.profile(), label: t('nav.profile') });
   else links.push({ to: paths.login(), label: t('nav.login') });

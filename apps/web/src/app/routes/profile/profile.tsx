@@ -1,6 +1,10 @@
 import { Button, Stack, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
+import { useDisclosure } from '@mantine/hooks';
+import { switchActive } from '@cr/contract/events';
+import { SubscriptionStatus } from '@cr/contract/subscriptions';
+import type { SubscriptionPublic } from '@cr/contract/users';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { fieldError } from '../../../components/form-field';
@@ -9,6 +13,8 @@ import { ProfileView, Section } from '../../../features/profile/components/profi
 import { useChangeEmail } from '../../../features/auth/api/accounts';
 import { ChangePasswordForm } from '../../../features/auth/components/change-password-form';
 import { changeEmailFormSchema } from '../../../features/auth/schemas';
+import { categoriesQuery, useCurrentEvents } from '../../../features/events/api/events';
+import { SubscribeModal } from '../../../features/subscriptions/components/subscribe-modal';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { loadUserInfo, useSession } from '../../../lib/session';
 
@@ -40,17 +46,38 @@ function ChangeEmailForm() {
   );
 }
 
-/** The viewer's own profile (spec §2.16). Subscriptions and statistics fill in with the reviewer features. */
+/**
+ * Subscribe on an invited subscription (spec §2.16): only while subscription is enabled for its event. It opens the
+ * Subscribe modal at the LV2 form. An admin's view of another user never shows it (that view passes no actions).
+ */
+function InvitationSubscribe({ subscription }: { subscription: SubscriptionPublic }) {
+  const { t } = useTranslation();
+  const { events } = useCurrentEvents();
+  const [opened, { open, close }] = useDisclosure(false);
+  const current = events.find(({ event, config }) => event.row_id === subscription.event_id && switchActive(config, 'reviewer_subscription_enabled'));
+  if (subscription.status !== SubscriptionStatus.invited || !current) return null;
+  return (
+    <>
+      <Button size="xs" onClick={open} aria-label={t('profile.subscribeTo', { name: current.event.name })}>
+        {t('nav.subscribe')}
+      </Button>
+      {opened && <SubscribeModal events={[current.event]} invitation={subscription} categoriesQuery={categoriesQuery} opened onClose={close} />}
+    </>
+  );
+}
+
+/** The viewer's own profile (spec §2.16). */
 export default function Profile() {
   const { t } = useTranslation();
   const stored = useSession((state) => state.userInfo);
   const query = useQuery({ queryKey: ['users', 'me'], queryFn: loadUserInfo });
-  const user = query.data ?? stored;
+  // The query refreshes the stored info on each visit; the store also follows later changes (an invitation answered).
+  const user = stored ?? query.data;
   if (!user) return <Text>{t('common.loading')}</Text>;
   return (
     <Stack>
       <PageHeading title={t('profile.title')} />
-      <ProfileView user={user}>
+      <ProfileView user={user} subscriptionAction={(subscription) => <InvitationSubscribe subscription={subscription} />}>
         <Section title={t('profile.changeEmail')}>
           <ChangeEmailForm />
         </Section>

@@ -1,8 +1,9 @@
-import { Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { ReactNode } from 'react';
 import { displayCatalystId } from '@cr/contract/rules';
-import { UserRole, type UserInfo } from '@cr/contract/users';
+import { approvalRate, excludedReviews, levelLabel, SubscriptionStatus } from '@cr/contract/subscriptions';
+import { DueDiligenceStatus, UserRole, type SubscriptionPublic, type UserInfo } from '@cr/contract/users';
 import { CopyButton } from '../../../components/copy-button';
 import { formatDateLong } from '../../../lib/format';
 
@@ -55,21 +56,86 @@ function PersonalInfo({ user }: { user: UserInfo }) {
   );
 }
 
-function Stat({ label, value }: { label: string; value: number }) {
+/** One figure with its label and, where it is computed, how (the formula shown under it). */
+function Stat({ label, value, testId, hint }: { label: string; value: number | string; testId: string; hint?: string }) {
   return (
-    <Stack gap={0}>
-      <Text size="xl" fw={700}>
+    <Stack gap={0} miw={110}>
+      <Text size="xl" fw={700} data-testid={`stat-${testId}`}>
         {value}
       </Text>
-      <Text size="sm" c="dimmed">
-        {label}
-      </Text>
+      <Text size="sm">{label}</Text>
+      {hint && (
+        <Text size="xs" c="dimmed">
+          {hint}
+        </Text>
+      )}
     </Stack>
   );
 }
 
+/** Reviews in earlier events (spec §2.16, §3): approval rate = valid / (submitted − blank), excluded = submitted − blank − valid. */
+function HistoricStats({ user }: { user: UserInfo }) {
+  const { t } = useTranslation();
+  const { reviews, moderations } = user.extra.historic_stats;
+  const counts = { submitted: reviews.submitted, blank: reviews.blank, valid: reviews.valid };
+  return (
+    <Stack>
+      <Group gap="xl" align="flex-start">
+        <Stat testId="funds" label={t('profile.stats.funds')} value={reviews.active_funds} />
+        <Stat testId="submitted" label={t('profile.stats.submitted')} value={reviews.submitted} />
+        <Stat testId="blank" label={t('profile.stats.blank')} value={reviews.blank} />
+        <Stat testId="valid" label={t('profile.stats.accepted')} value={reviews.valid} />
+        <Stat testId="excluded" label={t('profile.stats.excluded')} value={excludedReviews(counts)} hint={t('profile.stats.excludedHint')} />
+        <Stat testId="approval" label={t('profile.stats.approvalRate')} value={`${Math.round(approvalRate(counts) * 100)}%`} hint={t('profile.stats.approvalHint')} />
+      </Group>
+      {moderations.submitted > 0 && (
+        <Group gap="xl">
+          <Stat testId="moderation-funds" label={t('profile.stats.moderationFunds')} value={moderations.active_funds} />
+          <Stat testId="moderations" label={t('profile.stats.moderations')} value={moderations.submitted} />
+        </Group>
+      )}
+    </Stack>
+  );
+}
+
+function CurrentStats({ user }: { user: UserInfo }) {
+  const { t } = useTranslation();
+  const current = user.extra.stats.reviews;
+  return (
+    <Group gap="xl" align="flex-start">
+      <Stat testId="allocations" label={t('profile.stats.allocations')} value={current.allocations} />
+      <Stat testId="current-submitted" label={t('profile.stats.submitted')} value={current.submitted} />
+      <Stat testId="allocated-submitted" label={t('profile.stats.allocatedSubmitted')} value={current.allocated_submitted} />
+    </Group>
+  );
+}
+
+const dueDiligenceColor: Record<number, string> = { 1: 'red', 2: 'orange', 3: 'green', 4: 'red' };
+
+/** Shown only once due diligence has started (status above 0, spec §2.16). */
+function DueDiligence({ user }: { user: UserInfo }) {
+  const { t } = useTranslation();
+  const { status, url } = user.extra.due_diligence;
+  const open = status === DueDiligenceStatus.initialized || status === DueDiligenceStatus.pending;
+  return (
+    <Group gap="md">
+      <Badge color={dueDiligenceColor[status] ?? 'gray'} variant="light" data-testid="due-diligence-status">
+        {t(`dueDiligence.status.${status}`, { defaultValue: String(status) })}
+      </Badge>
+      {open && url && (
+        <Anchor href={url} target="_blank" rel="noopener noreferrer">
+          {t('dueDiligence.open')}
+        </Anchor>
+      )}
+    </Group>
+  );
+}
+
+/** What a subscription row may offer beyond its data (the viewer's own profile adds Subscribe on an invitation). */
+export type SubscriptionAction = (subscription: SubscriptionPublic) => ReactNode;
+
 /** The user's subscriptions, newest first (spec §2.16). */
-function Subscriptions({ user }: { user: UserInfo }) {
+function Subscriptions({ user, action }: { user: UserInfo; action?: SubscriptionAction | undefined }) {
   const { t } = useTranslation();
   const items = user.extra.subscriptions;
   if (items.length === 0) return <Text c="dimmed">{t('profile.noSubscriptions')}</Text>;
@@ -81,17 +147,28 @@ function Subscriptions({ user }: { user: UserInfo }) {
             {['event', 'level', 'status', 'anonymousId', 'categories', 'subscribedAt'].map((name) => (
               <Table.Th key={name}>{t(`profile.subscriptionColumns.${name}`)}</Table.Th>
             ))}
+            {action && <Table.Th>{t('profile.subscriptionColumns.actions')}</Table.Th>}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {items.map((item) => (
             <Table.Tr key={item.row_id}>
               <Table.Td>{item.event.name}</Table.Td>
-              <Table.Td>{`LV${item.role}`}</Table.Td>
-              <Table.Td>{t(`profile.subscriptionStatus.${item.status}`, { defaultValue: String(item.status) })}</Table.Td>
+              <Table.Td>{levelLabel(item.role)}</Table.Td>
+              <Table.Td>
+                <Stack gap={2}>
+                  <Text size="sm">{t(`profile.subscriptionStatus.${item.status}`, { defaultValue: String(item.status) })}</Text>
+                  {item.status === SubscriptionStatus.subscribed && item.extra.sumsub_link && (
+                    <Anchor size="sm" href={item.extra.sumsub_link} target="_blank" rel="noopener noreferrer">
+                      {t('profile.verifyIdentity')}
+                    </Anchor>
+                  )}
+                </Stack>
+              </Table.Td>
               <Table.Td ff="monospace">{item.extra.anonymous_id}</Table.Td>
               <Table.Td>{item.extra.preferred_categories.map((category) => category.title).join(', ')}</Table.Td>
               <Table.Td>{formatDateLong(item.extra.subscribed_at)}</Table.Td>
+              {action && <Table.Td>{action(item)}</Table.Td>}
             </Table.Tr>
           ))}
         </Table.Tbody>
@@ -100,34 +177,33 @@ function Subscriptions({ user }: { user: UserInfo }) {
   );
 }
 
-/** A user's profile sections (spec §2.16); the viewer's own profile adds its forms as children. */
-export function ProfileView({ user, children }: { user: UserInfo; children?: ReactNode }) {
+/**
+ * A user's profile sections (spec §2.16); the viewer's own profile adds its forms as children and its subscription
+ * actions (an admin's read-only view of another user passes none).
+ */
+export function ProfileView({ user, subscriptionAction, children }: { user: UserInfo; subscriptionAction?: SubscriptionAction; children?: ReactNode }) {
   const { t } = useTranslation();
-  const historic = user.extra.historic_stats.reviews;
-  const current = user.extra.stats.reviews;
   return (
     <Stack>
       <Section title={t('profile.personal')}>
         <PersonalInfo user={user} />
       </Section>
       <Section title={t('profile.subscriptions')}>
-        <Subscriptions user={user} />
+        <Subscriptions user={user} action={subscriptionAction} />
       </Section>
-      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Section title={t('profile.historic')}>
-          <Group gap="xl">
-            <Stat label="submitted" value={historic.submitted} />
-            <Stat label="valid" value={historic.valid} />
-            <Stat label="funds" value={historic.active_funds} />
-          </Group>
+          <HistoricStats user={user} />
         </Section>
         <Section title={t('profile.current')}>
-          <Group gap="xl">
-            <Stat label="allocations" value={current.allocations} />
-            <Stat label="submitted" value={current.submitted} />
-          </Group>
+          <CurrentStats user={user} />
         </Section>
       </SimpleGrid>
+      {user.extra.due_diligence.status > 0 && (
+        <Section title={t('dueDiligence.title')}>
+          <DueDiligence user={user} />
+        </Section>
+      )}
       {children}
     </Stack>
   );

@@ -128,12 +128,25 @@ function SubscribeForm({ event, categoriesQuery, onDone, onSkip }: { event: Even
 
 /**
  * The Subscribe modal (spec §2.4): one event after the other of those the user may subscribe to, then the
- * confirmation with the verification link or the anonymous id and level.
+ * confirmation with the verification link or the anonymous id and level. Opened on an existing invitation (the
+ * profile's Subscribe button), it starts at the LV2 form.
  */
-export function SubscribeModal({ events, categoriesQuery, opened, onClose }: { events: EventPublic[]; categoriesQuery: CategoriesQuery; opened: boolean; onClose: () => void }) {
+export function SubscribeModal({
+  events,
+  categoriesQuery,
+  opened,
+  onClose,
+  invitation,
+}: {
+  events: EventPublic[];
+  categoriesQuery: CategoriesQuery;
+  opened: boolean;
+  onClose: () => void;
+  invitation?: SubscriptionPublic;
+}) {
   const { t } = useTranslation();
   const [index, setIndex] = useState(0);
-  const [result, setResult] = useState<SubscriptionPublic | undefined>();
+  const [result, setResult] = useState<SubscriptionPublic | undefined>(invitation);
   const invited = result?.status === SubscriptionStatus.invited && result.role === 2;
   const event = events[Math.min(index, events.length - 1)];
   const close = () => {
