@@ -1,17 +1,13 @@
 import { expect, test } from '@playwright/test';
-import type { APIRequestContext } from '@playwright/test';
-import { activeUser, demo, DEMO_PASSWORD, expectAccessible, expectToast, login } from './support';
-
-async function adminHeaders(request: APIRequestContext) {
-  const response = await request.post('/api/reviews/users/token/login', { form: { username: demo.admin, password: DEMO_PASSWORD } });
-  return { authorization: `Bearer ${(await response.json()).access_token}` };
-}
+import { activeUser, adminHeaders, demo, expectAccessible, expectToast, login, rewriteJson } from './support';
 
 test.describe('subscribing to a funding round (issue 4)', () => {
-  // C-001, C-003, C-004, C-005, C-006, C-007, C-009, C-010, C-011, C-014, C-028
+  // A-040, C-001, C-003, C-004, C-005, C-006, C-007, C-009, C-010, C-011, C-014, C-028
   test('a new user subscribes to the demo round and sees their anonymous id and level', async ({ page, request }) => {
     const user = await activeUser(request);
     await login(page, user.catalystId, user.password);
+    const allocatedLink = page.getByRole('banner').getByRole('link', { name: 'My proposals' });
+    await expect(allocatedLink).toHaveCount(0); // A-040: not a reviewer of any round yet
     const categories = page.waitForRequest((r) => r.url().includes('/api/reviews/categories/?event_id='));
     await page.getByRole('button', { name: 'Subscribe' }).click(); // C-001
     const modal = page.getByRole('dialog', { name: 'Subscribe to Fund 15 (demo)' }); // C-003
@@ -40,6 +36,8 @@ test.describe('subscribing to a funding round (issue 4)', () => {
     await modal.getByRole('button', { name: 'Continue' }).click();
     // Other rounds may be open too (other tests make some): the modal moves on to them; this test is done.
     if (await page.getByRole('dialog').isVisible()) await page.keyboard.press('Escape');
+    // A-040: an active reviewer of a round whose review submission is open gets the allocated-proposals link.
+    await expect(allocatedLink).toBeVisible();
 
     await page.goto('/profile');
     const subscriptions = page.getByRole('table', { name: 'Reviewer subscriptions' });
@@ -48,7 +46,7 @@ test.describe('subscribing to a funding round (issue 4)', () => {
     await expect(subscriptions).toContainText('LV0');
   });
 
-  // C-015, C-016, C-018, C-019, C-021, C-023, C-024, C-025
+  // A-041, C-015, C-016, C-018, C-019, C-021, C-023, C-024, C-025
   test('an LV2-qualified user gets the second form, cannot cancel it, and accepts the invitation', async ({ page, request }) => {
     const headers = await adminHeaders(request);
     const name = `LV2 round ${Date.now().toString(36)}`;
@@ -59,8 +57,14 @@ test.describe('subscribing to a funding round (issue 4)', () => {
     await request.put(`/api/reviews/configs/reviews/${event.row_id}/`, { headers, data: { record_update: { reviewer_subscription_enabled: true } } });
     await request.put(`/api/reviews/configs/reviews-level-qualifiers/${event.row_id}/`, { headers, data: { record_update: { lv1: always, lv2: always } } });
     try {
+      // This page sees the round's moderation open (switching it on for real would change the stage other tests see).
+      await rewriteJson(page, `**/api/reviews/configs/reviews/${event.row_id}/`, (json) => {
+        json.value.moderation_submission_enabled = true;
+      });
       const user = await activeUser(request);
       await login(page, user.catalystId, user.password);
+      const moderatorLinks = page.getByRole('banner').getByRole('link', { name: /^(Allocated|Moderated) reviews$/ });
+      await expect(moderatorLinks).toHaveCount(0);
       await page.getByRole('button', { name: 'Subscribe' }).click();
       // Skip every other open round until this one.
       const mine = page.getByRole('dialog', { name: `Subscribe to ${name}` });
@@ -103,6 +107,7 @@ test.describe('subscribing to a funding round (issue 4)', () => {
       }); // C-024
       await expectToast(page, 'Invitation response updated'); // C-025
       await expect(page.getByTestId('subscription-confirmation')).toContainText('LV2');
+      await expect(moderatorLinks).toHaveCount(2); // A-041: a moderator of a round whose moderation is open
     } finally {
       await request.put(`/api/reviews/events/${event.row_id}/`, { headers, data: { event_update: { name, description: 'Done.', active: false } } });
     }
@@ -122,6 +127,47 @@ test.describe('subscribing to a funding round (issue 4)', () => {
     expect((await sent).postDataJSON()).toEqual({ invitation: { event_id: expect.any(Number), catalyst_id: user.catalystId } }); // C-055
     await expectToast(page, 'Invitation sent successfully'); // C-056
     await expect(button).toHaveCount(0); // the user now has a level-2 subscription there (C-054)
-    await expect(page.getByRole('table', { name: 'Reviewer subscriptions' })).toContainText('invited');
+    const subscriptions = page.getByRole('table', { name: 'Reviewer subscriptions' });
+    await expect(subscriptions).toContainText('invited');
+    await expect(subscriptions.getByRole('button')).toHaveCount(0); // C-043, C-052: read-only, no Subscribe
+  });
+
+  // C-042
+  test('an invited user subscribes from their profile while the round\'s subscription is open', async ({ page, request }) => {
+    const user = await activeUser(request);
+    const headers = await adminHeaders(request);
+    const [round] = (await (await request.get('/api/reviews/events/current')).json()).filter((event: { name: string }) => event.name === 'Fund 15 (demo)');
+    const invited = await request.post('/api/reviews/subscriptions/invite', { headers, data: { invitation: { event_id: round.row_id, catalyst_id: user.catalystId } } });
+    expect(invited.status()).toBe(201);
+
+    // While the round's subscription is closed, the invitation has no Subscribe button.
+    const closed = `**/api/reviews/configs/reviews/${round.row_id}/`;
+    await rewriteJson(page, closed, (json) => {
+      json.value.reviewer_subscription_enabled = false;
+    });
+    await login(page, user.catalystId, user.password);
+    await page.goto('/profile');
+    const subscriptions = page.getByRole('table', { name: 'Reviewer subscriptions' });
+    await expect(subscriptions).toContainText('invited');
+    await expect(subscriptions.getByRole('button', { name: 'Subscribe to Fund 15 (demo)' })).toHaveCount(0);
+
+    await page.unroute(closed);
+    await page.reload();
+    await subscriptions.getByRole('button', { name: 'Subscribe to Fund 15 (demo)' }).click();
+    const form = page.getByRole('dialog', { name: 'Level-2 invitation for Fund 15 (demo)' });
+    await expect(form).toBeVisible();
+    await expect(form.getByRole('button', { name: 'Close' })).toHaveCount(0);
+    await form.getByRole('checkbox', { name: /^I want to be a level-2 reviewer/ }).check();
+    await form.getByRole('textbox', { name: /^Public contact/ }).fill('@invited-public');
+    await form.getByRole('textbox', { name: /^Telegram handle/ }).fill('@invited_private');
+    await form.getByRole('textbox', { name: /^Reward address/ }).fill('addr1qinvited');
+    await form.getByRole('checkbox', { name: /^I acknowledge/ }).check();
+    await form.getByRole('button', { name: 'Accept the invitation' }).click();
+    await expectToast(page, 'Invitation response updated');
+    await page.getByRole('dialog').getByRole('button', { name: 'Continue' }).click();
+    const row = subscriptions.getByRole('row').filter({ hasText: 'Fund 15 (demo)' });
+    await expect(row).toContainText('LV2');
+    await expect(row).toContainText('active');
+    await expect(subscriptions.getByRole('button', { name: 'Subscribe to Fund 15 (demo)' })).toHaveCount(0);
   });
 });

@@ -71,3 +71,19 @@ export async function activeUser(request: APIRequestContext) {
   expect(activated.ok()).toBeTruthy();
   return user;
 }
+
+/** The demo administrator's bearer header, for arranging a test's data through the API. */
+export async function adminHeaders(request: APIRequestContext) {
+  const response = await request.post('/api/reviews/users/token/login', { form: { username: demo.admin, password: DEMO_PASSWORD } });
+  return { authorization: `Bearer ${(await response.json()).access_token}` };
+}
+
+/** Rewrites the JSON of every answer to a call, as the server would answer in another state (users/me, configs). */
+export async function rewriteJson(page: Page, url: string | RegExp, change: (json: any) => void) {
+  await page.route(url, async (route) => {
+    const response = await route.fetch();
+    const json = await response.json();
+    change(json);
+    await route.fulfill({ response, json });
+  });
+}

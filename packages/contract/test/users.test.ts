@@ -6,7 +6,7 @@ describe('enumerations of spec §4 and §6', () => {
     expect(AccountStatus).toEqual({ inactive: 0, email_verified: 1, active: 2, banned: 3 });
   });
 
-  it('numbers the on-chain registration status and the due-diligence status as the spec does', () => {
+  it('numbers the on-chain registration status and the due-diligence status as the spec does (C-030, C-034)', () => {
     expect(RegistrationStatus).toEqual({ initialized: 0, not_found: 1, volatile: 2, persistent: 3 });
     expect(DueDiligenceStatus).toEqual({ unknown: 0, initialized: 1, pending: 2, green: 3, red: 4 });
   });

@@ -2,7 +2,8 @@ import { Button, Stack, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import { useDisclosure } from '@mantine/hooks';
-import { switchActive } from '@cr/contract/events';
+import { switchActive, type EventPublic } from '@cr/contract/events';
+import { useState } from 'react';
 import { SubscriptionStatus } from '@cr/contract/subscriptions';
 import type { SubscriptionPublic } from '@cr/contract/users';
 import { useForm } from 'react-hook-form';
@@ -55,13 +56,24 @@ function InvitationSubscribe({ subscription }: { subscription: SubscriptionPubli
   const { events } = useCurrentEvents();
   const [opened, { open, close }] = useDisclosure(false);
   const current = events.find(({ event, config }) => event.row_id === subscription.event_id && switchActive(config, 'reviewer_subscription_enabled'));
-  if (subscription.status !== SubscriptionStatus.invited || !current) return null;
+  // The event as it was when the modal opened: answering the invitation ends it, and the modal then shows its confirmation.
+  const [event, setEvent] = useState<EventPublic | undefined>();
+  const offered = subscription.status === SubscriptionStatus.invited && current;
   return (
     <>
-      <Button size="xs" onClick={open} aria-label={t('profile.subscribeTo', { name: current.event.name })}>
-        {t('nav.subscribe')}
-      </Button>
-      {opened && <SubscribeModal events={[current.event]} invitation={subscription} categoriesQuery={categoriesQuery} opened onClose={close} />}
+      {offered && (
+        <Button
+          size="xs"
+          onClick={() => {
+            setEvent(current.event);
+            open();
+          }}
+          aria-label={t('profile.subscribeTo', { name: current.event.name })}
+        >
+          {t('nav.subscribe')}
+        </Button>
+      )}
+      {opened && event && <SubscribeModal events={[event]} invitation={subscription} categoriesQuery={categoriesQuery} opened onClose={close} />}
     </>
   );
 }
