@@ -152,7 +152,7 @@ test.describe('the admin area (issue 3)', () => {
     await visitor.close();
   });
 
-  // B-033, B-034, B-035
+  // B-033, B-034, B-035, C-049, C-050, C-051, C-052
   test('the users tab pages by 25, copies a Catalyst ID and opens a profile', async ({ page, context, request }) => {
     // Enough accounts for a second page.
     for (let i = 0; i < 26; i += 1) await registerThroughApi(request);
@@ -174,13 +174,20 @@ test.describe('the admin area (issue 3)', () => {
     await expect(body).toHaveCount(1);
     await body.first().getByRole('button', { name: /^Copy: id\.catalyst:\/\/cardano\/demo-reviewer/ }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('id.catalyst://cardano/demo-reviewer');
+    const fetched = page.waitForRequest((r) => r.url().includes('/api/reviews/admin/users/id.catalyst')); // C-049
     await body.first().getByRole('link', { name: /View the profile of/ }).click();
+    expect(decodeURIComponent((await fetched).url())).toContain('/api/reviews/admin/users/id.catalyst://cardano/demo-reviewer');
     await expect(page).toHaveURL(/\/admin\/users\/id\.catalyst%3A%2F%2Fcardano%2Fdemo-reviewer$/);
     await expect(page.getByRole('heading', { name: 'id.catalyst://cardano/demo-reviewer' })).toBeVisible();
     await expect(page.getByRole('region', { name: 'Personal info' })).toContainText('reviewer@demo.local');
+    // C-052: read-only: no forms, no change-password block, no actions on the subscriptions.
+    await expect(page.getByRole('region', { name: 'Change password' })).toHaveCount(0);
+    await expect(page.getByRole('main').getByRole('textbox')).toHaveCount(0);
 
     await page.goto(`/admin/users/${encodeURIComponent('id.catalyst://cardano/nobody-here')}`);
-    await expect(page.getByText('The user you are looking for does not exist or an error occurred.')).toBeVisible();
+    await expectToast(page, 'The user you are looking for does not exist or an error occurred.'); // C-050
+    await expect(page.getByRole('heading', { name: 'User not found' })).toBeVisible(); // C-051
+    await expect(page.getByRole('main').getByText('The user you are looking for does not exist or an error occurred.')).toBeVisible();
   });
 
   test('axe-core finds no serious or critical violation on the admin tabs and the event configuration', async ({ page }) => {

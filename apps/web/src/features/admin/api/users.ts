@@ -19,6 +19,20 @@ export const adminUsersQuery = (page: number, size: number, search: string) =>
     placeholderData: (previous) => previous,
   });
 
-/** `GET admin/users/{id}` by Catalyst ID: another user's info for the admin's read-only profile view. */
+/**
+ * `GET admin/users/{id}` by Catalyst ID: another user's info for the admin's read-only profile view. A failure toasts
+ * (spec §8) and the page shows the unknown-user heading and text.
+ */
 export const adminUserQuery = (catalystId: string) =>
-  queryOptions({ queryKey: ['admin', 'user', catalystId], queryFn: () => api<UserInfo>(`admin/users/${encodeURIComponent(catalystId)}`), retry: false });
+  queryOptions({
+    queryKey: ['admin', 'user', catalystId],
+    queryFn: async () => {
+      try {
+        return await api<UserInfo>(`admin/users/${encodeURIComponent(catalystId)}`);
+      } catch (error) {
+        notifyError(error, 'errors.fetchUser');
+        throw error;
+      }
+    },
+    retry: false,
+  });
