@@ -75,6 +75,19 @@ describe.each(databaseKinds)('POST subscriptions/ on %s', (kind) => {
     expect(response.json()).toEqual({ message: 'Subscription to this event is not open at the moment.' });
   });
 
+  it('refuses an account that is not active yet, and anonymous callers (C-002)', async () => {
+    const { event } = await openEvent();
+    for (const status of [0, 1]) {
+      const user = await ctx.newUser({ status });
+      const response = await subscribe(user, { event_id: event.row_id });
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toEqual({ message: 'Activate your account first: open the link we e-mailed you.' });
+      const answer = await ctx.app.inject({ method: 'POST', url: `${API}/subscriptions/invitation`, headers: user.auth, payload: { invitation_answer: { event_id: event.row_id, status: 0, role: 2 } } });
+      expect(answer.statusCode).toBe(403);
+    }
+    expect((await subscribe(undefined, { event_id: event.row_id })).statusCode).toBe(401);
+  });
+
   it('refuses a second subscription to the same event with 409, also when two arrive at once (C-002)', async () => {
     const { event } = await openEvent();
     const user = await ctx.newUser();

@@ -87,11 +87,13 @@ test.describe('login and password reset', () => {
     await expect(page).toHaveURL(/\/reset-password/);
   });
 
-  //
-  test('an account that is not active sees the red activation bar', async ({ page }) => {
+  // C-001
+  test('an account that is not active sees the red activation bar and no Subscribe button', async ({ page }) => {
     await login(page, demo.newcomer);
     const bar = page.getByTestId('activation-bar');
     await expect(bar).toHaveText('email activation required');
     await expect(bar).toHaveCSS('background-color', 'rgb(201, 42, 42)');
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Profile' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Subscribe' })).toHaveCount(0);
   });
 });

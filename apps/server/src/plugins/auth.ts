@@ -27,6 +27,15 @@ export function currentUser(request: FastifyRequest): AuthUser {
   return request.user;
 }
 
+export const inactiveAccountMessage = 'Activate your account first: open the link we e-mailed you.';
+
+/** The caller, who must have an active account: an inactive one may log in but not subscribe, review or moderate (DOMAIN.md). */
+export function activeUser(request: FastifyRequest): AuthUser {
+  const user = currentUser(request);
+  if (user.status !== AccountStatus.active) throw forbidden(inactiveAccountMessage);
+  return user;
+}
+
 function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (!header) return undefined;

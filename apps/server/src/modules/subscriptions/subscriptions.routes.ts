@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { errorBody, validationErrorBody } from '@cr/contract/common';
 import { invitationAnswerBody, invitationBody, newSubscriptionBody } from '@cr/contract/subscriptions';
 import { subscriptionPublic } from '@cr/contract/users';
-import { currentUser } from '../../plugins/auth';
+import { activeUser, currentUser } from '../../plugins/auth';
 import type { SubscriptionsService } from './subscriptions.service';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 422: validationErrorBody };
@@ -13,11 +13,11 @@ const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody,
 export async function subscriptionsRoutes(app: FastifyInstance, options: { subscriptions: SubscriptionsService }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.post('/subscriptions/', { config: { access: 'user' }, schema: { tags: ['subscriptions'], body: newSubscriptionBody, response: { 201: z.array(subscriptionPublic), ...errors } } }, async (request, reply) =>
-    reply.code(201).send(await options.subscriptions.subscribe(currentUser(request).id, request.body.new_subscription)),
+    reply.code(201).send(await options.subscriptions.subscribe(activeUser(request).id, request.body.new_subscription)),
   );
 
   api.post('/subscriptions/invitation', { config: { access: 'user' }, schema: { tags: ['subscriptions'], body: invitationAnswerBody, response: { 200: z.array(subscriptionPublic), ...errors } } }, (request) =>
-    options.subscriptions.answerInvitation(currentUser(request).id, request.body.invitation_answer),
+    options.subscriptions.answerInvitation(activeUser(request).id, request.body.invitation_answer),
   );
 
   api.post('/subscriptions/invite', { config: { access: 'admin' }, schema: { tags: ['subscriptions'], body: invitationBody, response: { 201: z.array(subscriptionPublic), ...errors } } }, async (request, reply) =>

@@ -1,5 +1,6 @@
 import { Button } from '@mantine/core';
 import { switchActive, type EventPublic } from '@cr/contract/events';
+import { AccountStatus } from '@cr/contract/users';
 import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,12 +8,16 @@ import { useSession } from '../../lib/session';
 import { categoriesQuery, useCurrentEvents } from '../../features/events/api/events';
 import { SubscribeModal } from '../../features/subscriptions/components/subscribe-modal';
 
-/** The current events the logged-in user may subscribe to: subscription open and no subscription yet (spec §6). */
+/**
+ * The current events the logged-in user may subscribe to: an active account, subscription open and no subscription
+ * yet (spec §6; an inactive account may log in but not subscribe).
+ */
 export function useSubscribableEvents() {
   const logged = useSession((state) => state.logged);
+  const active = useSession((state) => state.userInfo?.catalyst_id.status === AccountStatus.active);
   const subscriptions = useSession((state) => state.userInfo?.extra.subscriptions);
   const { events } = useCurrentEvents();
-  if (!logged) return [];
+  if (!logged || !active) return [];
   const subscribed = new Set((subscriptions ?? []).map((item) => item.event_id));
   return events.filter(({ event, config }) => switchActive(config, 'reviewer_subscription_enabled') && !subscribed.has(event.row_id)).map(({ event }) => event);
 }
