@@ -20,6 +20,8 @@ export const validationMessages = {
   invalid: '{{field}} is invalid.',
   integer: '{{field}} must be a whole number.',
   atLeast0: '{{field}} must be at least 0.',
+  atLeast1: '{{field}} must be at least 1.',
+  atMostQuota: '{{field}} must be at most 1000.',
   ratio: '{{field}} must be between 0 and 1.',
   notBelowMin: '{{field}} must not be below the minimum.',
   endAfterStart: '{{field}} must be after the start.',

@@ -60,6 +60,8 @@ export const messages = {
   number: 'validation.number',
   integer: 'validation.integer',
   atLeast0: 'validation.atLeast0',
+  atLeast1: 'validation.atLeast1',
+  atMostQuota: 'validation.atMostQuota',
   ratio: 'validation.ratio',
   date: 'validation.date',
   notBelowMin: 'validation.notBelowMin',

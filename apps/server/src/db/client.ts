@@ -2,6 +2,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, write
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
@@ -66,7 +67,9 @@ function isAlive(pid: number): boolean {
 export async function openPglite(dataDir?: string): Promise<Database> {
   const unlock = dataDir ? lockEmbedded(dataDir) : () => {};
   try {
-    const client = dataDir ? new PGlite(join(dataDir, 'pglite')) : new PGlite();
+    // pg_trgm: the proposal title filter's index (as on PostgreSQL, where it is a contrib extension).
+    const options = { extensions: { pg_trgm } };
+    const client = dataDir ? new PGlite(join(dataDir, 'pglite'), options) : new PGlite(options);
     await client.waitReady;
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     return {

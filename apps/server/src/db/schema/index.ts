@@ -2,3 +2,4 @@ export * from './accounts';
 export * from './events';
 export * from './system';
 export * from './subscriptions';
+export * from './proposals';
