@@ -25,6 +25,10 @@ import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.route
 import { createAuditService } from './modules/system/audit.service';
 import { auditRoutes, healthRoutes, outboxRoutes } from './modules/system/system.routes';
 import { createVerificationService } from './modules/verification/verification.service';
+import { createProposalAllocationService } from './modules/proposals/proposal-allocation.service';
+import { createProposalImportService } from './modules/proposals/proposal-import.service';
+import { createProposalsService } from './modules/proposals/proposals.service';
+import { proposalsRoutes } from './modules/proposals/proposals.routes';
 import { verificationRoutes } from './modules/verification/verification.routes';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
@@ -94,9 +98,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // user info lists subscriptions, and an invitation looks a user up: each gets the other through a function.
   const userInfo = createUserInfoService(db, {
     subscriptionsOf: (userId) => subscriptions.ofUser(userId),
+    objectivesOf: (catalystId) => proposals.objectivesAuthoredBy(catalystId),
     registry,
     registryRecheckMs: config.REGISTRY_RECHECK_SECONDS * 1000,
   });
+  const proposals = createProposalsService({ db, activeSubscriptionIds: (userId) => subscriptions.activeReviewerSubscriptionIds(userId) });
   const subscriptions = createSubscriptionsService({ db, events, verification, userIdOf: (catalystId) => userInfo.userIdOf(catalystId) });
   const accounts = createAccountsService({
     db,
@@ -134,6 +140,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(eventsRoutes, { events });
       await api.register(subscriptionsRoutes, { subscriptions });
       await api.register(verificationRoutes, { verification });
+      await api.register(proposalsRoutes, {
+        proposals,
+        imports: createProposalImportService({ db, events, registry, gatewayUrl: config.PROPOSALS_SOURCE_URL }),
+        allocation: createProposalAllocationService({ db, events }),
+        importBodyLimit: config.IMPORT_BODY_LIMIT_BYTES,
+      });
       await api.register(auditRoutes, { audit: createAuditService(db) });
       if (config.MAIL_OUTBOX_API) await api.register(outboxRoutes, { db });
     },

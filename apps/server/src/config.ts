@@ -49,6 +49,7 @@ const schema = z.object({
   RESET_LIMIT_PER_ADDRESS: positiveInt.default(30),
   RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(15 * 60),
   BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
+  IMPORT_BODY_LIMIT_BYTES: positiveInt.default(64 * 1024 * 1024),
   SEED_DEMO: z.enum(['auto', 'true', 'false']).default('auto'),
   MAIL_OUTBOX_API: bool.default(false),
   WEB_DIST: optionalText,

@@ -9,6 +9,13 @@ export class AppError extends Error {
   }
 }
 
+/** A request whose body passed the route's schema but not a deeper check (an uploaded file): 422 with `detail`. */
+export class ValidationFailure extends AppError {
+  constructor(readonly detail: { loc: (string | number)[]; msg: string; type: string }[]) {
+    super(422, detail[0]?.msg ?? 'Invalid input.');
+  }
+}
+
 export const badRequest = (message: string) => new AppError(400, message);
 export const unauthorized = (message = 'Not authenticated.') => new AppError(401, message);
 export const forbidden = (message = 'You are not allowed to do this.') => new AppError(403, message);

@@ -87,7 +87,7 @@ export const proposalsQuery = pageQuery.extend({
   event_id: rowId.optional(),
   category: rowId.optional(),
 });
-export type ProposalsQuery = z.input<typeof proposalsQuery>;
+export type ProposalsQuery = z.infer<typeof proposalsQuery>;
 
 export const proposalIdParams = z.object({ id: rowId });
 
@@ -108,7 +108,8 @@ export const allocationParams = z.object({
   categories: z.array(rowId).default([]),
   dry_run: z.boolean().default(true),
 });
-export type AllocationParams = z.input<typeof allocationParams>;
+export type AllocationParams = z.infer<typeof allocationParams>;
+export type AllocationParamsInput = z.input<typeof allocationParams>;
 export const allocationParamsBody = z.object({ allocation_params: allocationParams });
 
 const averages = z.object({ avg: z.number(), min: z.number(), max: z.number() });
@@ -142,7 +143,8 @@ export const importOptions = z
   .superRefine((options, context) => {
     if (options.source === 'file' && options.file === undefined) context.addIssue({ code: 'custom', path: ['file'], message: messages.required });
   });
-export type ImportOptions = z.input<typeof importOptions>;
+export type ImportOptions = z.infer<typeof importOptions>;
+export type ImportOptionsInput = z.input<typeof importOptions>;
 export const importOptionsBody = z.object({ import_options: importOptions });
 
 /** A proposal template as uploaded: the JSON schema, and the category its proposals belong to. */
@@ -169,6 +171,7 @@ export const importFile = z.object({
   documents: z.array(proposalDocument),
 });
 export type ImportFile = z.input<typeof importFile>;
+export type ParsedImportFile = z.infer<typeof importFile>;
 
 export const importResult = z.object({
   dry_run: z.boolean(),

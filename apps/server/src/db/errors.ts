@@ -10,3 +10,11 @@ export function uniqueViolation(error: unknown): string | undefined {
   }
   return undefined;
 }
+
+/** Whether an error (or its cause) is PostgreSQL's lock_not_available (a NOWAIT lock someone else holds). */
+export function lockNotAvailable(error: unknown): boolean {
+  for (let current = error; current && typeof current === 'object'; current = (current as { cause?: unknown }).cause) {
+    if ((current as { code?: unknown }).code === '55P03') return true;
+  }
+  return false;
+}

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { renderValidationMessage } from '@cr/contract/messages';
 import type { ValidationErrorItem } from '@cr/contract/common';
-import { AppError } from '../errors';
+import { AppError, ValidationFailure } from '../errors';
 
 const CONTEXT_LOCATION: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
@@ -33,6 +33,7 @@ export function registerErrorHandler(app: FastifyInstance) {
       });
       return reply.code(422).send({ detail });
     }
+    if (error instanceof ValidationFailure) return reply.code(422).send({ detail: error.detail });
     if (error instanceof AppError) {
       return reply.code(error.statusCode).headers(error.headers).send({ message: error.message });
     }

@@ -27,7 +27,12 @@ export function toCatalystIdPublic(account: AccountRow): CatalystIdPublic {
  */
 export function createUserInfoService(
   db: Db,
-  options: { subscriptionsOf?: (userId: number) => Promise<SubscriptionPublic[]>; registry?: CatalystRegistry; registryRecheckMs?: number } = {},
+  options: {
+    subscriptionsOf?: (userId: number) => Promise<SubscriptionPublic[]>;
+    objectivesOf?: (catalystId: string) => Promise<number[]>;
+    registry?: CatalystRegistry;
+    registryRecheckMs?: number;
+  } = {},
 ) {
   /**
    * A registration short of persistent is looked up again when its owner loads their info, at most once per
@@ -113,7 +118,7 @@ export function createUserInfoService(
       extra: {
         role: account.role,
         force_reset: account.forceReset,
-        unique_objectives_as_author: [],
+        unique_objectives_as_author: options.objectivesOf ? await options.objectivesOf(account.catalystId) : [],
         subscriptions: options.subscriptionsOf ? await options.subscriptionsOf(account.userId) : [],
         due_diligence: { status: account.dueDiligenceStatus, url: account.dueDiligenceUrl },
         registered_at: account.registeredAt.toISOString(),

@@ -62,9 +62,9 @@ export async function updateEvent(db: DbOrTx, id: number, values: EventValues) {
 const configScope = (kind: ConfigKind, eventId: number | null) =>
   and(eq(configs.kind, kind), eventId === null ? isNull(configs.eventId) : eq(configs.eventId, eventId));
 
-export async function findConfig(db: DbOrTx, kind: ConfigKind, eventId: number | null, options: { forUpdate?: boolean } = {}) {
+export async function findConfig(db: DbOrTx, kind: ConfigKind, eventId: number | null, options: { forUpdate?: boolean; noWait?: boolean } = {}) {
   const query = db.select().from(configs).where(configScope(kind, eventId)).limit(1);
-  const rows = options.forUpdate ? await query.for('update') : await query;
+  const rows = options.forUpdate ? await query.for('update', options.noWait ? { noWait: true } : {}) : await query;
   return rows[0];
 }
 
@@ -84,6 +84,11 @@ export async function findConfigs(db: DbOrTx, kind: ConfigKind, eventIds: number
 export async function lockConfig(db: DbOrTx, kind: ConfigKind, eventId: number | null, initial: unknown) {
   await db.insert(configs).values({ kind, eventId, value: initial }).onConflictDoNothing();
   return (await findConfig(db, kind, eventId, { forUpdate: true }))!;
+}
+
+/** Creates the record if missing (committed at once when `db` is not a transaction). */
+export async function ensureConfig(db: DbOrTx, kind: ConfigKind, eventId: number | null, initial: unknown) {
+  await db.insert(configs).values({ kind, eventId, value: initial }).onConflictDoNothing();
 }
 
 export async function updateConfig(db: DbOrTx, id: number, value: unknown) {

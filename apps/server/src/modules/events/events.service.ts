@@ -15,10 +15,12 @@ import type { Db, DbOrTx } from '../../db/client';
 import { uniqueViolation } from '../../db/errors';
 import type { ConfigKind } from '../../db/schema/index';
 import { conflict, notFound } from '../../errors';
+import { lockNotAvailable } from '../../db/errors';
 import { recordAudit } from '../system/audit.service';
 import * as repo from './events.repository';
 
 export const eventMessages = {
+  runInProgress: 'Another run is in progress for this event. Try again when it has finished.',
   nameTaken: 'An event with this name already exists.',
   eventNotFound: 'This event does not exist.',
 };
@@ -153,6 +155,41 @@ export function createEventsService(db: Db) {
       const row = await repo.findConfig(db, 'allocations', eventId);
       return configRecord(row, 'allocations', eventId, { ...DEFAULT_ALLOCATION_CONFIG, ...((row?.value as Partial<AllocationConfig> | undefined) ?? {}) });
     },
+
+    /** Creates the event's allocation flags record if missing, outside any run's transaction. */
+    ensureAllocationConfig: (eventId: number) => repo.ensureConfig(db, 'allocations', eventId, DEFAULT_ALLOCATION_CONFIG),
+
+    /**
+     * Locks the event's allocation flags for a run without waiting: a second run while one holds them gets 409
+     * (DOMAIN.md: concurrent real runs, exactly one wins). Answers the flags; `mark` sets one in the same transaction.
+     */
+    async lockAllocationConfig(tx: DbOrTx, eventId: number) {
+      let row;
+      try {
+        row = await repo.findConfig(tx, 'allocations', eventId, { forUpdate: true, noWait: true });
+      } catch (error) {
+        if (lockNotAvailable(error)) throw conflict(eventMessages.runInProgress);
+        throw error;
+      }
+      if (!row) throw new Error('ensureAllocationConfig first');
+      const value: AllocationConfig = { ...DEFAULT_ALLOCATION_CONFIG, ...((row.value as Partial<AllocationConfig> | null) ?? {}) };
+      return {
+        value,
+        mark: (flag: keyof AllocationConfig) => repo.updateConfig(tx, row.id, { ...value, [flag]: true }),
+      };
+    },
+
+    /** Locks an event's row for a run that must not overlap another one on the same event (404 when unknown). */
+    async lockEvent(tx: DbOrTx, eventId: number) {
+      const row = await repo.findEvent(tx, eventId, { forUpdate: true });
+      if (!row) throw notFound(eventMessages.eventNotFound);
+      return repo.toEventPublic(row);
+    },
+
+    categoriesOf: (tx: DbOrTx, eventId: number) => repo.listCategories(tx, eventId),
+
+    /** Finds or creates an event's categories by title (the proposal import). */
+    ensureCategories: (tx: DbOrTx, eventId: number, items: { title: string; externalId?: string | null }[]) => repo.ensureCategories(tx, eventId, items),
 
     /** Whether a switch of an event counts now (on, and inside its window where one is set). */
     async switchActive(eventId: number, name: SwitchName, now = new Date(), tx: DbOrTx = db) {

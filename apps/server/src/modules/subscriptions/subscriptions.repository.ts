@@ -58,3 +58,13 @@ export async function lockForUserEvent(db: DbOrTx, userId: number, eventId: numb
     .orderBy(asc(subscriptions.id))
     .for('update');
 }
+
+/** A user's active LV0/LV1 subscriptions to active events: whose allocations they see. */
+export async function activeReviewerSubscriptionIds(db: DbOrTx, userId: number) {
+  const rows = await db
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .innerJoin(events, eq(events.id, subscriptions.eventId))
+    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.status, 1), inArray(subscriptions.role, [0, 1]), eq(events.active, true)));
+  return rows.map((row) => row.id);
+}

@@ -158,6 +158,8 @@ export function createSubscriptionsService(deps: {
       }
     },
 
+    activeReviewerSubscriptionIds: (userId: number) => repo.activeReviewerSubscriptionIds(db, userId),
+
     /** A user's subscriptions, newest first (spec §2.16). */
     async ofUser(userId: number): Promise<SubscriptionPublic[]> {
       const rows = await repo.listForUser(db, userId);

@@ -1,0 +1,181 @@
+import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { ReviewerLevel, SubscriptionStatus } from '@cr/contract/subscriptions';
+import { AccountStatus, RegistrationStatus } from '@cr/contract/users';
+import { catalystIds, categories, events, proposalAllocations, proposalAuthors, proposals, subscriptions, users } from '../../db/schema/index';
+
+export type ProposalInsert = typeof proposals.$inferInsert;
+
+const rowColumns = {
+  id: proposals.id,
+  prId: proposals.prId,
+  title: proposals.title,
+  categoryId: proposals.categoryId,
+  categoryTitle: categories.title,
+  funds: proposals.funds,
+  currency: proposals.currency,
+  proposerName: proposals.proposerName,
+  summary: proposals.summary,
+  url: proposals.url,
+  eventId: proposals.eventId,
+};
+export type ProposalListRow = Awaited<ReturnType<typeof listProposals>>['rows'][number];
+
+/** `%`, `_` and `\` in a user's filter match themselves. */
+const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export interface ProposalFilter {
+  eventIds?: number[] | undefined;
+  title?: string | undefined;
+  category?: number | undefined;
+}
+
+function filterWhere(filter: ProposalFilter): SQL | undefined {
+  const parts: SQL[] = [];
+  if (filter.eventIds) parts.push(filter.eventIds.length === 0 ? sql`false` : inArray(proposals.eventId, filter.eventIds));
+  if (filter.title) parts.push(sql`lower(${proposals.title}) like ${likePattern(filter.title)}`);
+  if (filter.category) parts.push(eq(proposals.categoryId, filter.category));
+  return parts.length > 0 ? and(...parts) : undefined;
+}
+
+/** A page of proposals, ordered by id, and the total of the filter (spec §2.11). */
+export async function listProposals(db: DbOrTx, filter: ProposalFilter, page: { size: number; page: number }) {
+  const where = filterWhere(filter);
+  const [rows, totals] = await Promise.all([
+    db
+      .select(rowColumns)
+      .from(proposals)
+      .leftJoin(categories, eq(categories.id, proposals.categoryId))
+      .where(where)
+      .orderBy(asc(proposals.id))
+      .limit(page.size)
+      .offset(page.size * page.page),
+    db.select({ total: count() }).from(proposals).where(where),
+  ]);
+  return { rows, total: totals[0]?.total ?? 0 };
+}
+
+/** Proposals allocated to any of the given subscriptions, ordered by id. */
+export async function listAllocated(db: DbOrTx, subscriptionIds: number[], page: { size: number; page: number }) {
+  if (subscriptionIds.length === 0) return { rows: [], total: 0 };
+  const where = inArray(proposalAllocations.subscriptionId, subscriptionIds);
+  const [rows, totals] = await Promise.all([
+    db
+      .select(rowColumns)
+      .from(proposalAllocations)
+      .innerJoin(proposals, eq(proposals.id, proposalAllocations.proposalId))
+      .leftJoin(categories, eq(categories.id, proposals.categoryId))
+      .where(where)
+      .orderBy(asc(proposals.id))
+      .limit(page.size)
+      .offset(page.size * page.page),
+    db.select({ total: count() }).from(proposalAllocations).where(where),
+  ]);
+  return { rows, total: totals[0]?.total ?? 0 };
+}
+
+export async function findProposal(db: DbOrTx, id: number) {
+  const rows = await db
+    .select({ proposal: proposals, categoryTitle: categories.title, authors: sql<number>`(select count(*)::int from ${proposalAuthors} where ${proposalAuthors.proposalId} = ${proposals.id})` })
+    .from(proposals)
+    .leftJoin(categories, eq(categories.id, proposals.categoryId))
+    .where(eq(proposals.id, id))
+    .limit(1);
+  return rows[0];
+}
+
+export async function activeEventIds(db: DbOrTx) {
+  const rows = await db.select({ id: events.id }).from(events).where(eq(events.active, true));
+  return rows.map((row) => row.id);
+}
+
+/** The event's proposals by document id, with what the import needs to tell new, changed and unchanged apart. */
+export async function existingByPrId(db: DbOrTx, eventId: number) {
+  const rows = await db.select({ id: proposals.id, prId: proposals.prId, contentHash: proposals.contentHash }).from(proposals).where(eq(proposals.eventId, eventId));
+  return new Map(rows.map((row) => [row.prId, row]));
+}
+
+export async function insertProposals(db: DbOrTx, values: ProposalInsert[]) {
+  if (values.length === 0) return [];
+  return db.insert(proposals).values(values).returning({ id: proposals.id, prId: proposals.prId });
+}
+
+export async function updateProposal(db: DbOrTx, id: number, values: Partial<ProposalInsert>) {
+  await db
+    .update(proposals)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(proposals.id, id));
+}
+
+export async function replaceAuthors(db: DbOrTx, proposalIds: number[], rows: { proposalId: number; catalystKey: string }[]) {
+  if (proposalIds.length > 0) await db.delete(proposalAuthors).where(inArray(proposalAuthors.proposalId, proposalIds));
+  if (rows.length > 0) await db.insert(proposalAuthors).values(rows).onConflictDoNothing();
+}
+
+/** Categories (objectives) of an event's proposals that a Catalyst ID key authored: conflicts of interest. */
+export async function authoredCategories(db: DbOrTx, catalystKey: string) {
+  const rows = await db
+    .selectDistinct({ categoryId: proposals.categoryId, eventId: proposals.eventId })
+    .from(proposalAuthors)
+    .innerJoin(proposals, eq(proposals.id, proposalAuthors.proposalId))
+    .where(eq(proposalAuthors.catalystKey, catalystKey));
+  return rows;
+}
+
+// ---------- allocation ----------
+
+/**
+ * The allocation's reviewers: the event's active LV0/LV1 subscriptions of accounts that may review (active, and
+ * persistently registered on chain), with their Catalyst IDs.
+ */
+export async function allocationReviewers(db: DbOrTx, eventId: number) {
+  return db
+    .select({ id: subscriptions.id, role: subscriptions.role, preferred: subscriptions.preferredCategories, catalystId: catalystIds.catalystId })
+    .from(subscriptions)
+    .innerJoin(users, eq(users.id, subscriptions.userId))
+    .innerJoin(catalystIds, eq(catalystIds.id, users.catalystIdRef))
+    .where(
+      and(
+        eq(subscriptions.eventId, eventId),
+        eq(subscriptions.status, SubscriptionStatus.active),
+        inArray(subscriptions.role, [ReviewerLevel.level_0, ReviewerLevel.level_1]),
+        eq(catalystIds.status, AccountStatus.active),
+        eq(catalystIds.rbacRegStatus, RegistrationStatus.persistent),
+      ),
+    )
+    .orderBy(asc(subscriptions.id));
+}
+
+export async function allocationProposals(db: DbOrTx, eventId: number) {
+  return db.select({ id: proposals.id, category: proposals.categoryId }).from(proposals).where(eq(proposals.eventId, eventId)).orderBy(asc(proposals.id));
+}
+
+/** (author key, category) pairs of an event's proposals. */
+export async function eventAuthorCategories(db: DbOrTx, eventId: number) {
+  return db
+    .selectDistinct({ catalystKey: proposalAuthors.catalystKey, categoryId: proposals.categoryId })
+    .from(proposalAuthors)
+    .innerJoin(proposals, eq(proposals.id, proposalAuthors.proposalId))
+    .where(eq(proposals.eventId, eventId));
+}
+
+export async function deleteAllocations(db: DbOrTx, eventId: number) {
+  await db.delete(proposalAllocations).where(eq(proposalAllocations.eventId, eventId));
+}
+
+/** Writes allocation pairs in chunks through unnest (one statement per 20,000 rows, whatever the driver). */
+export async function insertAllocations(db: DbOrTx, eventId: number, subscriptionIds: Int32Array, proposalIds: Int32Array) {
+  const chunk = 20_000;
+  for (let start = 0; start < subscriptionIds.length; start += chunk) {
+    const s = Array.from(subscriptionIds.subarray(start, start + chunk));
+    const p = Array.from(proposalIds.subarray(start, start + chunk));
+    await db.execute(
+      sql`insert into ${proposalAllocations} (event_id, subscription_id, proposal_id) select ${eventId}, s, p from unnest(${`{${s.join(',')}}`}::int[], ${`{${p.join(',')}}`}::int[]) as t(s, p)`,
+    );
+  }
+}
+
+export async function allocationCount(db: DbOrTx, eventId: number) {
+  const rows = await db.select({ total: count() }).from(proposalAllocations).where(eq(proposalAllocations.eventId, eventId));
+  return rows[0]?.total ?? 0;
+}

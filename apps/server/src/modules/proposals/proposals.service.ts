@@ -1,0 +1,65 @@
+import type { ProposalPublic, ProposalRow, ProposalsQuery } from '@cr/contract/proposals';
+import type { Db } from '../../db/client';
+import { catalystKey } from '../../domain/proposal-document';
+import { notFound } from '../../errors';
+import * as repo from './proposals.repository';
+
+export const proposalMessages = { notFound: 'The proposal you are looking for does not exist.' };
+
+function toRow(row: repo.ProposalListRow): ProposalRow {
+  return {
+    row_id: row.id,
+    pr_id: row.prId,
+    title: row.title,
+    objective: row.categoryId,
+    objective_title: row.categoryTitle,
+    category: row.categoryTitle,
+    funds: row.funds,
+    currency: row.currency,
+    proposer_name: row.proposerName,
+    summary: row.summary,
+    url: row.url,
+    event_id: row.eventId,
+    // Reviews arrive with issue 6; until then nobody has reviewed anything.
+    has_reviewed: false,
+  };
+}
+
+/** Browsing proposals (spec §2.11, §2.12): public lists and detail, and the viewer's allocation. */
+export function createProposalsService(deps: { db: Db; activeSubscriptionIds: (userId: number) => Promise<number[]> }) {
+  const { db } = deps;
+  return {
+    /** A page of proposals; without an event, those of the current (active) events. */
+    async list(query: ProposalsQuery & { size: number; page: number }) {
+      const eventIds = query.event_id ? [query.event_id] : await repo.activeEventIds(db);
+      const { rows, total } = await repo.listProposals(db, { eventIds, title: query.title, category: query.category }, query);
+      return { data: rows.map(toRow), page: { total, size: query.size, page: query.page } };
+    },
+
+    async get(id: number): Promise<ProposalPublic> {
+      const found = await repo.findProposal(db, id);
+      if (!found) throw notFound(proposalMessages.notFound);
+      const { proposal } = found;
+      return {
+        ...toRow({ ...proposal, categoryTitle: found.categoryTitle }),
+        solution: proposal.solution,
+        authors_count: found.authors,
+        extra: proposal.extra,
+        score: null,
+      };
+    },
+
+    /** The proposals allocated to the viewer's reviewer subscriptions (spec §7 `proposals/allocated`). */
+    async allocated(userId: number, page: { size: number; page: number }) {
+      const { rows, total } = await repo.listAllocated(db, await deps.activeSubscriptionIds(userId), page);
+      return { data: rows.map(toRow), page: { total, size: page.size, page: page.page } };
+    },
+
+    /** Categories (objectives) in which a Catalyst ID authored a proposal: `unique_objectives_as_author`. */
+    async objectivesAuthoredBy(catalystId: string) {
+      const rows = await repo.authoredCategories(db, catalystKey(catalystId));
+      return [...new Set(rows.map((row) => row.categoryId).filter((id): id is number => id !== null))];
+    },
+  };
+}
+export type ProposalsService = ReturnType<typeof createProposalsService>;
