@@ -1,9 +1,17 @@
 import { AccountStatus, UserRole } from '@cr/contract/users';
 import { DEFAULT_REVIEWS_CONFIG } from '@cr/contract/events';
 import type { Db, Tx } from './db/client';
-import { ensureCategories, findEventByName, insertEvent, upsertConfig } from './modules/events/events.repository';
+import { findEventByName, insertEvent, upsertConfig } from './modules/events/events.repository';
+import { countProposals } from './modules/proposals/proposals.repository';
 import { findAccountById, insertAccount, isCatalystIdTaken, updateCatalystId, updateUser } from './modules/accounts/accounts.repository';
 import { hashPassword } from './lib/secrets';
+import { localRegistry } from './adapters/catalyst-registry';
+import { createEventsService } from './modules/events/events.service';
+import { createProposalAllocationService } from './modules/proposals/proposal-allocation.service';
+import { createProposalImportService } from './modules/proposals/proposal-import.service';
+import { insertSubscription } from './modules/subscriptions/subscriptions.repository';
+import { newAnonymousId } from './modules/subscriptions/subscriptions.service';
+import { findAccountByCatalystId } from './modules/accounts/accounts.repository';
 
 /** The demo accounts the README lists. One password for all: easy to try, never for production. */
 export const DEMO_PASSWORD = 'Demo-pass1';
@@ -18,17 +26,13 @@ export const demoAccounts = [
 
 const DAY = 24 * 60 * 60 * 1000;
 
-/** The demo round: a current event open for subscription and review, a past one, and the current one's categories. */
+/**
+ * The demo round: a current event open for subscription and review, with the sample proposals (built from the real
+ * Catalyst Voices templates; their categories come with them) allocated to the demo reviewer, and a past round.
+ */
 export const DEMO_EVENT = {
   name: 'Fund 15 (demo)',
   description: 'A demonstration funding round: reviewers subscribe and review the proposals of its categories.',
-  categories: [
-    'Cardano Use Cases: Partners & Products',
-    'Cardano Use Cases: Concept',
-    'Cardano Use Cases: Product',
-    'Cardano Open: Developers',
-    'Cardano Open: Ecosystem',
-  ],
 };
 const PAST_EVENT = { name: 'Fund 14 (demo)', description: 'A past demonstration round, kept for the reviewers\' history.' };
 
@@ -48,7 +52,34 @@ async function seedDemoEvents(tx: Tx): Promise<void> {
     reviewer_subscription_starts_at: new Date(now - 7 * DAY).toISOString(),
     reviewer_subscription_ends_at: new Date(now + 60 * DAY).toISOString(),
   });
-  await ensureCategories(tx, event.id, DEMO_EVENT.categories.map((title) => ({ title })));
+}
+
+/**
+ * The demo round's proposals (the sample import, as an admin would run it) and the demo reviewer's LV0 subscription
+ * with an allocation; only while the round has no proposals yet.
+ */
+async function seedDemoProposals(db: Db): Promise<void> {
+  const event = await findEventByName(db, DEMO_EVENT.name);
+  const admin = await findAccountByCatalystId(db, 'cardano/demo-admin');
+  const reviewer = await findAccountByCatalystId(db, 'cardano/demo-reviewer');
+  if (!event || !admin || !reviewer || (await countProposals(db, event.id)) > 0) return;
+  const events = createEventsService(db);
+  await createProposalImportService({ db, events, registry: localRegistry }).import(admin.userId, event.id, {
+    source: 'sample',
+    dry_run: false,
+    categories: [],
+    accept_non_existent_users: true,
+    accept_non_persistent_users: true,
+  });
+  await insertSubscription(db, { userId: reviewer.userId, eventId: event.id, role: 0, status: 1, anonymousId: newAnonymousId(), preferredCategories: [] });
+  await createProposalAllocationService({ db, events }).generate(admin.userId, {
+    event_id: event.id,
+    allocation_seed: 1,
+    nr_of_proposals_lv0: 20,
+    nr_of_proposals_lv1: 60,
+    categories: [],
+    dry_run: false,
+  });
 }
 
 /** Creates the demo accounts and the demo round that don't exist yet; returns how many accounts were created. */
@@ -68,5 +99,6 @@ export async function seedDemo(db: Db): Promise<number> {
     }
     await seedDemoEvents(tx);
   });
+  await seedDemoProposals(db);
   return created;
 }

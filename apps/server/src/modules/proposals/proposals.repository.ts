@@ -179,3 +179,8 @@ export async function allocationCount(db: DbOrTx, eventId: number) {
   const rows = await db.select({ total: count() }).from(proposalAllocations).where(eq(proposalAllocations.eventId, eventId));
   return rows[0]?.total ?? 0;
 }
+
+export async function countProposals(db: DbOrTx, eventId: number) {
+  const rows = await db.select({ total: count() }).from(proposals).where(eq(proposals.eventId, eventId));
+  return rows[0]?.total ?? 0;
+}
