@@ -5,6 +5,7 @@ import { DatabaseLockedError, type Database } from './db/client';
 import { DEMO_PASSWORD, seedDemo } from './demo';
 import { findAccountByCatalystId, updateUser } from './modules/accounts/accounts.repository';
 import { insertAuditEntry } from './modules/system/audit.repository';
+import { SCALE_PASSWORD, seedScale } from './scale-seed';
 
 /** What the operator commands need; `open` is called only by commands that use the database. */
 export interface CliDeps {
@@ -30,6 +31,8 @@ export const usage = [
   '  force-reset <catalystId>   make the user choose a new password before reviewing or moderating',
   '  migrate                    apply the database migrations',
   '  seed-demo                  create the demo accounts that do not exist yet',
+  '  seed-scale [--proposals=20000] [--reviewers=5000] [--categories=40] [--seed=1]',
+  '                             generate an active round at that size (benchmarks, load tests)',
   '  help                       show this text',
   '',
   'Each command first applies the migrations. It uses DATABASE_URL, or else the embedded database in DATA_DIR,',
@@ -37,7 +40,7 @@ export const usage = [
 ].join('\n');
 
 type Context = { database: Database; adminCatalystIds: string[]; out: (line: string) => void };
-type Command = { argument?: 'catalystId'; run(context: Context, argument: string): Promise<void> };
+type Command = { argument?: 'catalystId'; options?: readonly string[]; run(context: Context, argument: string, options: Record<string, number>): Promise<void> };
 
 async function setRole(context: Context, rawCatalystId: string, role: number, action: string) {
   const catalystId = normalizeCatalystId(rawCatalystId).id;
@@ -91,6 +94,15 @@ const commands: Record<string, Command> = {
       context.out(`The database (${context.database.kind}) is migrated to the latest version.`);
     },
   },
+  'seed-scale': {
+    options: ['proposals', 'reviewers', 'categories', 'seed'],
+    async run(context, _argument, options) {
+      const result = await seedScale(context.database.db, options);
+      context.out(
+        `Created the active round ${result.eventId} with ${result.proposals} proposals in ${result.categories} categories and ${result.reviewers} subscribed reviewers (password ${SCALE_PASSWORD}) in ${result.seconds} s.`,
+      );
+    },
+  },
   'seed-demo': {
     async run(context) {
       const created = await seedDemo(context.database.db);
@@ -115,7 +127,17 @@ export async function runCli(args: string[], deps: CliDeps): Promise<number> {
     deps.err(`${name} takes one argument: the Catalyst ID, e.g. npm run cli -- ${name} id.catalyst://cardano/…`);
     return EXIT_USAGE;
   }
-  if (!command.argument && argument !== undefined) {
+  const options: Record<string, number> = {};
+  if (command.options) {
+    for (const word of args.slice(1)) {
+      const match = /^--([a-z]+)=(\d+)$/.exec(word);
+      if (!match || !command.options.includes(match[1]!) || Number(match[2]) < 1) {
+        deps.err(`${name} takes ${command.options.map((option) => `--${option}=<positive number>`).join(' ')}; '${word}' is not one of them.`);
+        return EXIT_USAGE;
+      }
+      options[match[1]!] = Number(match[2]);
+    }
+  } else if (!command.argument && argument !== undefined) {
     deps.err(`${name} takes no argument.`);
     return EXIT_USAGE;
   }
@@ -128,7 +150,7 @@ export async function runCli(args: string[], deps: CliDeps): Promise<number> {
   try {
     opened = await deps.open();
     await opened.database.migrate();
-    await command.run({ ...opened, out: deps.out }, argument ?? '');
+    await command.run({ ...opened, out: deps.out }, command.options ? '' : (argument ?? ''), options);
     return EXIT_OK;
   } catch (error) {
     if (error instanceof CliError || error instanceof ConfigError || error instanceof DatabaseLockedError) {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { UserRole } from '@cr/contract/users';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, runCli } from '../src/cli-commands';
@@ -61,6 +61,21 @@ describe('operator commands (runCli) on PGlite', () => {
     return row!;
   };
 
+
+  it('seed-scale generates an active round of the given size, and refuses unknown options', async () => {
+    const code = await cli(['seed-scale', '--proposals=60', '--reviewers=25', '--categories=4', '--seed=3']);
+    expect(output.err).toEqual([]);
+    expect(code).toBe(EXIT_OK);
+    expect(output.out.at(-1)).toMatch(/^Created the active round \d+ with 60 proposals in 4 categories and 25 subscribed reviewers/);
+    const eventId = Number(/round (\d+)/.exec(output.out.at(-1)!)![1]);
+    const counts = await database.db.execute(
+      sql`select (select count(*)::int from proposals where event_id = ${eventId}) as proposals, (select count(*)::int from subscriptions where event_id = ${eventId} and status = 1) as subscriptions, (select count(*)::int from categories where event_id = ${eventId}) as categories`,
+    );
+    expect((counts as unknown as { rows: unknown[] }).rows[0]).toEqual({ proposals: 60, subscriptions: 25, categories: 4 });
+    expect(await cli(['seed-scale', '--rows=5'])).toBe(EXIT_USAGE);
+    expect(output.err.at(-1)).toMatch(/seed-scale takes --proposals=<positive number>/);
+    expect(await cli(['seed-scale', '--proposals=0'])).toBe(EXIT_USAGE);
+  });
   it('grant-admin makes the account an admin, records it in the audit log and says so', async () => {
     expect(await cli(['grant-admin', 'id.catalyst://cardano/demo-reviewer'])).toBe(EXIT_OK);
     expect(output.out).toEqual(['cardano/demo-reviewer is now an admin.']);
