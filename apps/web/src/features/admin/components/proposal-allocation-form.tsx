@@ -1,0 +1,130 @@
+import { Alert, Button, Group, NumberInput, Stack, Text } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { Category } from '@cr/contract/events';
+import { ALLOCATION_DEFAULTS, allocationParams, type AllocationParams, type AllocationParamsInput, type AllocationStats } from '@cr/contract/proposals';
+import { Controller, useForm, type UseFormReturn } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { AppMultiSelect } from '../../../components/app-multi-select';
+import { fieldError } from '../../../components/form-field';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import { useGenerateProposalAllocation } from '../api/proposal-runs';
+import { AllocationStatsView } from './allocation-stats';
+import { DryRunResult, DryRunSwitch, RunConfirmModal, RunProgress, RunResultModal } from './run-controls';
+import { useRunFlow } from './use-run-flow';
+
+const NUMBER_FIELDS = [
+  { name: 'allocation_seed', min: 1 },
+  { name: 'nr_of_proposals_lv0', min: 0 },
+  { name: 'nr_of_proposals_lv1', min: 1 },
+] as const;
+
+/**
+ * Proposal Allocation (spec §2.17, §5 "Proposal allocation"): seed and the LV0 and LV1 quotas with their defaults,
+ * the categories in scope (none = all) and the dry run. The form is disabled once the event has an allocation.
+ */
+export function ProposalAllocationForm({ eventId, categories, isGenerated }: { eventId: number; categories: Category[]; isGenerated: boolean }) {
+  const { t } = useTranslation();
+  const generate = useGenerateProposalAllocation(eventId);
+  const form = useForm<AllocationParamsInput, unknown, AllocationParams>({
+    resolver: zodResolver(allocationParams),
+    mode: 'onChange',
+    defaultValues: { event_id: eventId, ...ALLOCATION_DEFAULTS, categories: [], dry_run: true },
+  });
+  const flow = useRunFlow(async (params: AllocationParams): Promise<AllocationStats | undefined> => {
+    try {
+      const stats = await generate.mutateAsync(params);
+      if (!stats.dry_run) notifySuccess('adminRuns.allocation.success');
+      return stats;
+    } catch (error) {
+      notifyError(error, 'adminRuns.allocation.failed');
+      return undefined;
+    }
+  });
+  const onSubmit = form.handleSubmit((values) => flow.submit(values));
+  // fieldError reads the form's state only; the transformed-values type parameter doesn't matter to it.
+  const errorOf = (name: (typeof NUMBER_FIELDS)[number]['name'], label: string) => fieldError(form as unknown as UseFormReturn<AllocationParamsInput>, name, label);
+  const isDryRunning = generate.isPending && !flow.isConfirming;
+
+  return (
+    <Stack gap="lg">
+      <form onSubmit={onSubmit} noValidate aria-label={t('adminRuns.allocation.formLabel')}>
+        <Stack gap="md" maw={560}>
+          <Text size="sm" c="dimmed">
+            {t('adminRuns.allocation.intro')}
+          </Text>
+          {isGenerated && (
+            <Alert color="brand" title={t('adminRuns.allocation.generatedTitle')} data-testid="allocation-generated">
+              {t('adminRuns.allocation.generated')}
+            </Alert>
+          )}
+          {NUMBER_FIELDS.map(({ name, min }) => {
+            const label = t(`adminRuns.allocation.${name}`);
+            return (
+              <Controller
+                key={name}
+                control={form.control}
+                name={name}
+                render={({ field }) => (
+                  <NumberInput
+                    label={label}
+                    description={t(`adminRuns.allocation.${name}Hint`)}
+                    withAsterisk
+                    min={min}
+                    step={1}
+                    allowDecimal={false}
+                    value={field.value}
+                    onChange={(next) => field.onChange(typeof next === 'number' ? next : next === '' ? undefined : Number(next))}
+                    onBlur={field.onBlur}
+                    error={errorOf(name, label)}
+                    disabled={isGenerated}
+                  />
+                )}
+              />
+            );
+          })}
+          <Controller
+            control={form.control}
+            name="categories"
+            render={({ field }) => (
+              <AppMultiSelect
+                label={t('adminRuns.allocation.categories')}
+                description={t('adminRuns.allocation.categoriesHint')}
+                data={categories.map((category) => ({ value: String(category.id), label: category.title }))}
+                value={(field.value ?? []).map(String)}
+                onChange={(values) => field.onChange(values.map(Number))}
+                onBlur={field.onBlur}
+                clearable
+                disabled={isGenerated}
+              />
+            )}
+          />
+          <DryRunSwitch control={form.control} name="dry_run" submitCount={form.formState.submitCount} disabled={isGenerated} />
+          <Group>
+            <Button type="submit" loading={isDryRunning} disabled={isGenerated || !form.formState.isValid}>
+              {t('adminRuns.allocation.submit')}
+            </Button>
+            {isDryRunning && <RunProgress label={t('adminRuns.runningDry')} />}
+          </Group>
+        </Stack>
+      </form>
+      {flow.dryRunResult && (
+        <DryRunResult title={t('adminRuns.allocation.dryRunTitle')}>
+          <AllocationStatsView stats={flow.dryRunResult} />
+        </DryRunResult>
+      )}
+      <RunConfirmModal
+        opened={flow.isConfirming}
+        title={t('adminRuns.allocation.confirmTitle')}
+        confirmLabel={t('adminRuns.allocation.confirm')}
+        isRunning={generate.isPending}
+        onCancel={flow.cancel}
+        onConfirm={() => void flow.confirm()}
+      >
+        {t('adminRuns.allocation.confirmText')}
+      </RunConfirmModal>
+      <RunResultModal opened={flow.realRunResult !== null} title={t('adminRuns.allocation.statsTitle')} onClose={flow.closeResult}>
+        {flow.realRunResult && <AllocationStatsView stats={flow.realRunResult} />}
+      </RunResultModal>
+    </Stack>
+  );
+}

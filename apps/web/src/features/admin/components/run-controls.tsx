@@ -1,0 +1,83 @@
+import { Alert, Button, Group, Loader, Modal, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { useId, type ReactNode } from 'react';
+import type { Control, FieldValues, Path } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { FormSwitch } from '../../../components/form-switch';
+
+/** The dry-run switch (spec §2.17): on by default, enabled only after the first submit attempt. */
+export function DryRunSwitch<T extends FieldValues>({ control, name, submitCount, disabled }: { control: Control<T>; name: Path<T>; submitCount: number; disabled?: boolean }) {
+  const { t } = useTranslation();
+  const locked = submitCount === 0;
+  return <FormSwitch control={control} name={name} label={t('adminRuns.dryRun')} description={locked ? t('adminRuns.dryRunLocked') : t('adminRuns.dryRunHint')} disabled={disabled || locked} />;
+}
+
+/** A run under way: a spinner and a line of text that screen readers announce. */
+export function RunProgress({ label }: { label: string }) {
+  return (
+    <Group gap="xs" role="status" aria-live="polite">
+      <Loader size="xs" />
+      <Text size="sm">{label}</Text>
+    </Group>
+  );
+}
+
+/**
+ * The warning modal before a real run (spec §2.17) with Cancel and the run's own button. While the run is under
+ * way it stays open and shows its progress; it can't be dismissed then.
+ */
+export function RunConfirmModal({ opened, title, children, confirmLabel, isRunning, onCancel, onConfirm }: { opened: boolean; title: string; children: ReactNode; confirmLabel: string; isRunning: boolean; onCancel: () => void; onConfirm: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Modal opened={opened} onClose={() => !isRunning && onCancel()} title={title} withCloseButton={!isRunning} closeOnClickOutside={!isRunning} closeOnEscape={!isRunning} centered>
+      <Stack>
+        <Alert color="yellow" variant="light" icon={<IconAlertTriangle aria-hidden />} title={t('adminRuns.notDryRun')}>
+          {children}
+        </Alert>
+        {isRunning && <RunProgress label={t('adminRuns.running')} />}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel} disabled={isRunning}>
+            {t('adminRuns.cancel')}
+          </Button>
+          <Button color="orange" onClick={onConfirm} loading={isRunning}>
+            {confirmLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** The statistics modal after a real run (spec §2.17). */
+export function RunResultModal({ opened, title, onClose, children }: { opened: boolean; title: string; onClose: () => void; children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <Modal opened={opened} onClose={onClose} title={title} size="xl" centered>
+      <Stack>
+        {children}
+        <Group justify="flex-end">
+          <Button onClick={onClose}>{t('adminRuns.close')}</Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** A dry run's result, shown below its form; its title says it was a dry run ('Dry run: …'). */
+export function DryRunResult({ title, children }: { title: string; children: ReactNode }) {
+  const { t } = useTranslation();
+  const headingId = useId();
+  return (
+    <Paper component="section" withBorder p="md" aria-labelledby={headingId}>
+      <Stack gap="sm">
+        <Title order={3} size="h4" id={headingId}>
+          {title}
+        </Title>
+        <Text size="sm" c="dimmed">
+          {t('adminRuns.dryRunNothingSaved')}
+        </Text>
+        {children}
+      </Stack>
+    </Paper>
+  );
+}
