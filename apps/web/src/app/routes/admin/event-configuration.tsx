@@ -1,13 +1,17 @@
 import { Alert, Anchor, Grid, Loader, NavLink as MantineNavLink, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { PageHeading } from '../../../components/page-heading';
 import { paths } from '../../../config/paths';
-import { eventConfigQuery, eventQuery, levelQualifiersQuery } from '../../../features/events/api/events';
+import { ImportProposalsForm } from '../../../features/admin/components/import-proposals-form';
+import { ProposalAllocationForm } from '../../../features/admin/components/proposal-allocation-form';
+import { allocationConfigQuery, categoriesQuery, eventConfigQuery, eventQuery, levelQualifiersQuery } from '../../../features/events/api/events';
 import { GeneralConfigForm } from '../../../features/events/components/general-config-form';
 import { LevelQualifiersForm } from '../../../features/events/components/level-qualifiers-form';
+import { notifyError } from '../../../lib/notify';
 
 /** The eight sections of spec §2.17, in the side menu's order. */
 export const SECTIONS = ['general', 'levels', 'proposalAllocation', 'moderationAllocation', 'outcomes', 'scoring', 'export', 'import'] as const;
@@ -24,6 +28,27 @@ function LevelsSection({ eventId }: { eventId: number }) {
   if (!data) return <Loader size="sm" />;
   return <LevelQualifiersForm eventId={eventId} value={data} />;
 }
+
+/** The event's allocation flags and categories (events feature) composed with the allocation run (admin feature). */
+function ProposalAllocationSection({ eventId }: { eventId: number }) {
+  const { t } = useTranslation();
+  const flags = useQuery({ ...allocationConfigQuery(eventId), retry: false });
+  const categories = useQuery(categoriesQuery(eventId));
+  useEffect(() => {
+    if (flags.error) notifyError(flags.error, 'errors.fetchAllocationConfig');
+  }, [flags.error]);
+  if (flags.isError) return <Alert color="red">{t('errors.fetchAllocationConfig')}</Alert>;
+  if (!flags.data || !categories.data) return <Loader size="sm" />;
+  return <ProposalAllocationForm key={eventId} eventId={eventId} categories={categories.data} isGenerated={flags.data.proposal_allocation_generated} />;
+}
+
+function ImportSection({ eventId }: { eventId: number }) {
+  const categories = useQuery(categoriesQuery(eventId));
+  if (!categories.data) return <Loader size="sm" />;
+  return <ImportProposalsForm key={eventId} eventId={eventId} categories={categories.data} />;
+}
+
+const WORKING = new Set<Section>(['general', 'levels', 'proposalAllocation', 'import']);
 
 /** /admin/{id}: one event's configuration, a side menu of eight sections (spec §2.17). */
 export default function AdminEventConfiguration() {
@@ -69,7 +94,9 @@ export default function AdminEventConfiguration() {
             </Title>
             {section === 'general' && <GeneralSection eventId={eventId} />}
             {section === 'levels' && <LevelsSection eventId={eventId} />}
-            {section !== 'general' && section !== 'levels' && <Text c="dimmed">{t('admin.comingSoon')}</Text>}
+            {section === 'proposalAllocation' && <ProposalAllocationSection eventId={eventId} />}
+            {section === 'import' && <ImportSection eventId={eventId} />}
+            {!WORKING.has(section) && <Text c="dimmed">{t('admin.comingSoon')}</Text>}
           </Stack>
         </Grid.Col>
       </Grid>
