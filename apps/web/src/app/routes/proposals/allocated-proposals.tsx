@@ -1,6 +1,53 @@
-import { Placeholder } from '../placeholder';
+import { Anchor, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { canReview } from '@cr/contract/subscriptions';
+import { Trans, useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { PageHeading } from '../../../components/page-heading';
+import { QueryPagination, usePageParam } from '../../../components/query-pagination';
+import { paths } from '../../../config/paths';
+import { useCurrentEvents } from '../../../features/events/api/events';
+import { PROPOSALS_PAGE_SIZE, allocatedProposalsQuery } from '../../../features/proposals/api/proposals';
+import { ProposalsTable } from '../../../features/proposals/components/proposals-table';
+import { useSession } from '../../../lib/session';
 
-// TODO(issue 5/6): the screen's content.
+/**
+ * The 'reviewed' column (spec §2.11, D-010): for a logged-in user who can review some current event, while the
+ * stage is review_open.
+ */
+function useShowReviewed(): boolean {
+  const user = useSession((state) => (state.logged ? state.userInfo : null));
+  const { events, stage } = useCurrentEvents();
+  return !!user && stage === 'review_open' && events.some(({ event }) => canReview(user, event.row_id));
+}
+
+function AllocatedTable() {
+  const { t } = useTranslation();
+  const [page] = usePageParam();
+  const showReviewed = useShowReviewed();
+  const { data, isLoading, isFetching, isPlaceholderData } = useQuery(allocatedProposalsQuery(page, PROPOSALS_PAGE_SIZE));
+  return (
+    <>
+      <ProposalsTable rows={data?.data ?? []} label={t('proposals.allocatedTableLabel')} isLoading={isLoading} isFetching={isFetching && isPlaceholderData} showReviewed={showReviewed} />
+      <QueryPagination total={data?.page.total ?? 0} size={PROPOSALS_PAGE_SIZE} />
+    </>
+  );
+}
+
+/** The viewer's allocated proposals (spec §2.1, D-015, D-016); a visitor is asked to log in. Loaded lazily. */
 export default function AllocatedProposals() {
-  return <Placeholder titleKey="placeholder.allocatedProposals" />;
+  const { t } = useTranslation();
+  const logged = useSession((state) => state.logged);
+  return (
+    <>
+      <PageHeading title={t('proposals.allocatedTitle')}>{logged ? t('proposals.allocatedIntro') : undefined}</PageHeading>
+      {logged ? (
+        <AllocatedTable />
+      ) : (
+        <Text>
+          <Trans i18nKey="proposals.loginRequired" components={{ login: <Anchor component={Link} to={paths.login()} /> }} />
+        </Text>
+      )}
+    </>
+  );
 }

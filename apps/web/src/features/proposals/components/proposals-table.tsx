@@ -1,0 +1,104 @@
+import { Anchor, Badge, Group, Loader, Table, Text } from '@mantine/core';
+import { IconCheck } from '@tabler/icons-react';
+import { shortId, type ProposalRow } from '@cr/contract/proposals';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { CopyButton } from '../../../components/copy-button';
+import { EmptyTableRow } from '../../../components/empty-table-row';
+import { paths } from '../../../config/paths';
+import { formatFunds } from '../values';
+
+interface ProposalsTableProps {
+  rows: ProposalRow[];
+  /** The table's accessible name. */
+  label: string;
+  isLoading: boolean;
+  /** While a new page or filter loads, the previous rows stay and the table says it is busy. */
+  isFetching?: boolean;
+  /** The allocated view's 'reviewed' column (spec §2.11), shown only when the caller says so (D-010). */
+  showReviewed?: boolean;
+}
+
+function ReviewedMark({ reviewed }: { reviewed: boolean }) {
+  const { t } = useTranslation();
+  if (reviewed) {
+    return (
+      <Badge color="green" variant="light" leftSection={<IconCheck size={12} aria-hidden />}>
+        {t('proposals.reviewed')}
+      </Badge>
+    );
+  }
+  return (
+    <Text size="sm" c="dimmed">
+      {t('proposals.notReviewed')}
+    </Text>
+  );
+}
+
+/** The proposals table of spec §2.11: short id (copyable), title (linked), objective, funds, and on the allocated view a reviewed mark. */
+export function ProposalsTable({ rows, label, isLoading, isFetching = false, showReviewed = false }: ProposalsTableProps) {
+  const { t } = useTranslation();
+  const columns = ['id', 'title', 'objective', 'funds', ...(showReviewed ? ['reviewed'] : [])];
+  return (
+    <Table.ScrollContainer minWidth={720}>
+      <Table striped highlightOnHover verticalSpacing="sm" aria-label={label} aria-busy={isLoading || isFetching} style={{ opacity: isFetching && !isLoading ? 0.6 : 1 }}>
+        <Table.Thead>
+          <Table.Tr>
+            {columns.map((name) => (
+              <Table.Th key={name} ta={name === 'funds' ? 'right' : undefined}>
+                {t(`proposals.columns.${name}`)}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((proposal) => (
+            <Table.Tr key={proposal.row_id}>
+              <Table.Td>
+                <Group gap={4} wrap="nowrap">
+                  <Text size="sm" ff="monospace">
+                    {shortId(proposal.pr_id)}
+                  </Text>
+                  <CopyButton value={shortId(proposal.pr_id)} label={t('proposals.copyIdOf', { title: proposal.title })} />
+                </Group>
+              </Table.Td>
+              <Table.Td>
+                <Anchor component={Link} to={paths.proposal(proposal.row_id)} fw={500}>
+                  {proposal.title}
+                </Anchor>
+              </Table.Td>
+              <Table.Td>
+                {proposal.objective_title ?? (
+                  <Text span size="sm" c="dimmed" fs="italic">
+                    {t('proposals.noCategory')}
+                  </Text>
+                )}
+              </Table.Td>
+              <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                {formatFunds(proposal.funds, proposal.currency)}
+              </Table.Td>
+              {showReviewed && (
+                <Table.Td>
+                  <ReviewedMark reviewed={proposal.has_reviewed} />
+                </Table.Td>
+              )}
+            </Table.Tr>
+          ))}
+          {isLoading && (
+            <Table.Tr>
+              <Table.Td colSpan={columns.length}>
+                <Group justify="center" gap="xs" py="sm">
+                  <Loader size="sm" aria-hidden />
+                  <Text size="sm" c="dimmed">
+                    {t('common.loading')}
+                  </Text>
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          )}
+          {!isLoading && rows.length === 0 && <EmptyTableRow colSpan={columns.length} />}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
