@@ -19,14 +19,17 @@ test.describe('the frame: footer, navigation, routes', () => {
     }
   });
 
-  //
+  //
   test('the navigation shows home, proposals and reviews always, login when logged out and profile when logged in', async ({ page }) => {
     await page.goto('/');
     const nav = page.getByRole('navigation', { name: 'Main navigation' });
-    for (const name of ['Home', 'Proposals', 'Reviews', 'Login']) await expect(nav.getByRole('link', { name })).toBeVisible();
+    for (const name of ['Home', 'Proposals', 'Reviews', 'Login']) await expect(nav.getByRole('link', { name, exact: true })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'My proposals' })).toHaveCount(0);
     await expect(nav.getByRole('link', { name: 'Profile' })).toHaveCount(0);
     await login(page, demo.reviewer);
-    for (const name of ['Home', 'Proposals', 'Reviews', 'Profile']) await expect(nav.getByRole('link', { name })).toBeVisible();
+    for (const name of ['Home', 'Proposals', 'Reviews', 'Profile']) await expect(nav.getByRole('link', { name, exact: true })).toBeVisible();
+    // the demo reviewer reviews the demo round, whose review submission is open.
+    await expect(nav.getByRole('link', { name: 'My proposals' })).toBeVisible();
     await expect(nav.getByRole('link', { name: 'Login' })).toHaveCount(0);
   });
 

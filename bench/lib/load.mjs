@@ -1,0 +1,40 @@
+// A load generator in its own process: `node load.mjs <json>` with {urls, concurrency, seconds, method?, headers?,
+// bodies?}. Workers loop over random URLs (and bodies) on keep-alive connections; the result is printed as JSON:
+// {latencies (ms), errors, statuses, seconds}.
+import http from 'node:http';
+
+const { urls, concurrency, seconds, method = 'GET', headers = {}, bodies } = JSON.parse(process.argv[2]);
+const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+const latencies = [];
+const statuses = {};
+let errors = 0;
+const end = performance.now() + seconds * 1000;
+
+function send(url, body) {
+  return new Promise((resolve) => {
+    const request = http.request(url, { method, agent, headers: body ? { ...headers, 'content-type': 'application/json' } : headers }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode));
+    });
+    request.on('error', () => resolve(0));
+    if (body) request.write(body);
+    request.end();
+  });
+}
+
+async function worker(index) {
+  let n = 0;
+  while (performance.now() < end) {
+    const url = urls[Math.floor(Math.random() * urls.length)];
+    const body = bodies ? JSON.stringify(bodies[(index + n * concurrency) % bodies.length]) : undefined;
+    n += 1;
+    const started = performance.now();
+    const status = await send(url, body);
+    statuses[status] = (statuses[status] ?? 0) + 1;
+    if (status >= 200 && status < 300) latencies.push(performance.now() - started);
+    else errors += 1;
+  }
+}
+await Promise.all(Array.from({ length: concurrency }, (_, i) => worker(i)));
+agent.destroy();
+process.stdout.write(JSON.stringify({ latencies, errors, statuses, seconds }));
