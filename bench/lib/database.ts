@@ -21,7 +21,19 @@ export async function benchDatabase(): Promise<Database & { url: string; drop():
       await database.close();
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
+      // Without force first: the pool's sockets may still be closing, and forcing would make them throw.
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          await client.query(`drop database if exists ${name}`);
+          break;
+        } catch (error) {
+          if (attempt >= 30) {
+            await client.query(`drop database if exists ${name} with (force)`);
+            break;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
       await client.end();
     },
   };

@@ -142,7 +142,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(verificationRoutes, { verification });
       await api.register(proposalsRoutes, {
         proposals,
-        imports: createProposalImportService({ db, events, registry, gatewayUrl: config.PROPOSALS_SOURCE_URL }),
+        imports: createProposalImportService({ db, events, registry, gatewayUrl: config.PROPOSALS_SOURCE_URL, onChange: () => proposals.proposalsChanged() }),
         allocation: createProposalAllocationService({ db, events }),
         importBodyLimit: config.IMPORT_BODY_LIMIT_BYTES,
       });

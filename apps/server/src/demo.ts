@@ -62,7 +62,7 @@ async function seedDemoProposals(db: Db): Promise<void> {
   const event = await findEventByName(db, DEMO_EVENT.name);
   const admin = await findAccountByCatalystId(db, 'cardano/demo-admin');
   const reviewer = await findAccountByCatalystId(db, 'cardano/demo-reviewer');
-  if (!event || !admin || !reviewer || (await countProposals(db, event.id)) > 0) return;
+  if (!event || !admin || !reviewer || (await countProposals(db, { eventIds: [event.id] })) > 0) return;
   const events = createEventsService(db);
   await createProposalImportService({ db, events, registry: localRegistry }).import(admin.userId, event.id, {
     source: 'sample',

@@ -151,6 +151,7 @@ export async function seedScale(db: Db, input: Partial<ScaleOptions> = {}): Prom
       join (select catalyst_id, row_number() over (order by id) as r from catalyst_ids where catalyst_id like ${`cardano/scale-${tag}-%`}) c on c.r = p.r
       where p.r <= ${authors}`);
   }
-  await db.execute(sql`analyze`);
+  // Fresh statistics and visibility map, as autovacuum would leave them on a live database.
+  await db.execute(sql`vacuum analyze`);
   return { eventId: event.id, proposals: options.proposals, reviewers: options.reviewers, categories: options.categories, seconds: Math.round((performance.now() - started) / 100) / 10 };
 }

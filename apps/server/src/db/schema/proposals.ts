@@ -35,6 +35,8 @@ export const proposals = pgTable(
   (table) => [
     uniqueIndex('proposals_event_pr_id_key').on(table.eventId, table.prId),
     index('proposals_event_category_idx').on(table.eventId, table.categoryId, table.id),
+    // The list's page: an index-only scan in id order, however deep the offset.
+    index('proposals_event_id_idx').on(table.eventId, table.id),
     index('proposals_title_trgm_idx').using('gin', sql`lower(${table.title}) gin_trgm_ops`),
   ],
 );

@@ -25,11 +25,10 @@ export function createProposalAllocationService(deps: { db: Db; events: EventsSe
       const params = input;
       await events.get(params.event_id);
       const run = async (tx: Db | Parameters<Parameters<Db['transaction']>[0]>[0]) => {
-        const [reviewerRows, proposals, authorCategories] = await Promise.all([
-          repo.allocationReviewers(tx, params.event_id),
-          repo.allocationProposals(tx, params.event_id),
-          repo.eventAuthorCategories(tx, params.event_id),
-        ]);
+        // One after the other: inside a transaction they share one connection.
+        const reviewerRows = await repo.allocationReviewers(tx, params.event_id);
+        const proposals = await repo.allocationProposals(tx, params.event_id);
+        const authorCategories = await repo.eventAuthorCategories(tx, params.event_id);
         const conflictsOf = new Map<string, number[]>();
         for (const row of authorCategories) conflictsOf.set(row.catalystKey, [...(conflictsOf.get(row.catalystKey) ?? []), row.categoryId ?? NO_CATEGORY]);
         const reviewers: AllocationReviewer[] = reviewerRows.map((row) => ({

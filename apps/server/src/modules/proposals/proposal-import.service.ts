@@ -45,7 +45,15 @@ function fingerprint(values: unknown): string {
  * templates, upserted by document id, so that importing the same file twice changes nothing. A dry run does all of
  * it in a transaction that is rolled back.
  */
-export function createProposalImportService(deps: { db: Db; events: EventsService; registry: CatalystRegistry; gateway?: GatewaySource; gatewayUrl?: string | undefined }) {
+export function createProposalImportService(deps: {
+  db: Db;
+  events: EventsService;
+  registry: CatalystRegistry;
+  gateway?: GatewaySource | undefined;
+  gatewayUrl?: string | undefined;
+  /** Called after a real import changed proposals (the list's cached totals). */
+  onChange?: () => void;
+}) {
   const { db, events, registry } = deps;
 
   async function loadFile(options: ImportOptions, categories: string[]): Promise<ParsedImportFile> {
@@ -222,7 +230,9 @@ export function createProposalImportService(deps: { db: Db; events: EventsServic
       };
 
       try {
-        return await db.transaction(write);
+        const result = await db.transaction(write);
+        deps.onChange?.();
+        return result;
       } catch (error) {
         if (error instanceof DryRunRollback) return JSON.parse(error.message) as ImportResult;
         throw error;

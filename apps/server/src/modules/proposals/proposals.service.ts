@@ -25,16 +25,41 @@ function toRow(row: repo.ProposalListRow): ProposalRow {
   };
 }
 
+/**
+ * Totals of list filters, kept for a few seconds: counting every match is most of a filtered page's cost, and
+ * proposals change only when an admin imports (which clears this process's totals at once; other instances follow
+ * within the TTL). The rows themselves are always read fresh.
+ */
+export function createCountCache(ttlMs = 10_000, maxEntries = 2_000) {
+  const entries = new Map<string, { total: number; at: number }>();
+  return {
+    async get(key: string, load: () => Promise<number>) {
+      const hit = entries.get(key);
+      if (hit && Date.now() - hit.at < ttlMs) return hit.total;
+      const total = await load();
+      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
+      entries.set(key, { total, at: Date.now() });
+      return total;
+    },
+    clear: () => entries.clear(),
+  };
+}
+
 /** Browsing proposals (spec §2.11, §2.12): public lists and detail, and the viewer's allocation. */
 export function createProposalsService(deps: { db: Db; activeSubscriptionIds: (userId: number) => Promise<number[]> }) {
   const { db } = deps;
+  const totals = createCountCache();
   return {
     /** A page of proposals; without an event, those of the current (active) events. */
     async list(query: ProposalsQuery & { size: number; page: number }) {
       const eventIds = query.event_id ? [query.event_id] : await repo.activeEventIds(db);
-      const { rows, total } = await repo.listProposals(db, { eventIds, title: query.title, category: query.category }, query);
+      const filter = { eventIds, title: query.title?.toLowerCase(), category: query.category };
+      const [rows, total] = await Promise.all([repo.listProposals(db, filter, query), totals.get(JSON.stringify(filter), () => repo.countProposals(db, filter))]);
       return { data: rows.map(toRow), page: { total, size: query.size, page: query.page } };
     },
+
+    /** Forgets the cached totals (after an import changed the proposals). */
+    proposalsChanged: () => totals.clear(),
 
     async get(id: number): Promise<ProposalPublic> {
       const found = await repo.findProposal(db, id);

@@ -1,0 +1,1 @@
+CREATE INDEX "proposals_event_id_idx" ON "proposals" USING btree ("event_id","id");
