@@ -26,7 +26,7 @@ export async function benchDatabase(): Promise<Database & { url: string; drop():
         try {
           await client.query(`drop database if exists ${name}`);
           break;
-        } catch (error) {
+        } catch {
           if (attempt >= 30) {
             await client.query(`drop database if exists ${name} with (force)`);
             break;
