@@ -7,6 +7,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { createCatalystRegistry, type CatalystRegistry } from './adapters/catalyst-registry';
 import { createVerificationProvider, type VerificationProvider } from './adapters/verification';
+import { createGatewayReader } from './adapters/catalyst-gateway';
+import type { ImportFile } from '@cr/contract/proposals';
 import { createMailer } from './adapters/mail';
 import type { Config } from './config';
 import type { Db } from './db/client';
@@ -41,6 +43,8 @@ export interface AppOptions {
   jwtSecret: string;
   registry?: CatalystRegistry;
   verificationProvider?: VerificationProvider;
+  /** Reads proposals from a Catalyst Gateway (tests pass one that talks to a fake gateway). */
+  gatewayReader?: (url: string) => Promise<ImportFile>;
   /** pino options; tests pass `false`. */
   logger?: boolean | object;
 }
@@ -142,7 +146,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(verificationRoutes, { verification });
       await api.register(proposalsRoutes, {
         proposals,
-        imports: createProposalImportService({ db, events, registry, gatewayUrl: config.PROPOSALS_SOURCE_URL, onChange: () => proposals.proposalsChanged() }),
+        imports: createProposalImportService({
+          db,
+          events,
+          registry,
+          gateway: options.gatewayReader ?? createGatewayReader(),
+          gatewayUrl: config.PROPOSALS_SOURCE_URL,
+          onChange: () => proposals.proposalsChanged(),
+        }),
         allocation: createProposalAllocationService({ db, events }),
         importBodyLimit: config.IMPORT_BODY_LIMIT_BYTES,
       });

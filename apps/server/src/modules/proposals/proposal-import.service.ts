@@ -4,7 +4,8 @@ import { RegistrationStatus } from '@cr/contract/users';
 import type { CatalystRegistry } from '../../adapters/catalyst-registry';
 import type { Db, DbOrTx } from '../../db/client';
 import { catalystKey, categoryTitleOfTemplate, readProposal, type ProposalFields } from '../../domain/proposal-document';
-import { badRequest, ValidationFailure } from '../../errors';
+import { AppError, badRequest, ValidationFailure } from '../../errors';
+import { GatewayError } from '../../adapters/catalyst-gateway';
 import type { EventsService } from '../events/events.service';
 import { recordAudit } from '../system/audit.service';
 import * as repo from './proposals.repository';
@@ -62,7 +63,12 @@ export function createProposalImportService(deps: {
     if (options.source === 'gateway') {
       const url = options.gateway_url ?? deps.gatewayUrl;
       if (!url || !deps.gateway) throw badRequest(importMessages.noGateway);
-      content = await deps.gateway(url, { categories });
+      try {
+        content = await deps.gateway(url, { categories });
+      } catch (error) {
+        if (error instanceof GatewayError) throw new AppError(502, error.message);
+        throw error;
+      }
     }
     const parsed = importFile.safeParse(content);
     if (!parsed.success) {
