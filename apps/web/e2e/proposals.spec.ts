@@ -188,7 +188,7 @@ test.describe('allocated proposals (issue 5)', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  // D-017
+  // D-017, D-018: the allocated list is the viewer's 'My proposals' (the navigation's name); its count comes with the page.
   test('a failing allocated call toasts and leaves an empty list with total 0', async ({ page }) => {
     await login(page, demo.reviewer);
     await page.route((u) => u.pathname === '/api/reviews/proposals/allocated', (route) => route.fulfill({ status: 500, contentType: 'text/html', body: '<h1>Bad gateway</h1>' }));

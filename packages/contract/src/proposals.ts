@@ -173,6 +173,13 @@ export const importFile = z.object({
 export type ImportFile = z.input<typeof importFile>;
 export type ParsedImportFile = z.infer<typeof importFile>;
 
+/** A template's own title without the fund prefix and the ' Form' suffix: 'F14 Cardano Open: Developers Form' → 'Cardano Open: Developers'. */
+export function categoryTitleOfTemplate(schema: Record<string, unknown>): string | null {
+  const title = typeof schema.title === 'string' ? schema.title : null;
+  if (!title) return null;
+  return title.replace(/^F\d+\s+/, '').replace(/\s+Form$/, '').trim() || null;
+}
+
 export const importResult = z.object({
   dry_run: z.boolean(),
   created: z.number().int(),

@@ -1,4 +1,6 @@
-import type { ProposalExtraField } from '@cr/contract/proposals';
+import { categoryTitleOfTemplate, type ProposalExtraField } from '@cr/contract/proposals';
+
+export { categoryTitleOfTemplate };
 
 /**
  * Reads a Catalyst Voices proposal document through its template (DOMAIN.md "Import and export"): each root property
@@ -129,13 +131,6 @@ export function readProposal(template: Json, payload: Json): ProposalFields {
     currency: fundsCurrency(template),
     extra: { fields: readExtra(template, payload) },
   };
-}
-
-/** A template's own title without the fund prefix and the ' Form' suffix: 'F14 Cardano Open: Developers Form' → 'Cardano Open: Developers'. */
-export function categoryTitleOfTemplate(template: Json): string | null {
-  const title = text(template.title);
-  if (!title) return null;
-  return title.replace(/^F\d+\s+/, '').replace(/\s+Form$/, '').trim() || null;
 }
 
 /**

@@ -1,13 +1,7 @@
-import { importFile, type ParsedImportFile } from '@cr/contract/proposals';
+import { categoryTitleOfTemplate, importFile, type ParsedImportFile } from '@cr/contract/proposals';
 
 /** `content` is the file's JSON as it is (the server validates it again), `categories` its category titles. */
 export type ReadImportFile = { ok: true; content: unknown; categories: string[] } | { ok: false; error: 'notJson' | 'notProposals'; detail?: string };
-
-/** A template's own title without the fund prefix and the ' Form' suffix, as the server names its category. */
-function categoryTitleOfSchema(schema: Record<string, unknown>): string | null {
-  const title = typeof schema.title === 'string' ? schema.title : '';
-  return title.replace(/^F\d+\s+/, '').replace(/\s+Form$/, '').trim() || null;
-}
 
 /**
  * The category titles an upload file's proposals fall into (the titles the import's categories option takes): the
@@ -23,7 +17,7 @@ export function categoryTitlesOf(file: ParsedImportFile): string[] {
   const named = file.categories;
   Object.values(named).forEach(add);
   for (const template of Object.values(file.templates)) {
-    if (template.category && !named[template.category]) add(categoryTitleOfSchema(template.schema));
+    if (template.category && !named[template.category]) add(categoryTitleOfTemplate(template.schema));
   }
   return [...titles.values()].sort((a, b) => a.localeCompare(b));
 }
