@@ -31,6 +31,8 @@ import { createProposalAllocationService } from './modules/proposals/proposal-al
 import { createProposalImportService } from './modules/proposals/proposal-import.service';
 import { createProposalsService } from './modules/proposals/proposals.service';
 import { proposalsRoutes } from './modules/proposals/proposals.routes';
+import { createReviewsService } from './modules/reviews/reviews.service';
+import { reviewsRoutes } from './modules/reviews/reviews.routes';
 import { verificationRoutes } from './modules/verification/verification.routes';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
@@ -106,7 +108,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     registry,
     registryRecheckMs: config.REGISTRY_RECHECK_SECONDS * 1000,
   });
-  const proposals = createProposalsService({ db, activeSubscriptionIds: (userId) => subscriptions.activeReviewerSubscriptionIds(userId) });
+  const reviews = createReviewsService({
+    db,
+    events,
+    reviewerSubscriptionId: (userId, eventId) => subscriptions.reviewerSubscriptionId(userId, eventId),
+    subscriptionIdsOf: (userId) => subscriptions.subscriptionIdsOf(userId),
+    accountOf: (userId) => userInfo.catalystId(userId),
+  });
+  const proposals = createProposalsService({
+    db,
+    activeSubscriptionIds: (userId) => subscriptions.activeReviewerSubscriptionIds(userId),
+    reviewedBy: (userId, proposalIds) => reviews.reviewedBy(userId, proposalIds),
+  });
   const subscriptions = createSubscriptionsService({ db, events, verification, userIdOf: (catalystId) => userInfo.userIdOf(catalystId) });
   const accounts = createAccountsService({
     db,
@@ -144,6 +157,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(eventsRoutes, { events });
       await api.register(subscriptionsRoutes, { subscriptions });
       await api.register(verificationRoutes, { verification });
+      await api.register(reviewsRoutes, { reviews });
       await api.register(proposalsRoutes, {
         proposals,
         imports: createProposalImportService({

@@ -3,3 +3,4 @@ export * from './events';
 export * from './system';
 export * from './subscriptions';
 export * from './proposals';
+export * from './reviews';

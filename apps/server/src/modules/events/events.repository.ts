@@ -86,6 +86,10 @@ export async function lockConfig(db: DbOrTx, kind: ConfigKind, eventId: number |
   return (await findConfig(db, kind, eventId, { forUpdate: true }))!;
 }
 
+export async function allConfigs(db: DbOrTx, kind: ConfigKind) {
+  return db.select({ eventId: configs.eventId, value: configs.value }).from(configs).where(eq(configs.kind, kind));
+}
+
 /** Creates the record if missing (committed at once when `db` is not a transaction). */
 export async function ensureConfig(db: DbOrTx, kind: ConfigKind, eventId: number | null, initial: unknown) {
   await db.insert(configs).values({ kind, eventId, value: initial }).onConflictDoNothing();

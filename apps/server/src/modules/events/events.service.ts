@@ -191,6 +191,12 @@ export function createEventsService(db: Db) {
     /** Finds or creates an event's categories by title (the proposal import). */
     ensureCategories: (tx: DbOrTx, eventId: number, items: { title: string; externalId?: string | null }[]) => repo.ensureCategories(tx, eventId, items),
 
+    /** Ids of the events whose reviews config satisfies a rule now (e.g. reviews visible to everyone). */
+    async eventIdsWhere(rule: (config: ReviewsConfigValue) => boolean) {
+      const rows = await repo.allConfigs(db, 'reviews');
+      return rows.filter((row) => row.eventId !== null && rule({ ...DEFAULT_REVIEWS_CONFIG, ...(row.value as ReviewsConfigValue) })).map((row) => row.eventId!);
+    },
+
     /** Whether a switch of an event counts now (on, and inside its window where one is set). */
     async switchActive(eventId: number, name: SwitchName, now = new Date(), tx: DbOrTx = db) {
       const { value } = await reviewsConfigValue(tx, eventId);

@@ -19,7 +19,7 @@ export async function proposalsRoutes(
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get('/proposals/', { config: { access: 'public' }, schema: { tags, querystring: proposalsQuery, response: { 200: paged(proposalRow), 422: validationErrorBody } } }, (request) =>
-    options.proposals.list(request.query),
+    options.proposals.list(request.query, request.user?.id),
   );
 
   api.get('/proposals/allocated', { config: { access: 'user' }, schema: { tags, security: [{ bearer: [] }], querystring: pageQuery, response: { 200: paged(proposalRow), ...errors } } }, (request) =>
@@ -27,7 +27,7 @@ export async function proposalsRoutes(
   );
 
   api.get('/proposals/:id/', { config: { access: 'public' }, schema: { tags, params: proposalIdParams, response: { 200: proposalPublic, ...errors } } }, (request) =>
-    options.proposals.get(request.params.id),
+    options.proposals.get(request.params.id, request.user?.id),
   );
 
   api.post(

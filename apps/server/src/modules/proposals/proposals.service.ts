@@ -6,7 +6,7 @@ import * as repo from './proposals.repository';
 
 export const proposalMessages = { notFound: 'The proposal you are looking for does not exist.' };
 
-function toRow(row: repo.ProposalListRow): ProposalRow {
+function toRow(row: repo.ProposalListRow, reviewed = new Set<number>()): ProposalRow {
   return {
     row_id: row.id,
     pr_id: row.prId,
@@ -20,8 +20,7 @@ function toRow(row: repo.ProposalListRow): ProposalRow {
     summary: row.summary,
     url: row.url,
     event_id: row.eventId,
-    // Reviews arrive with issue 6; until then nobody has reviewed anything.
-    has_reviewed: false,
+    has_reviewed: reviewed.has(row.id),
   };
 }
 
@@ -46,27 +45,35 @@ export function createCountCache(ttlMs = 10_000, maxEntries = 2_000) {
 }
 
 /** Browsing proposals (spec §2.11, §2.12): public lists and detail, and the viewer's allocation. */
-export function createProposalsService(deps: { db: Db; activeSubscriptionIds: (userId: number) => Promise<number[]> }) {
+export function createProposalsService(deps: {
+  db: Db;
+  activeSubscriptionIds: (userId: number) => Promise<number[]>;
+  /** The proposals among these that the user reviewed (`has_reviewed`). */
+  reviewedBy?: (userId: number, proposalIds: number[]) => Promise<Set<number>>;
+}) {
   const { db } = deps;
+  const reviewedAmong = async (viewerId: number | undefined, rows: { id: number }[]) =>
+    viewerId && deps.reviewedBy ? deps.reviewedBy(viewerId, rows.map((row) => row.id)) : new Set<number>();
   const totals = createCountCache();
   return {
     /** A page of proposals; without an event, those of the current (active) events. */
-    async list(query: ProposalsQuery & { size: number; page: number }) {
+    async list(query: ProposalsQuery & { size: number; page: number }, viewerId?: number) {
       const eventIds = query.event_id ? [query.event_id] : await repo.activeEventIds(db);
       const filter = { eventIds, title: query.title?.toLowerCase(), category: query.category };
       const [rows, total] = await Promise.all([repo.listProposals(db, filter, query), totals.get(JSON.stringify(filter), () => repo.countProposals(db, filter))]);
-      return { data: rows.map(toRow), page: { total, size: query.size, page: query.page } };
+      const reviewed = await reviewedAmong(viewerId, rows);
+      return { data: rows.map((row) => toRow(row, reviewed)), page: { total, size: query.size, page: query.page } };
     },
 
     /** Forgets the cached totals (after an import changed the proposals). */
     proposalsChanged: () => totals.clear(),
 
-    async get(id: number): Promise<ProposalPublic> {
+    async get(id: number, viewerId?: number): Promise<ProposalPublic> {
       const found = await repo.findProposal(db, id);
       if (!found) throw notFound(proposalMessages.notFound);
       const { proposal } = found;
       return {
-        ...toRow({ ...proposal, categoryTitle: found.categoryTitle }),
+        ...toRow({ ...proposal, categoryTitle: found.categoryTitle }, await reviewedAmong(viewerId, [proposal])),
         solution: proposal.solution,
         authors_count: found.authors,
         extra: proposal.extra,
@@ -77,7 +84,8 @@ export function createProposalsService(deps: { db: Db; activeSubscriptionIds: (u
     /** The proposals allocated to the viewer's reviewer subscriptions (spec §7 `proposals/allocated`). */
     async allocated(userId: number, page: { size: number; page: number }) {
       const { rows, total } = await repo.listAllocated(db, await deps.activeSubscriptionIds(userId), page);
-      return { data: rows.map(toRow), page: { total, size: page.size, page: page.page } };
+      const reviewed = await reviewedAmong(userId, rows);
+      return { data: rows.map((row) => toRow(row, reviewed)), page: { total, size: page.size, page: page.page } };
     },
 
     /** Categories (objectives) in which a Catalyst ID authored a proposal: `unique_objectives_as_author`. */

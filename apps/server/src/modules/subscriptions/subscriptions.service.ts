@@ -159,6 +159,8 @@ export function createSubscriptionsService(deps: {
     },
 
     activeReviewerSubscriptionIds: (userId: number) => repo.activeReviewerSubscriptionIds(db, userId),
+    reviewerSubscriptionId: (userId: number, eventId: number) => repo.reviewerSubscriptionId(db, userId, eventId),
+    subscriptionIdsOf: (userId: number) => repo.subscriptionIdsOf(db, userId),
 
     /** A user's subscriptions, newest first (spec §2.16). */
     async ofUser(userId: number): Promise<SubscriptionPublic[]> {

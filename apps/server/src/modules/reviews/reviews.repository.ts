@@ -1,0 +1,145 @@
+import { and, asc, count, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { categories, proposalAllocations, proposalAuthors, proposals, reviews, subscriptions } from '../../db/schema/index';
+
+export type ReviewInsert = typeof reviews.$inferInsert;
+
+const columns = {
+  review: reviews,
+  proposalTitle: proposals.title,
+  proposalUrl: proposals.url,
+  categoryTitle: categories.title,
+  assessor: subscriptions.anonymousId,
+  assessorLevel: subscriptions.role,
+  allocated: sql<boolean>`exists (select 1 from ${proposalAllocations} a where a.subscription_id = ${reviews.subscriptionId} and a.proposal_id = ${reviews.proposalId})`,
+};
+
+const joined = (db: DbOrTx) =>
+  db
+    .select(columns)
+    .from(reviews)
+    .innerJoin(proposals, eq(proposals.id, reviews.proposalId))
+    .innerJoin(subscriptions, eq(subscriptions.id, reviews.subscriptionId))
+    .leftJoin(categories, eq(categories.id, proposals.categoryId));
+export type ReviewRow = Awaited<ReturnType<ReturnType<typeof joined>['execute']>>[number];
+
+/** Which reviews a viewer may see (DOMAIN.md "Reviews"): all (admin), or those of visible events plus their own. */
+export interface Visibility {
+  all: boolean;
+  eventIds: number[];
+  ownSubscriptionIds: number[];
+}
+
+function visible(visibility: Visibility): SQL | undefined {
+  if (visibility.all) return undefined;
+  const parts: SQL[] = [];
+  if (visibility.eventIds.length > 0) parts.push(inArray(reviews.eventId, visibility.eventIds));
+  if (visibility.ownSubscriptionIds.length > 0) parts.push(inArray(reviews.subscriptionId, visibility.ownSubscriptionIds));
+  return parts.length > 0 ? or(...parts) : sql`false`;
+}
+
+export interface ReviewFilter {
+  proposalId?: number | undefined;
+  proposalTitle?: string | undefined;
+  objective?: number | undefined;
+  subscriptionIds?: number[] | undefined;
+  assessors?: string[] | undefined;
+  rankings?: number[] | undefined;
+  eventId?: number | undefined;
+}
+
+const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function filterWhere(filter: ReviewFilter): SQL[] {
+  const parts: SQL[] = [];
+  if (filter.proposalId) parts.push(eq(reviews.proposalId, filter.proposalId));
+  if (filter.eventId) parts.push(eq(reviews.eventId, filter.eventId));
+  if (filter.subscriptionIds) parts.push(filter.subscriptionIds.length > 0 ? inArray(reviews.subscriptionId, filter.subscriptionIds) : sql`false`);
+  if (filter.rankings && filter.rankings.length > 0) parts.push(inArray(reviews.ranking, filter.rankings));
+  if (filter.assessors && filter.assessors.length > 0) {
+    parts.push(sql`${reviews.subscriptionId} in (select id from ${subscriptions} where ${inArray(subscriptions.anonymousId, filter.assessors)})`);
+  }
+  if (filter.objective) parts.push(sql`${reviews.proposalId} in (select id from ${proposals} where ${eq(proposals.categoryId, filter.objective)})`);
+  if (filter.proposalTitle) parts.push(sql`${reviews.proposalId} in (select id from ${proposals} where lower(${proposals.title}) like ${likePattern(filter.proposalTitle)})`);
+  return parts;
+}
+
+/** A page of reviews, newest first by id, and the total (spec §2.13). */
+export async function listReviews(db: DbOrTx, filter: ReviewFilter, visibility: Visibility, page: { size: number; page: number }) {
+  const where = and(visible(visibility), ...filterWhere(filter));
+  const ids = db
+    .select({ id: reviews.id })
+    .from(reviews)
+    .where(where)
+    .orderBy(sql`${reviews.id} desc`)
+    .limit(page.size)
+    .offset(page.size * page.page)
+    .as('page_ids');
+  const rows = await joined(db)
+    .innerJoin(ids, eq(ids.id, reviews.id))
+    .orderBy(sql`${reviews.id} desc`);
+  const totals = await db.select({ total: count() }).from(reviews).where(where);
+  return { rows, total: totals[0]?.total ?? 0 };
+}
+
+export async function findReview(db: DbOrTx, id: number) {
+  const rows = await joined(db).where(eq(reviews.id, id)).limit(1);
+  return rows[0];
+}
+
+export async function findReviewsByIds(db: DbOrTx, ids: number[], visibility: Visibility) {
+  return joined(db)
+    .where(and(inArray(reviews.id, ids), visible(visibility)))
+    .orderBy(asc(reviews.id));
+}
+
+export async function findOwnReview(db: DbOrTx, proposalId: number, subscriptionIds: number[]) {
+  if (subscriptionIds.length === 0) return undefined;
+  const rows = await joined(db)
+    .where(and(eq(reviews.proposalId, proposalId), inArray(reviews.subscriptionId, subscriptionIds)))
+    .limit(1);
+  return rows[0];
+}
+
+export async function insertReview(db: DbOrTx, values: ReviewInsert) {
+  const rows = await db.insert(reviews).values(values).returning({ id: reviews.id });
+  return rows[0]!.id;
+}
+
+export async function updateReview(db: DbOrTx, id: number, values: Partial<ReviewInsert>) {
+  await db
+    .update(reviews)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(reviews.id, id));
+}
+
+export async function deleteReview(db: DbOrTx, id: number) {
+  await db.delete(reviews).where(eq(reviews.id, id));
+}
+
+export async function findProposalForReview(db: DbOrTx, proposalId: number) {
+  const rows = await db.select({ id: proposals.id, eventId: proposals.eventId, categoryId: proposals.categoryId }).from(proposals).where(eq(proposals.id, proposalId)).limit(1);
+  return rows[0];
+}
+
+/** Whether an author key wrote a proposal in this objective of the event (or this very proposal, when it has none). */
+export async function authoredInObjective(db: DbOrTx, catalystKey: string, proposal: { id: number; eventId: number; categoryId: number | null }) {
+  const sameObjective = proposal.categoryId === null ? eq(proposals.id, proposal.id) : and(eq(proposals.eventId, proposal.eventId), eq(proposals.categoryId, proposal.categoryId));
+  const rows = await db
+    .select({ id: proposals.id })
+    .from(proposalAuthors)
+    .innerJoin(proposals, eq(proposals.id, proposalAuthors.proposalId))
+    .where(and(eq(proposalAuthors.catalystKey, catalystKey), sameObjective))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** Proposal ids among `proposalIds` that one of the subscriptions reviewed (`has_reviewed`). */
+export async function reviewedProposalIds(db: DbOrTx, proposalIds: number[], subscriptionIds: number[]) {
+  if (proposalIds.length === 0 || subscriptionIds.length === 0) return new Set<number>();
+  const rows = await db
+    .select({ proposalId: reviews.proposalId })
+    .from(reviews)
+    .where(and(inArray(reviews.proposalId, proposalIds), inArray(reviews.subscriptionId, subscriptionIds)));
+  return new Set(rows.map((row) => row.proposalId));
+}

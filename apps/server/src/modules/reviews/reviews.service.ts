@@ -1,0 +1,177 @@
+import { reviewsVisible } from '@cr/contract/events';
+import { overallScore, type NewProposalReview, type ProposalReviewUpdate, type ReviewFields, type ReviewPublic, type ReviewsFilterQuery } from '@cr/contract/reviews';
+import { AccountStatus, RegistrationStatus, UserRole } from '@cr/contract/users';
+import type { Db } from '../../db/client';
+import { uniqueViolation } from '../../db/errors';
+import { catalystKey } from '../../domain/proposal-document';
+import { conflict, forbidden, notFound } from '../../errors';
+import type { AuthUser } from '../../plugins/auth';
+import type { EventsService } from '../events/events.service';
+import * as repo from './reviews.repository';
+
+export const reviewErrors = {
+  notFound: 'The review you are looking for does not exist.',
+  proposalNotFound: 'The proposal you are looking for does not exist.',
+  closed: 'Review submission is not open for this event.',
+  notReviewer: 'You are not an active reviewer of this event.',
+  notReady: 'Your account must be active and registered on chain before you can review.',
+  author: 'You cannot review proposals in an objective where you are an author.',
+  already: 'You have already reviewed this proposal.',
+  notYours: 'You can only change or delete your own review.',
+};
+
+function toFields(input: ReviewFields) {
+  return {
+    impactRating: input.impact_alignment_rating_given,
+    impactNote: input.impact_alignment_note,
+    feasibilityRating: input.feasibility_rating_given,
+    feasibilityNote: input.feasibility_note,
+    auditabilityRating: input.auditability_rating_given,
+    auditabilityNote: input.auditability_note,
+  };
+}
+
+export function toReviewPublic(row: repo.ReviewRow): ReviewPublic {
+  const { review } = row;
+  const fields = {
+    impact_alignment_rating_given: review.impactRating,
+    impact_alignment_note: review.impactNote,
+    feasibility_rating_given: review.feasibilityRating,
+    feasibility_note: review.feasibilityNote,
+    auditability_rating_given: review.auditabilityRating,
+    auditability_note: review.auditabilityNote,
+  };
+  return {
+    row_id: review.id,
+    proposal_id: review.proposalId,
+    proposal: { title: row.proposalTitle, url: row.proposalUrl, category: row.categoryTitle, objective_title: row.categoryTitle, event_id: review.eventId },
+    assessor: row.assessor,
+    assessor_level: row.assessorLevel,
+    allocated: row.allocated,
+    // Moderation arrives with its own issue: until then nothing is allocated for moderation, moderated or flagged.
+    allocated_for_moderation: false,
+    next_allocation: null,
+    ranking: review.ranking,
+    moderation: null,
+    moderated: false,
+    flags: [],
+    ...fields,
+    overall_score: overallScore(fields),
+    event: review.eventId,
+    created_at: review.createdAt.toISOString(),
+    updated_at: review.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * Reviews (DOMAIN.md "Reviews"): an active LV0/LV1 reviewer of the proposal's event, with a ready account, writes one
+ * review per proposal while review submission is enabled, never in an objective they authored in; only the author
+ * edits or deletes it, and only while submission is enabled. Visibility: own reviews always; all reviews of an event
+ * while its review visibility or moderation is on, or once its outcomes exist; admins see all.
+ */
+export function createReviewsService(deps: {
+  db: Db;
+  events: EventsService;
+  reviewerSubscriptionId: (userId: number, eventId: number) => Promise<number | undefined>;
+  subscriptionIdsOf: (userId: number) => Promise<number[]>;
+  accountOf: (userId: number) => Promise<{ id: string; status: number; rbac_reg_status: number }>;
+}) {
+  const { db, events } = deps;
+
+  async function visibilityFor(viewer: AuthUser | null): Promise<repo.Visibility> {
+    if (viewer?.role === UserRole.admin) return { all: true, eventIds: [], ownSubscriptionIds: [] };
+    // Events whose outcomes exist join this list with the review-outcomes run (its issue), through the event's flags.
+    const open = await events.eventIdsWhere((config) => reviewsVisible(config));
+    return { all: false, eventIds: open, ownSubscriptionIds: viewer ? await deps.subscriptionIdsOf(viewer.id) : [] };
+  }
+
+  /** The checks every write shares: submission open, an active reviewer subscription, a ready account. */
+  async function writer(user: AuthUser, eventId: number) {
+    if (!(await events.switchActive(eventId, 'review_submission_enabled'))) throw forbidden(reviewErrors.closed);
+    const subscriptionId = await deps.reviewerSubscriptionId(user.id, eventId);
+    if (!subscriptionId) throw forbidden(reviewErrors.notReviewer);
+    const account = await deps.accountOf(user.id);
+    if (account.status !== AccountStatus.active || account.rbac_reg_status !== RegistrationStatus.persistent) throw forbidden(reviewErrors.notReady);
+    return { subscriptionId, account };
+  }
+
+  async function ownReview(user: AuthUser, id: number) {
+    const found = await repo.findReview(db, id);
+    if (!found) throw notFound(reviewErrors.notFound);
+    const own = await deps.subscriptionIdsOf(user.id);
+    if (!own.includes(found.review.subscriptionId)) throw forbidden(reviewErrors.notYours);
+    return found;
+  }
+
+  return {
+    async create(user: AuthUser, input: NewProposalReview): Promise<ReviewPublic> {
+      const proposal = await repo.findProposalForReview(db, input.proposal_id);
+      if (!proposal) throw notFound(reviewErrors.proposalNotFound);
+      const { subscriptionId, account } = await writer(user, proposal.eventId);
+      if (await repo.authoredInObjective(db, catalystKey(account.id), proposal)) throw forbidden(reviewErrors.author);
+      try {
+        const id = await repo.insertReview(db, { eventId: proposal.eventId, proposalId: proposal.id, subscriptionId, ...toFields(input) });
+        return toReviewPublic((await repo.findReview(db, id))!);
+      } catch (error) {
+        if (uniqueViolation(error) === 'reviews_subscription_proposal_key') throw conflict(reviewErrors.already);
+        throw error;
+      }
+    },
+
+    async update(user: AuthUser, id: number, input: ProposalReviewUpdate): Promise<ReviewPublic> {
+      const found = await ownReview(user, id);
+      await writer(user, found.review.eventId);
+      await repo.updateReview(db, id, toFields(input));
+      return toReviewPublic((await repo.findReview(db, id))!);
+    },
+
+    async remove(user: AuthUser, id: number): Promise<{ row_id: number }> {
+      const found = await ownReview(user, id);
+      await writer(user, found.review.eventId);
+      await repo.deleteReview(db, id);
+      return { row_id: id };
+    },
+
+    async get(viewer: AuthUser | null, id: number): Promise<ReviewPublic> {
+      const found = await repo.findReview(db, id);
+      if (!found) throw notFound(reviewErrors.notFound);
+      const visibility = await visibilityFor(viewer);
+      const seen = visibility.all || visibility.eventIds.includes(found.review.eventId) || visibility.ownSubscriptionIds.includes(found.review.subscriptionId);
+      if (!seen) throw notFound(reviewErrors.notFound);
+      return toReviewPublic(found);
+    },
+
+    /** The viewer's own review of a proposal, or 404 (which the client treats as 'none yet'). */
+    async submittedReview(user: AuthUser, proposalId: number): Promise<ReviewPublic> {
+      const found = await repo.findOwnReview(db, proposalId, await deps.subscriptionIdsOf(user.id));
+      if (!found) throw notFound(reviewErrors.notFound);
+      return toReviewPublic(found);
+    },
+
+    async byIds(viewer: AuthUser | null, ids: number[]): Promise<ReviewPublic[]> {
+      return (await repo.findReviewsByIds(db, ids, await visibilityFor(viewer))).map(toReviewPublic);
+    },
+
+    async filtered(viewer: AuthUser | null, query: ReviewsFilterQuery) {
+      const visibility = await visibilityFor(viewer);
+      const rankings = query.rankings && query.rankings.length > 0 ? [...new Set([...query.rankings, ...(query.include_pending ? [0] : [])])] : undefined;
+      const filter: repo.ReviewFilter = {
+        proposalId: query.proposal_id,
+        proposalTitle: query.proposal,
+        objective: query.objective,
+        eventId: query.event_id,
+        assessors: query.assessors,
+        rankings,
+        subscriptionIds: query.my_reviews ? (viewer ? await deps.subscriptionIdsOf(viewer.id) : []) : undefined,
+      };
+      const { rows, total } = await repo.listReviews(db, filter, visibility, query);
+      return { data: rows.map(toReviewPublic), page: { total, size: query.size, page: query.page } };
+    },
+
+    /** The proposals among these that the viewer reviewed: `has_reviewed`. */
+    async reviewedBy(userId: number, proposalIds: number[]) {
+      return repo.reviewedProposalIds(db, proposalIds, await deps.subscriptionIdsOf(userId));
+    },
+  };
+}
+export type ReviewsService = ReturnType<typeof createReviewsService>;

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { pageQuery } from './common';
+import { rowId } from './events';
+import { messages, nonWhitespaceLength } from './rules';
+
+/**
+ * Reviews (spec §2.12 own-review form, §2.13, §2.15, §3 "Review", §4 "Review ranking", §5 "Review", §7 "Reviews";
+ * DOMAIN.md "Reviews").
+ */
+
+/** On the wire (DOMAIN.md "Reference"): 0 pending, 1 included, 2 excluded by moderation, 3 excluded by threshold. */
+export const ReviewRanking = { pending: 0, included: 1, excluded_moderation: 2, excluded_threshold: 3 } as const;
+export type ReviewRanking = (typeof ReviewRanking)[keyof typeof ReviewRanking];
+
+/** The ranking as shown (spec §4): pending reads 'pending moderation' unless the review is moderated. */
+export function rankingLabel(ranking: number | null, moderated: boolean): 'pending' | 'pending_moderation' | 'included' | 'excluded_moderation' | 'excluded_threshold' {
+  switch (ranking) {
+    case ReviewRanking.included:
+      return 'included';
+    case ReviewRanking.excluded_moderation:
+      return 'excluded_moderation';
+    case ReviewRanking.excluded_threshold:
+      return 'excluded_threshold';
+    default:
+      return moderated ? 'pending' : 'pending_moderation';
+  }
+}
+
+export const NOTE_MIN = 200;
+export const NOTE_MAX = 3000;
+export const RATING_MAX = 5;
+
+export const reviewMessages = {
+  rating: 'Rating must be between 1 and 5',
+  noteMin: 'Please provide at least 200 characters',
+  contentMin: (minLength: number) => `Content must be at least ${minLength} characters long (excluding spaces)`,
+  contentMax: (maxLength: number, current: number) => `Content must not exceed ${maxLength} characters (excluding spaces), currently ${current}`,
+};
+
+/** A rating: a whole number from 1 to 5 (a new form starts at 0, which is not yet a rating). */
+export const rating = z.number({ error: messages.required }).int({ error: reviewMessages.rating }).min(1, { error: reviewMessages.rating }).max(RATING_MAX, { error: reviewMessages.rating });
+
+/** A note: 200 to 3000 characters, white space not counted (spec §5; the same rule on client and server). */
+export const note = z.string({ error: messages.required }).superRefine((value, context) => {
+  const length = nonWhitespaceLength(value);
+  if (length === 0) context.addIssue({ code: 'custom', message: messages.required });
+  else if (length < NOTE_MIN) context.addIssue({ code: 'custom', message: reviewMessages.noteMin });
+  else if (length > NOTE_MAX) context.addIssue({ code: 'custom', message: reviewMessages.contentMax(NOTE_MAX, length) });
+});
+
+export const reviewFields = z.object({
+  impact_alignment_rating_given: rating,
+  impact_alignment_note: note,
+  feasibility_rating_given: rating,
+  feasibility_note: note,
+  auditability_rating_given: rating,
+  auditability_note: note,
+});
+export type ReviewFields = z.infer<typeof reviewFields>;
+
+export const newProposalReview = reviewFields.extend({ proposal_id: rowId });
+export type NewProposalReview = z.infer<typeof newProposalReview>;
+export const newProposalReviewBody = z.object({ new_proposal_review: newProposalReview });
+
+export const proposalReviewUpdate = reviewFields.extend({ row_id: rowId });
+export type ProposalReviewUpdate = z.infer<typeof proposalReviewUpdate>;
+export const proposalReviewUpdateBody = z.object({ proposal_review_update: proposalReviewUpdate });
+
+/** Spec §3 "Review". Moderation and flags arrive with the moderation issue; until then null and empty. */
+export const reviewPublic = z.object({
+  row_id: z.number().int(),
+  proposal_id: z.number().int(),
+  proposal: z.object({ title: z.string(), url: z.string().nullable(), category: z.string().nullable(), objective_title: z.string().nullable(), event_id: z.number().int() }),
+  assessor: z.string(),
+  assessor_level: z.number().int(),
+  allocated: z.boolean(),
+  allocated_for_moderation: z.boolean(),
+  next_allocation: z.number().int().nullable(),
+  ranking: z.number().int().nullable(),
+  moderation: z.object({ row_id: z.number().int(), classification: z.number().int(), rationale: z.string() }).nullable(),
+  moderated: z.boolean(),
+  flags: z.array(z.object({ flag_type: z.number().int(), score: z.number(), related_reviews: z.array(z.number().int()), related_criteria: z.array(z.string()).nullable() })),
+  impact_alignment_rating_given: z.number().int(),
+  impact_alignment_note: z.string(),
+  feasibility_rating_given: z.number().int(),
+  feasibility_note: z.string(),
+  auditability_rating_given: z.number().int(),
+  auditability_note: z.string(),
+  overall_score: z.number(),
+  event: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type ReviewPublic = z.infer<typeof reviewPublic>;
+
+/** The mean of the three ratings, to one decimal (spec §5: displayed ratings round to one decimal). */
+export const overallScore = (review: Pick<ReviewFields, 'impact_alignment_rating_given' | 'feasibility_rating_given' | 'auditability_rating_given'>) =>
+  Math.round(((review.impact_alignment_rating_given + review.feasibility_rating_given + review.auditability_rating_given) / 3) * 10) / 10;
+
+const arrayParam = <T extends z.ZodType>(item: T) => z.preprocess((value) => (value === undefined || Array.isArray(value) ? value : [value]), z.array(item).max(100).optional());
+const boolParam = z.preprocess((value) => (value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value), z.boolean().optional());
+
+/** Spec §2.13 filters (array filters repeat the key, ARCHITECTURE.md). */
+export const reviewsFilterQuery = pageQuery.extend({
+  proposal_id: rowId.optional(),
+  /** With rankings: also the pending ones. */
+  include_pending: boolParam,
+  /** Part of the proposal's title. */
+  proposal: z
+    .string()
+    .max(200)
+    .optional()
+    .transform((value) => value?.trim() || undefined),
+  /** The objective (category) id. */
+  objective: rowId.optional(),
+  /** Only the caller's own reviews (logged in). */
+  my_reviews: boolParam,
+  assessors: arrayParam(z.string().trim().min(1).max(40)),
+  rankings: arrayParam(z.coerce.number().int().min(0).max(3)),
+  event_id: rowId.optional(),
+});
+export type ReviewsFilterQuery = z.infer<typeof reviewsFilterQuery>;
+
+export const byIdsQuery = z.object({ ids: z.preprocess((value) => (Array.isArray(value) ? value : [value]), z.array(rowId).min(1).max(500)) });
+export const reviewIdParams = z.object({ id: rowId });
