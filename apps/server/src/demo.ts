@@ -2,7 +2,8 @@ import { AccountStatus, UserRole } from '@cr/contract/users';
 import { DEFAULT_REVIEWS_CONFIG } from '@cr/contract/events';
 import type { Db, Tx } from './db/client';
 import { findEventByName, insertEvent, upsertConfig } from './modules/events/events.repository';
-import { countProposals } from './modules/proposals/proposals.repository';
+import { allocationProposals, countProposals } from './modules/proposals/proposals.repository';
+import { insertReview } from './modules/reviews/reviews.repository';
 import { findAccountById, insertAccount, isCatalystIdTaken, updateCatalystId, updateUser } from './modules/accounts/accounts.repository';
 import { hashPassword } from './lib/secrets';
 import { localRegistry } from './adapters/catalyst-registry';
@@ -72,6 +73,7 @@ async function seedDemoProposals(db: Db): Promise<void> {
     accept_non_persistent_users: true,
   });
   await insertSubscription(db, { userId: reviewer.userId, eventId: event.id, role: 0, status: 1, anonymousId: newAnonymousId(), preferredCategories: [] });
+  await seedDemoReviews(db, event.id);
   await createProposalAllocationService({ db, events }).generate(admin.userId, {
     event_id: event.id,
     allocation_seed: 1,
@@ -80,6 +82,57 @@ async function seedDemoProposals(db: Db): Promise<void> {
     categories: [],
     dry_run: false,
   });
+}
+
+const OPENINGS = [
+  'The proposal states a concrete problem and ties it to the goals of its category.',
+  'The team explains who benefits and how they will be reached, which makes the impact believable.',
+  'The aim is relevant to the category, although the link to measurable outcomes could be sharper.',
+  'This is a clear, well-scoped idea with an audience that already exists in the ecosystem.',
+];
+const MIDDLES = [
+  'The milestones are realistic and each one ends with evidence that can be checked by the community.',
+  'The budget is broken down by role and month, and the rates look in line with the market for this work.',
+  'The plan relies on one key developer, which is a risk the proposal only mentions briefly.',
+  'Earlier work by the team is linked, and it shows they have delivered something similar before.',
+];
+const CLOSINGS = [
+  'Overall I would like to see a short risk section, but the proposal is convincing as it stands.',
+  'Reporting every month on a public dashboard would make the progress easy to audit.',
+  'The value for money is good given the size of the audience and the open-source outputs.',
+  'I recommend it, with the caveat that the adoption targets are on the optimistic side.',
+];
+
+/** A demo note: three sentences, always well over the 200 characters a note needs. */
+const demoNote = (seed: number) => `${OPENINGS[seed % 4]} ${MIDDLES[(seed >> 2) % 4]} ${CLOSINGS[(seed >> 4) % 4]}`;
+
+/** Six demo community reviewers (password Demo-pass1 like every demo account) with five reviews each: a living round. */
+async function seedDemoReviews(db: Db, eventId: number) {
+  const proposals = await allocationProposals(db, eventId);
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  for (let n = 1; n <= 6; n += 1) {
+    const catalystId = `cardano/demo-community-${n}`;
+    if (await isCatalystIdTaken(db, catalystId)) continue;
+    const userId = await insertAccount(db, { catalystId, email: `community-${n}@demo.local`, passwordHash, role: UserRole.user, rbacRegStatus: 3 });
+    const account = await findAccountById(db, userId);
+    await updateCatalystId(db, account!.catalystIdRef, { status: AccountStatus.active, emailVerifiedAt: new Date() });
+    const subscription = await insertSubscription(db, { userId, eventId, role: n % 3 === 0 ? 1 : 0, status: 1, anonymousId: newAnonymousId(), preferredCategories: [] });
+    for (let k = 0; k < 5; k += 1) {
+      const proposal = proposals[(n * 5 + k * 3) % proposals.length]!;
+      const seed = n * 31 + k * 7;
+      await insertReview(db, {
+        eventId,
+        proposalId: proposal.id,
+        subscriptionId: subscription.id,
+        impactRating: 2 + (seed % 4),
+        impactNote: demoNote(seed),
+        feasibilityRating: 1 + ((seed >> 1) % 5),
+        feasibilityNote: demoNote(seed + 5),
+        auditabilityRating: 2 + ((seed >> 2) % 4),
+        auditabilityNote: demoNote(seed + 11),
+      });
+    }
+  }
 }
 
 /** Creates the demo accounts and the demo round that don't exist yet; returns how many accounts were created. */
