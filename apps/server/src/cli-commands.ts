@@ -31,7 +31,7 @@ export const usage = [
   '  force-reset <catalystId>   make the user choose a new password before reviewing or moderating',
   '  migrate                    apply the database migrations',
   '  seed-demo                  create the demo accounts that do not exist yet',
-  '  seed-scale [--proposals=20000] [--reviewers=5000] [--categories=40] [--seed=1]',
+  '  seed-scale [--proposals=20000] [--reviewers=5000] [--categories=40] [--reviews=10] [--seed=1]',
   '                             generate an active round at that size (benchmarks, load tests)',
   '  help                       show this text',
   '',
@@ -95,11 +95,12 @@ const commands: Record<string, Command> = {
     },
   },
   'seed-scale': {
-    options: ['proposals', 'reviewers', 'categories', 'seed'],
+    options: ['proposals', 'reviewers', 'categories', 'reviews', 'seed'],
     async run(context, _argument, options) {
-      const result = await seedScale(context.database.db, options);
+      const { reviews: reviewsPerReviewer, ...rest } = options;
+      const result = await seedScale(context.database.db, { ...rest, ...(reviewsPerReviewer ? { reviewsPerReviewer } : {}) });
       context.out(
-        `Created the active round ${result.eventId} with ${result.proposals} proposals in ${result.categories} categories and ${result.reviewers} subscribed reviewers (password ${SCALE_PASSWORD}) in ${result.seconds} s.`,
+        `Created the active round ${result.eventId} with ${result.proposals} proposals in ${result.categories} categories, ${result.reviewers} subscribed reviewers (password ${SCALE_PASSWORD}) and ${result.reviews} reviews in ${result.seconds} s.`,
       );
     },
   },

@@ -19,11 +19,13 @@ export interface ScaleOptions {
   lv1Share: number;
   /** Share of reviewers who also authored a proposal (conflicts of interest). */
   authorShare: number;
+  /** Reviews each reviewer has written (distinct proposals; a mix of rankings so that every filter has matches). */
+  reviewsPerReviewer: number;
   seed: number;
   name?: string;
 }
 
-export const SCALE_DEFAULTS: ScaleOptions = { proposals: 20_000, reviewers: 5_000, categories: 40, lv1Share: 0.3, authorShare: 0.05, seed: 1 };
+export const SCALE_DEFAULTS: ScaleOptions = { proposals: 20_000, reviewers: 5_000, categories: 40, lv1Share: 0.3, authorShare: 0.05, reviewsPerReviewer: 10, seed: 1 };
 export const SCALE_PASSWORD = 'Scale-pass1';
 
 const WORDS = ['open', 'source', 'wallet', 'governance', 'education', 'identity', 'payments', 'defi', 'oracle', 'tooling', 'community', 'africa', 'privacy', 'stablecoin', 'nft', 'supply', 'chain', 'data', 'mobile', 'bridge', 'audit', 'indexer', 'staking', 'dao', 'farming', 'energy', 'health', 'music', 'gaming', 'translation'];
@@ -62,7 +64,7 @@ async function unnestInsert(db: Db, table: string, columns: { name: string; type
   }
 }
 
-export async function seedScale(db: Db, input: Partial<ScaleOptions> = {}): Promise<{ eventId: number; proposals: number; reviewers: number; categories: number; seconds: number }> {
+export async function seedScale(db: Db, input: Partial<ScaleOptions> = {}): Promise<{ eventId: number; proposals: number; reviewers: number; categories: number; reviews: number; seconds: number }> {
   const options = { ...SCALE_DEFAULTS, ...input };
   const started = performance.now();
   const prng = createPrng(options.seed);
@@ -152,6 +154,32 @@ export async function seedScale(db: Db, input: Partial<ScaleOptions> = {}): Prom
       where p.r <= ${authors}`);
   }
   // Fresh statistics and visibility map, as autovacuum would leave them on a live database.
+  const perReviewer = Math.min(options.reviewsPerReviewer, options.proposals);
+  if (perReviewer > 0) {
+    // Reviewer r reviews proposals r·k … r·k+k−1 (mod the count): distinct per reviewer, spread over all proposals.
+    const note = `${'The plan is clear, the budget is itemised and the milestones can be checked. '.repeat(3)}`;
+    for (let from = 0; from < options.reviewers; from += 2_000) {
+      await db.execute(sql`
+        with subs as (select id, row_number() over (order by id) - 1 as rn from subscriptions where event_id = ${event.id}),
+             props as (select id, row_number() over (order by id) - 1 as rn from proposals where event_id = ${event.id})
+        insert into reviews (event_id, proposal_id, subscription_id, impact_alignment_rating_given, impact_alignment_note,
+                             feasibility_rating_given, feasibility_note, auditability_rating_given, auditability_note, ranking)
+        select ${event.id}, props.id, subs.id, 1 + (subs.rn + k) % 5, 'Impact ' || subs.rn || '. ' || ${note},
+               1 + (subs.rn + 2 * k) % 5, 'Feasibility ' || k || '. ' || ${note}, 1 + (subs.rn * 3 + k) % 5, 'Value ' || k || '. ' || ${note},
+               case when (subs.rn + k) % 4 = 0 then 0 when (subs.rn + k) % 4 = 1 then 1 else (subs.rn + k) % 4 end
+        from subs cross join generate_series(0, ${perReviewer - 1}) as k
+        join props on props.rn = (subs.rn * ${perReviewer} + k) % ${options.proposals}
+        where subs.rn >= ${from} and subs.rn < ${from + 2_000}
+        on conflict do nothing`);
+    }
+  }
   await db.execute(sql`vacuum analyze`);
-  return { eventId: event.id, proposals: options.proposals, reviewers: options.reviewers, categories: options.categories, seconds: Math.round((performance.now() - started) / 100) / 10 };
+  return {
+    eventId: event.id,
+    proposals: options.proposals,
+    reviewers: options.reviewers,
+    categories: options.categories,
+    reviews: options.reviewers * perReviewer,
+    seconds: Math.round((performance.now() - started) / 100) / 10,
+  };
 }

@@ -63,15 +63,15 @@ describe('operator commands (runCli) on PGlite', () => {
 
 
   it('seed-scale generates an active round of the given size, and refuses unknown options', async () => {
-    const code = await cli(['seed-scale', '--proposals=60', '--reviewers=25', '--categories=4', '--seed=3']);
+    const code = await cli(['seed-scale', '--proposals=60', '--reviewers=25', '--categories=4', '--reviews=3', '--seed=3']);
     expect(output.err).toEqual([]);
     expect(code).toBe(EXIT_OK);
-    expect(output.out.at(-1)).toMatch(/^Created the active round \d+ with 60 proposals in 4 categories and 25 subscribed reviewers/);
+    expect(output.out.at(-1)).toMatch(/^Created the active round \d+ with 60 proposals in 4 categories, 25 subscribed reviewers .* and 75 reviews/);
     const eventId = Number(/round (\d+)/.exec(output.out.at(-1)!)![1]);
     const counts = await database.db.execute(
-      sql`select (select count(*)::int from proposals where event_id = ${eventId}) as proposals, (select count(*)::int from subscriptions where event_id = ${eventId} and status = 1) as subscriptions, (select count(*)::int from categories where event_id = ${eventId}) as categories`,
+      sql`select (select count(*)::int from proposals where event_id = ${eventId}) as proposals, (select count(*)::int from subscriptions where event_id = ${eventId} and status = 1) as subscriptions, (select count(*)::int from categories where event_id = ${eventId}) as categories, (select count(*)::int from reviews where event_id = ${eventId}) as reviews`,
     );
-    expect((counts as unknown as { rows: unknown[] }).rows[0]).toEqual({ proposals: 60, subscriptions: 25, categories: 4 });
+    expect((counts as unknown as { rows: unknown[] }).rows[0]).toEqual({ proposals: 60, subscriptions: 25, categories: 4, reviews: 75 });
     expect(await cli(['seed-scale', '--rows=5'])).toBe(EXIT_USAGE);
     expect(output.err.at(-1)).toMatch(/seed-scale takes --proposals=<positive number>/);
     expect(await cli(['seed-scale', '--proposals=0'])).toBe(EXIT_USAGE);

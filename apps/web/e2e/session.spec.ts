@@ -45,8 +45,8 @@ test.describe('the session', () => {
       stored.state.auth.expires_at = Date.now() - 1000;
       localStorage.setItem('session', JSON.stringify(stored));
     });
-    await page.reload();
-    await expectToast(page, 'Session refresh failed, please log in again. Please try again');
+    // Watch for the toast from the start: on a slow machine the reload itself can take most of its 5 s on screen.
+    await Promise.all([expectToast(page, 'Session refresh failed, please log in again. Please try again'), page.reload()]);
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByRole('link', { name: 'Login' })).toBeVisible();
   });

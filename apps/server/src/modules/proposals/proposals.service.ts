@@ -2,6 +2,7 @@ import type { ProposalPublic, ProposalRow, ProposalsQuery } from '@cr/contract/p
 import type { Db } from '../../db/client';
 import { catalystKey } from '../../domain/proposal-document';
 import { notFound } from '../../errors';
+import { createCountCache } from '../../lib/count-cache';
 import * as repo from './proposals.repository';
 
 export const proposalMessages = { notFound: 'The proposal you are looking for does not exist.' };
@@ -21,26 +22,6 @@ function toRow(row: repo.ProposalListRow, reviewed = new Set<number>()): Proposa
     url: row.url,
     event_id: row.eventId,
     has_reviewed: reviewed.has(row.id),
-  };
-}
-
-/**
- * Totals of list filters, kept for a few seconds: counting every match is most of a filtered page's cost, and
- * proposals change only when an admin imports (which clears this process's totals at once; other instances follow
- * within the TTL). The rows themselves are always read fresh.
- */
-export function createCountCache(ttlMs = 10_000, maxEntries = 2_000) {
-  const entries = new Map<string, { total: number; at: number }>();
-  return {
-    async get(key: string, load: () => Promise<number>) {
-      const hit = entries.get(key);
-      if (hit && Date.now() - hit.at < ttlMs) return hit.total;
-      const total = await load();
-      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-      entries.set(key, { total, at: Date.now() });
-      return total;
-    },
-    clear: () => entries.clear(),
   };
 }
 

@@ -65,7 +65,13 @@ function filterWhere(filter: ReviewFilter): SQL[] {
 }
 
 /** A page of reviews, newest first by id, and the total (spec §2.13). */
-export async function listReviews(db: DbOrTx, filter: ReviewFilter, visibility: Visibility, page: { size: number; page: number }) {
+export async function listReviews(
+  db: DbOrTx,
+  filter: ReviewFilter,
+  visibility: Visibility,
+  page: { size: number; page: number },
+  cachedTotal: (key: string, load: () => Promise<number>) => Promise<number> = (_key, load) => load(),
+) {
   const where = and(visible(visibility), ...filterWhere(filter));
   const ids = db
     .select({ id: reviews.id })
@@ -78,8 +84,8 @@ export async function listReviews(db: DbOrTx, filter: ReviewFilter, visibility: 
   const rows = await joined(db)
     .innerJoin(ids, eq(ids.id, reviews.id))
     .orderBy(sql`${reviews.id} desc`);
-  const totals = await db.select({ total: count() }).from(reviews).where(where);
-  return { rows, total: totals[0]?.total ?? 0 };
+  const total = await cachedTotal(JSON.stringify({ filter, visibility }), async () => (await db.select({ total: count() }).from(reviews).where(where))[0]?.total ?? 0);
+  return { rows, total };
 }
 
 export async function findReview(db: DbOrTx, id: number) {

@@ -7,6 +7,7 @@ import { catalystKey } from '../../domain/proposal-document';
 import { conflict, forbidden, notFound } from '../../errors';
 import type { AuthUser } from '../../plugins/auth';
 import type { EventsService } from '../events/events.service';
+import { createCountCache } from '../../lib/count-cache';
 import * as repo from './reviews.repository';
 
 export const reviewErrors = {
@@ -77,6 +78,8 @@ export function createReviewsService(deps: {
   accountOf: (userId: number) => Promise<{ id: string; status: number; rbac_reg_status: number }>;
 }) {
   const { db, events } = deps;
+  // Totals of the reviews list lag by at most a few seconds; the rows are always current.
+  const totals = createCountCache(5_000);
 
   async function visibilityFor(viewer: AuthUser | null): Promise<repo.Visibility> {
     if (viewer?.role === UserRole.admin) return { all: true, eventIds: [], ownSubscriptionIds: [] };
@@ -164,7 +167,7 @@ export function createReviewsService(deps: {
         rankings,
         subscriptionIds: query.my_reviews ? (viewer ? await deps.subscriptionIdsOf(viewer.id) : []) : undefined,
       };
-      const { rows, total } = await repo.listReviews(db, filter, visibility, query);
+      const { rows, total } = await repo.listReviews(db, filter, visibility, query, (key, load) => totals.get(key, load));
       return { data: rows.map(toReviewPublic), page: { total, size: query.size, page: query.page } };
     },
 

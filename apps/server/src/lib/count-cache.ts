@@ -1,0 +1,18 @@
+/**
+ * Totals of list filters, kept for a few seconds: counting every match is most of a filtered page's cost. The rows
+ * themselves are always read fresh; a total may lag behind them by the TTL (proposals: until an import clears it).
+ */
+export function createCountCache(ttlMs = 10_000, maxEntries = 2_000) {
+  const entries = new Map<string, { total: number; at: number }>();
+  return {
+    async get(key: string, load: () => Promise<number>) {
+      const hit = entries.get(key);
+      if (hit && Date.now() - hit.at < ttlMs) return hit.total;
+      const total = await load();
+      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
+      entries.set(key, { total, at: Date.now() });
+      return total;
+    },
+    clear: () => entries.clear(),
+  };
+}
