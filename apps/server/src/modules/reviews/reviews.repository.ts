@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { categories, proposalAllocations, proposalAuthors, proposals, reviews, subscriptions } from '../../db/schema/index';
+import { catalystIds, categories, proposalAllocations, proposalAuthors, proposals, reviews, subscriptions, users } from '../../db/schema/index';
 
 export type ReviewInsert = typeof reviews.$inferInsert;
 
@@ -108,8 +108,8 @@ export async function findOwnReview(db: DbOrTx, proposalId: number, subscription
 }
 
 export async function insertReview(db: DbOrTx, values: ReviewInsert) {
-  const rows = await db.insert(reviews).values(values).returning({ id: reviews.id });
-  return rows[0]!.id;
+  const rows = await db.insert(reviews).values(values).returning();
+  return rows[0]!;
 }
 
 export async function updateReview(db: DbOrTx, id: number, values: Partial<ReviewInsert>) {
@@ -124,7 +124,36 @@ export async function deleteReview(db: DbOrTx, id: number) {
 }
 
 export async function findProposalForReview(db: DbOrTx, proposalId: number) {
-  const rows = await db.select({ id: proposals.id, eventId: proposals.eventId, categoryId: proposals.categoryId }).from(proposals).where(eq(proposals.id, proposalId)).limit(1);
+  const rows = await db
+    .select({ id: proposals.id, eventId: proposals.eventId, categoryId: proposals.categoryId, title: proposals.title, url: proposals.url, categoryTitle: categories.title })
+    .from(proposals)
+    .leftJoin(categories, eq(categories.id, proposals.categoryId))
+    .where(eq(proposals.id, proposalId))
+    .limit(1);
+  return rows[0];
+}
+
+/**
+ * In one query, what a review write needs to know about its writer: their active LV0/LV1 subscription to the event
+ * (with its anonymous id and level), their account's status, on-chain registration and Catalyst ID, and whether
+ * the proposal is allocated to them.
+ */
+export async function writerContext(db: DbOrTx, userId: number, eventId: number, proposalId: number) {
+  const rows = await db
+    .select({
+      subscriptionId: subscriptions.id,
+      anonymousId: subscriptions.anonymousId,
+      role: subscriptions.role,
+      status: catalystIds.status,
+      rbacRegStatus: catalystIds.rbacRegStatus,
+      catalystId: catalystIds.catalystId,
+      allocated: sql<boolean>`exists (select 1 from ${proposalAllocations} a where a.subscription_id = ${subscriptions.id} and a.proposal_id = ${proposalId})`,
+    })
+    .from(subscriptions)
+    .innerJoin(users, eq(users.id, subscriptions.userId))
+    .innerJoin(catalystIds, eq(catalystIds.id, users.catalystIdRef))
+    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.eventId, eventId), eq(subscriptions.status, 1), inArray(subscriptions.role, [0, 1])))
+    .limit(1);
   return rows[0];
 }
 

@@ -1,14 +1,21 @@
-import { Anchor, Box, Center, Loader, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { Anchor, Box, Center, Grid, Loader, Stack, Text, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { switchActive } from '@cr/contract/events';
+import type { ProposalPublic } from '@cr/contract/proposals';
+import { canReview } from '@cr/contract/subscriptions';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { paths } from '../../../config/paths';
-import { proposalQuery } from '../../../features/proposals/api/proposals';
+import { eventConfigQuery } from '../../../features/events/api/events';
+import { proposalQuery, proposalsKeys } from '../../../features/proposals/api/proposals';
 import { ExtraInformation } from '../../../features/proposals/components/extra-information';
 import { ProposalDetails } from '../../../features/proposals/components/proposal-details';
 import { ScrollButtons } from '../../../features/proposals/components/scroll-buttons';
+import { OwnReviewForm } from '../../../features/reviews/components/own-review-form';
+import { ProposalReviews } from '../../../features/reviews/components/proposal-reviews';
 import { isApiError } from '../../../lib/api-error';
+import { useSession } from '../../../lib/session';
 
 /** Where 'scroll to reviews' goes (spec §2.12). */
 const REVIEWS_ID = 'reviews';
@@ -35,10 +42,32 @@ function Unavailable({ notFound, message }: { notFound: boolean; message?: strin
   );
 }
 
+/**
+ * What of the reviews the page shows (spec §2.12): the own-review form to a logged-in user who can review the event
+ * (E-005), is not an author in the proposal's objective (E-006), while review submission is on (E-007); the reviews
+ * list while review submission or subscription is on (D-025).
+ */
+function useReviewPlaces(proposal: ProposalPublic | undefined) {
+  const logged = useSession((state) => state.logged);
+  const userInfo = useSession((state) => state.userInfo);
+  const eventId = proposal?.event_id ?? 0;
+  const { data: config } = useQuery({ ...eventConfigQuery(eventId), enabled: eventId > 0 });
+  const settings = config ?? undefined;
+  const isSubmissionOn = switchActive(settings, 'review_submission_enabled');
+  const isAuthor = proposal?.objective != null && (userInfo?.extra.unique_objectives_as_author ?? []).includes(proposal.objective);
+  const canWrite = Boolean(proposal && logged && userInfo && canReview(userInfo, eventId) && !isAuthor && isSubmissionOn);
+  return {
+    ownReviewUser: canWrite && userInfo ? userInfo.catalyst_id.id : null,
+    showsList: isSubmissionOn || switchActive(settings, 'reviewer_subscription_enabled'),
+  };
+}
+
 function ProposalScreen({ id }: { id: number }) {
   const { t } = useTranslation();
   const { data: proposal, error, isPending } = useQuery(proposalQuery(id));
   const reviews = useRef<HTMLDivElement>(null);
+  const { ownReviewUser, showsList } = useReviewPlaces(proposal);
+  const client = useQueryClient();
   if (isPending) {
     return (
       <Center py="xl" aria-busy>
@@ -50,14 +79,32 @@ function ProposalScreen({ id }: { id: number }) {
     const status = isApiError(error) ? error.status : undefined;
     return <Unavailable notFound={status === 404 || status === 422} message={isApiError(error) ? error.serverMessage : undefined} />;
   }
-  return (
+  const content = (
     <Stack gap="xl">
       <ProposalDetails proposal={proposal} />
       {/* Issue 6: the aggregate score widget (overall, impact, feasibility, value for money; only while moderation is not enabled for the event) goes here. */}
       <ExtraInformation fields={proposal.extra.fields} />
-      {/* Issue 6: the sticky own-review form (view and edit modes; shown only when the user can review this event and objective while review submission is enabled) goes here. */}
-      {/* Issue 6: the reviews list (shown when review submission or subscription is enabled for the event) goes here; 'scroll to reviews' targets this box. */}
-      <Box id={REVIEWS_ID} ref={reviews} style={{ scrollMarginTop: 16 }} />
+    </Stack>
+  );
+  return (
+    <Stack gap="xl">
+      {ownReviewUser ? (
+        <Grid gutter="xl">
+          <Grid.Col span={{ base: 12, md: 7, lg: 8 }}>{content}</Grid.Col>
+          <Grid.Col span={{ base: 12, md: 5, lg: 4 }}>
+            {/* Sticky beside the proposal on wide screens (E-003); in the flow on phones. */}
+            <Box pos={{ base: 'static', md: 'sticky' }} top={16} mah={{ md: 'calc(100vh - 32px)' }} style={{ overflowY: 'auto' }} data-testid="own-review-column">
+              <OwnReviewForm proposalId={proposal.row_id} userId={ownReviewUser} onChanged={() => void client.invalidateQueries({ queryKey: proposalsKeys.all })} />
+            </Box>
+          </Grid.Col>
+        </Grid>
+      ) : (
+        content
+      )}
+      {/* 'Scroll to reviews' targets this box. */}
+      <Box id={REVIEWS_ID} ref={reviews} style={{ scrollMarginTop: 16 }}>
+        {showsList && <ProposalReviews proposalId={proposal.row_id} />}
+      </Box>
       <ScrollButtons reviews={reviews} />
     </Stack>
   );

@@ -1,6 +1,80 @@
-import { Placeholder } from '../placeholder';
+import { Anchor, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { switchActive } from '@cr/contract/events';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { paths } from '../../../config/paths';
+import { eventConfigQuery } from '../../../features/events/api/events';
+import { reviewQuery } from '../../../features/review-browse/api/reviews';
+import { NextAllocationButton, RatingCards, ReviewHeader } from '../../../features/review-browse/components/review-details';
+import { isApiError } from '../../../lib/api-error';
+import { useSession } from '../../../lib/session';
 
-// TODO(issue 5/6): the screen's content.
+function parseId(value: string | undefined): number | null {
+  if (!value || !/^\d+$/.test(value)) return null;
+  const id = Number(value);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/** A review that does not exist, or one that could not be loaded: a quiet message, never a toast (spec §8, E-051). */
+function Unavailable({ notFound }: { notFound: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Stack align="center" py="xl" gap="sm" data-testid="review-unavailable">
+      <Title order={1} size="h2">
+        {notFound ? t('reviewBrowse.notFoundTitle') : t('reviewBrowse.unavailableTitle')}
+      </Title>
+      <Text c="dimmed">{notFound ? t('reviewBrowse.notFound') : t('reviewBrowse.unavailable')}</Text>
+      <Anchor component={Link} to={paths.reviews()}>
+        {t('reviewBrowse.backToList')}
+      </Anchor>
+    </Stack>
+  );
+}
+
+function ReviewScreen({ id }: { id: number }) {
+  const { t } = useTranslation();
+  const logged = useSession((state) => state.logged);
+  const { data: review, error, isPending } = useQuery(reviewQuery(id));
+  const { data: config } = useQuery({ ...eventConfigQuery(review?.event ?? 0), enabled: review !== undefined });
+
+  useEffect(() => {
+    // Only logged (spec §8): the detail page shows no toast for a failed fetch.
+    if (error) console.error('Fetching review failed', error);
+  }, [error]);
+
+  if (isPending) {
+    return (
+      <Center py="xl" aria-busy>
+        <Loader aria-label={t('common.loading')} />
+      </Center>
+    );
+  }
+  if (error || !review) {
+    const status = isApiError(error) ? error.status : undefined;
+    return <Unavailable notFound={status === 404 || status === 422} />;
+  }
+
+  // Spec §2.15: the viewer moderates this review while moderation is open for its event.
+  const isModerating = logged && review.allocated_for_moderation && switchActive(config ?? undefined, 'moderation_submission_enabled');
+  return (
+    <Stack gap="xl">
+      <ReviewHeader review={review} showRanking={!isModerating} />
+      <RatingCards review={review} />
+      <Group justify="flex-end">
+        <NextAllocationButton next={review.next_allocation} />
+      </Group>
+      {/* TODO(moderation issue, checklist F): the moderation form, shown when isModerating (logged in, allocated_for_moderation, moderation enabled for the event). */}
+      {/* TODO(moderation issue, checklist F): the flags, grouped by flag type and first related review, scores as percentages. */}
+      {/* TODO(moderation issue, checklist F): the moderations table, shown when moderation is not enabled for the event and the ranking is not pending. */}
+    </Stack>
+  );
+}
+
+/** A single review (spec §2.15), open to visitors (E-001). */
 export default function Review() {
-  return <Placeholder titleKey="placeholder.review" />;
+  const id = parseId(useParams().id);
+  if (id === null) return <Unavailable notFound />;
+  return <ReviewScreen key={id} id={id} />;
 }

@@ -1,6 +1,67 @@
-import { Placeholder } from '../placeholder';
+import { Grid } from '@mantine/core';
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { switchActive } from '@cr/contract/events';
+import { canReview } from '@cr/contract/subscriptions';
+import { useTranslation } from 'react-i18next';
+import { PageHeading } from '../../../components/page-heading';
+import { QueryPagination, usePageParam } from '../../../components/query-pagination';
+import { categoriesQuery, eventConfigQuery, useCurrentEvents } from '../../../features/events/api/events';
+import { REVIEWS_PAGE_SIZE, filteredReviewsQuery } from '../../../features/review-browse/api/reviews';
+import { ReviewsFilters } from '../../../features/review-browse/components/reviews-filters';
+import { ReviewsTable } from '../../../features/review-browse/components/reviews-table';
+import { filterDefaults } from '../../../features/review-browse/filters';
+import { useReviewFilters } from '../../../features/review-browse/use-review-filters';
+import { useSession } from '../../../lib/session';
 
-// TODO(issue 5/6): the screen's content.
+/**
+ * What the current events and the user make the filters' defaults (spec §2.13, E-030..E-034), and whether they are
+ * known yet: the list waits for them, so it never asks once with the wrong defaults.
+ */
+function useFilterDefaults() {
+  const { events, stage, isLoading } = useCurrentEvents();
+  const configs = useQueries({ queries: events.map(({ event }) => eventConfigQuery(event.row_id)) });
+  const user = useSession((state) => (state.logged ? state.userInfo : null));
+  const reviewable = user ? events.filter(({ event }) => canReview(user, event.row_id)).map(({ event }) => event.row_id) : [];
+  const anonymousIds = (user?.extra.subscriptions ?? []).filter((item) => reviewable.includes(item.event_id)).map((item) => item.extra.anonymous_id);
+  const defaults = filterDefaults({
+    stage,
+    submissionOrModerationOpen: events.some(({ config }) => switchActive(config, 'review_submission_enabled') || switchActive(config, 'moderation_submission_enabled')),
+    canReviewCurrent: reviewable.length > 0,
+    anonymousIds,
+  });
+  return { defaults, isReady: !isLoading && configs.every((query) => !query.isPending), eventIds: events.map(({ event }) => event.row_id) };
+}
+
+/** The current events' categories as objective options (compose the events feature's query here, not in the feature). */
+function useObjectiveOptions(eventIds: number[]) {
+  const results = useQueries({ queries: eventIds.map((id) => categoriesQuery(id)) });
+  const seen = new Set<number>();
+  return results
+    .flatMap((result) => result.data ?? [])
+    .filter((category) => !seen.has(category.id) && seen.add(category.id))
+    .map((category) => ({ value: String(category.id), label: category.title }));
+}
+
+/** The community reviews list (spec §2.13): filter sidebar and a table of 25 a page; open to visitors (E-001). */
 export default function Reviews() {
-  return <Placeholder titleKey="placeholder.reviews" />;
+  const { t } = useTranslation();
+  const [page] = usePageParam();
+  const { defaults, isReady, eventIds } = useFilterDefaults();
+  const state = useReviewFilters(defaults);
+  const objectives = useObjectiveOptions(eventIds);
+  const { data, isLoading, isFetching, isPlaceholderData } = useQuery({ ...filteredReviewsQuery(state.filters, page, REVIEWS_PAGE_SIZE), enabled: isReady });
+  return (
+    <>
+      <PageHeading title={t('reviewBrowse.title')}>{t('reviewBrowse.intro')}</PageHeading>
+      <Grid gutter="lg">
+        <Grid.Col span={{ base: 12, md: 3 }}>
+          <ReviewsFilters state={state} defaults={defaults} categories={objectives} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 9 }}>
+          <ReviewsTable rows={data?.data ?? []} label={t('reviewBrowse.tableLabel')} isLoading={!isReady || isLoading} isFetching={isFetching && isPlaceholderData} />
+          <QueryPagination total={data?.page.total ?? 0} size={REVIEWS_PAGE_SIZE} />
+        </Grid.Col>
+      </Grid>
+    </>
+  );
 }

@@ -1,0 +1,108 @@
+import { Anchor, Badge, Group, Loader, Table, Text } from '@mantine/core';
+import { levelLabel } from '@cr/contract/subscriptions';
+import type { ReviewPublic } from '@cr/contract/reviews';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { EmptyTableRow } from '../../../components/empty-table-row';
+import { paths } from '../../../config/paths';
+import { formatRating } from '../values';
+import { RankingBadge } from './ranking-badge';
+
+const COLUMNS = ['id', 'proposal', 'assessor', 'ranking', 'ratings'] as const;
+
+/** The assessor as shown everywhere: anonymous id and level 'LV'+number (spec §4). */
+export function AssessorLabel({ assessor, level }: { assessor: string; level: number }) {
+  return (
+    <Group gap={6} wrap="nowrap">
+      <Text size="sm" ff="monospace">
+        {assessor}
+      </Text>
+      <Badge size="sm" variant="outline" color="gray">
+        {levelLabel(level)}
+      </Badge>
+    </Group>
+  );
+}
+
+function Ratings({ review }: { review: ReviewPublic }) {
+  const { t } = useTranslation();
+  const items = [
+    ['impact', review.impact_alignment_rating_given],
+    ['feasibility', review.feasibility_rating_given],
+    ['auditability', review.auditability_rating_given],
+  ] as const;
+  return (
+    <Group gap="xs" wrap="nowrap">
+      {items.map(([name, value]) => (
+        <Text key={name} size="sm" title={t(`reviewBrowse.criteria.${name}`)} style={{ whiteSpace: 'nowrap' }}>
+          <Text span size="xs" c="dimmed">
+            {t(`reviewBrowse.short.${name}`)}
+          </Text>{' '}
+          {formatRating(value)}
+        </Text>
+      ))}
+      <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
+        <Text span size="xs" c="dimmed" fw={400}>
+          {t('reviewBrowse.short.overall')}
+        </Text>{' '}
+        {formatRating(review.overall_score)}
+      </Text>
+    </Group>
+  );
+}
+
+/** The reviews table of spec §2.13 (E-026): id, proposal title, assessor, ranking, ratings. */
+export function ReviewsTable({ rows, label, isLoading, isFetching = false }: { rows: ReviewPublic[]; label: string; isLoading: boolean; isFetching?: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Table.ScrollContainer minWidth={760}>
+      <Table striped highlightOnHover verticalSpacing="sm" aria-label={label} aria-busy={isLoading || isFetching} style={{ opacity: isFetching && !isLoading ? 0.6 : 1 }}>
+        <Table.Thead>
+          <Table.Tr>
+            {COLUMNS.map((name) => (
+              <Table.Th key={name}>{t(`reviewBrowse.columns.${name}`)}</Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((review) => (
+            <Table.Tr key={review.row_id}>
+              <Table.Td>
+                <Anchor component={Link} to={paths.review(review.row_id)} aria-label={t('reviewBrowse.openReview', { id: review.row_id })}>
+                  {review.row_id}
+                </Anchor>
+              </Table.Td>
+              <Table.Td>
+                <Anchor component={Link} to={paths.proposal(review.proposal_id)} fw={500}>
+                  {review.proposal.title}
+                </Anchor>
+              </Table.Td>
+              <Table.Td>
+                <AssessorLabel assessor={review.assessor} level={review.assessor_level} />
+              </Table.Td>
+              <Table.Td>
+                <RankingBadge ranking={review.ranking} moderated={review.moderated} />
+              </Table.Td>
+              <Table.Td>
+                <Ratings review={review} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+          {isLoading && (
+            <Table.Tr>
+              <Table.Td colSpan={COLUMNS.length}>
+                <Group justify="center" gap="xs" py="sm">
+                  <Loader size="sm" aria-hidden />
+                  <Text size="sm" c="dimmed">
+                    {t('common.loading')}
+                  </Text>
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          )}
+          {!isLoading && rows.length === 0 && <EmptyTableRow colSpan={COLUMNS.length} />}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

@@ -1,0 +1,101 @@
+import { Alert, Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import { ownReviewQuery, useDeleteReview } from '../api/reviews';
+import { clearDraft, draftKey, emptyReview, fieldsOf, loadDraft } from '../values';
+import { OwnReviewEditor } from './own-review-editor';
+import { OwnReviewView } from './own-review-view';
+
+interface OwnReviewFormProps {
+  proposalId: number;
+  /** Whose drafts: one per user and proposal. */
+  userId: string;
+  /** After a save or a delete, for what else shows the review (the proposals' 'reviewed' mark). */
+  onChanged?: () => void;
+}
+
+/**
+ * The viewer's own review of a proposal (spec §2.12, E-003..E-016): view mode for a saved review, edit mode for a new
+ * one, while editing, and whenever an unsaved draft is waiting in the browser. The route decides whether it shows.
+ */
+export function OwnReviewForm({ proposalId, userId, onChanged }: OwnReviewFormProps) {
+  const { t } = useTranslation();
+  const headingId = useId();
+  const own = useQuery(ownReviewQuery(proposalId));
+  const remove = useDeleteReview(proposalId);
+  const storageKey = draftKey(userId, proposalId);
+  // A draft left from an earlier visit opens the form in edit mode.
+  const [isEditing, setEditing] = useState(() => loadDraft(localStorage, storageKey) !== null);
+  const review = own.data ?? null;
+
+  const confirmDelete = (rowId: number) =>
+    modals.openConfirmModal({
+      title: t('reviews.deleteTitle'),
+      children: <Text size="sm">{t('reviews.deleteText')}</Text>,
+      labels: { confirm: t('reviews.deleteConfirm'), cancel: t('reviews.cancel') },
+      confirmProps: { color: 'red' },
+      onConfirm: async () => {
+        try {
+          await remove.mutateAsync(rowId);
+          clearDraft(localStorage, storageKey);
+          notifySuccess('reviews.saved');
+          setEditing(true);
+          onChanged?.();
+        } catch (error) {
+          notifyError(error, 'reviews.saveFailed');
+        }
+      },
+    });
+
+  let body;
+  if (own.isPending) {
+    body = (
+      <Center py="md">
+        <Loader size="sm" aria-label={t('common.loading')} />
+      </Center>
+    );
+  } else if (own.isError) {
+    body = <Alert color="red">{t('reviews.ownLoadFailed')}</Alert>;
+  } else if (review && !isEditing) {
+    body = <OwnReviewView review={review} onEdit={() => setEditing(true)} onDelete={() => confirmDelete(review.row_id)} isDeleting={remove.isPending} />;
+  } else {
+    body = (
+      <OwnReviewEditor
+        key={review?.row_id ?? 'new'}
+        proposalId={proposalId}
+        rowId={review?.row_id ?? null}
+        savedValues={review ? fieldsOf(review) : emptyReview()}
+        draftStorageKey={storageKey}
+        onSaved={() => {
+          setEditing(false);
+          onChanged?.();
+        }}
+        onCancel={
+          review
+            ? () => {
+                clearDraft(localStorage, storageKey);
+                setEditing(false);
+              }
+            : undefined
+        }
+        onDelete={review ? () => confirmDelete(review.row_id) : undefined}
+        isDeleting={remove.isPending}
+      />
+    );
+  }
+
+  return (
+    <Paper component="section" aria-labelledby={headingId} withBorder radius="md" p="md" data-testid="own-review">
+      <Stack gap="md">
+        <Title order={2} size="h3" id={headingId}>
+          {t('reviews.ownTitle')}
+        </Title>
+        {!review && !own.isPending && !own.isError && <Text size="sm" c="dimmed">{t('reviews.newIntro')}</Text>}
+        {body}
+      </Stack>
+    </Paper>
+  );
+}

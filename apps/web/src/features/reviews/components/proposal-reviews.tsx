@@ -1,0 +1,37 @@
+import { Center, Loader, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { QueryPagination, usePageParam } from '../../../components/query-pagination';
+import { proposalReviewsQuery, REVIEWS_PAGE_SIZE } from '../api/reviews';
+import { ReviewCard } from './review-card';
+
+/** The reviews of a proposal (spec §2.12), 25 a page with the page in ?page=; a failure toasts and lists nothing. */
+export function ProposalReviews({ proposalId }: { proposalId: number }) {
+  const { t } = useTranslation();
+  const headingId = useId();
+  const [page] = usePageParam();
+  const { data, isPending } = useQuery(proposalReviewsQuery(proposalId, page));
+  const total = data?.page.total ?? 0;
+  return (
+    <Stack component="section" aria-labelledby={headingId} gap="md" data-testid="proposal-reviews">
+      <Title order={2} size="h3" id={headingId}>
+        {t('reviews.listTitle', { count: total })}
+      </Title>
+      {isPending ? (
+        <Center py="md">
+          <Loader size="sm" aria-label={t('common.loading')} />
+        </Center>
+      ) : data && data.data.length > 0 ? (
+        <>
+          {data.data.map((review) => (
+            <ReviewCard key={review.row_id} review={review} />
+          ))}
+          {total > REVIEWS_PAGE_SIZE && <QueryPagination total={total} size={REVIEWS_PAGE_SIZE} />}
+        </>
+      ) : (
+        <Text c="dimmed">{t('reviews.empty')}</Text>
+      )}
+    </Stack>
+  );
+}
