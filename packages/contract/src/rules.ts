@@ -32,9 +32,14 @@ export function displayCatalystId(value: string): string {
   return CATALYST_ID_SCHEME + normalizeCatalystId(value).id;
 }
 
-/** Length of a text not counting white space (spec §5 Review notes). */
+/**
+ * Length of a text not counting white space (spec §5 Review notes), in characters as a person counts them: an emoji
+ * or any other character outside the Basic Multilingual Plane is one, not two UTF-16 units.
+ */
 export function nonWhitespaceLength(text: string): number {
-  return text.replace(/\s/gu, '').length;
+  let count = 0;
+  for (const _char of text.replace(/\s/gu, '')) count += 1;
+  return count;
 }
 
 export function hasDigit(value: string): boolean {
