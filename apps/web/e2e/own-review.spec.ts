@@ -1,0 +1,331 @@
+import { expect, test, type APIRequestContext, type Page, type Request } from '@playwright/test';
+import { activeUser, expectAccessible, expectToast, login, rewriteJson } from './support';
+
+const API = '/api/reviews';
+const CRITERIA = ['Impact alignment', 'Feasibility', 'Auditability (value for money)'] as const;
+type Criterion = (typeof CRITERIA)[number];
+
+/** A note of `words` ten-letter words: 10 characters each once spaces are not counted. */
+const note = (words: number, word = 'Convincing') => Array.from({ length: words }, () => word).join(' ');
+
+interface DemoProposal {
+  row_id: number;
+  title: string;
+  objective: number | null;
+}
+
+async function demoRound(request: APIRequestContext) {
+  const events = (await (await request.get(`${API}/events/current/`)).json()) as { row_id: number; name: string }[];
+  const event = events.find((item) => item.name === 'Fund 15 (demo)');
+  expect(event, 'the demo round').toBeTruthy();
+  const proposals = (await (await request.get(`${API}/proposals/?size=100&page=0`)).json()) as { data: (DemoProposal & { event_id: number })[] };
+  return { eventId: event!.row_id, proposals: proposals.data.filter((proposal) => proposal.event_id === event!.row_id) };
+}
+
+/** A fresh account with an active LV0 subscription to the demo round (review submission and visibility are on there). */
+async function freshReviewer(request: APIRequestContext) {
+  const user = await activeUser(request);
+  const login = await request.post(`${API}/users/token/login`, { form: { username: user.catalystId, password: user.password } });
+  const headers = { authorization: `Bearer ${(await login.json()).access_token}` };
+  const round = await demoRound(request);
+  const subscribed = await request.post(`${API}/subscriptions/`, {
+    headers,
+    data: { new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: [], event_id: round.eventId } },
+  });
+  expect(subscribed.status()).toBe(201);
+  return { user, headers, ...round };
+}
+
+const ownReview = (page: Page) => page.getByRole('region', { name: 'Your review' });
+const ratingGroup = (page: Page, criterion: Criterion) => ownReview(page).getByRole('radiogroup', { name: `${criterion} rating` });
+const noteField = (page: Page, criterion: Criterion) => ownReview(page).getByRole('textbox', { name: `${criterion} note` });
+const starName = (stars: number) => `${stars} ${stars === 1 ? 'star' : 'stars'}`;
+
+/** Clicks a star, as a person does (the radio inputs themselves are visually hidden). */
+async function rate(page: Page, criterion: Criterion, stars: number) {
+  const radio = ratingGroup(page, criterion).getByRole('radio', { name: starName(stars), exact: true });
+  const id = await radio.getAttribute('id');
+  await ratingGroup(page, criterion).locator(`label[for="${id}"]`).click();
+  await expect(radio).toBeChecked();
+}
+
+const isCall = (method: string, path: RegExp) => (request: Request) => request.method() === method && path.test(new URL(request.url()).pathname);
+const draftOf = (page: Page, catalystId: string, proposalId: number) =>
+  page.evaluate((key) => window.localStorage.getItem(key), `review-draft:${catalystId.replace('id.catalyst://', '')}:${proposalId}`);
+
+const validReview = {
+  impact_alignment_rating_given: 4,
+  impact_alignment_note: note(22),
+  feasibility_rating_given: 3,
+  feasibility_note: note(25, 'Achievable'),
+  auditability_rating_given: 5,
+  auditability_note: note(30, 'Measurable'),
+};
+
+test.describe('own-review form on the single proposal (issue 6, spec §2.12)', () => {
+  // E-002, E-003, E-004, E-008, E-009, E-010, E-011, E-012, E-013, E-014, E-015, E-017..E-023
+  test('a reviewer writes a review with a draft kept over a reload, submits, edits, cancels and deletes it', async ({ page, request }) => {
+    const reviewer = await freshReviewer(request);
+    const proposal = reviewer.proposals[2]!;
+    const ownCall = page.waitForRequest(isCall('GET', new RegExp(`/proposals/${proposal.row_id}/submitted-review/$`)));
+    await login(page, reviewer.user.catalystId, reviewer.user.password);
+    await page.goto(`/proposal/${proposal.row_id}`);
+    await ownCall; // E-008
+    // E-009: the 404 of a reviewer without a review shows nothing but the empty form.
+    await expect(ownReview(page)).toBeVisible();
+    await expect(page.locator('.mantine-Notification-root')).toHaveCount(0);
+
+    // E-018: every rating starts at 0; no message before a field is edited.
+    for (const criterion of CRITERIA) {
+      await expect(ratingGroup(page, criterion).getByRole('radio', { name: starName(0), exact: true })).toBeChecked();
+      await expect(noteField(page, criterion)).toHaveValue('');
+    }
+    await expect(ownReview(page).getByText('Rating must be between 1 and 5')).toHaveCount(0);
+    await expect(ownReview(page).getByText(/is required/)).toHaveCount(0);
+
+    // E-020: a short note shows its message once edited, and only there; the count leaves out spaces.
+    await noteField(page, 'Impact alignment').fill('Too short to count');
+    await expect(ownReview(page).getByText('15 / 200–3000 characters (spaces not counted)')).toBeVisible();
+    await expect(ownReview(page).getByText('Please provide at least 200 characters')).toHaveCount(1);
+    await expect(ownReview(page).getByText('Rating must be between 1 and 5')).toHaveCount(0);
+    // E-021, E-022: over 3000 characters without spaces.
+    await noteField(page, 'Impact alignment').fill(note(301));
+    await expect(ownReview(page).getByText('Content must not exceed 3000 characters (excluding spaces), currently 3010')).toBeVisible();
+    await noteField(page, 'Impact alignment').fill(validReview.impact_alignment_note);
+    await expect(ownReview(page).getByText('220 / 200–3000 characters (spaces not counted)')).toBeVisible();
+    await expect(ownReview(page).getByText(/Content must not exceed|Please provide at least/)).toHaveCount(0);
+
+    // E-017, E-019: a save attempt with fields missing shows every message and sends nothing.
+    let posts = 0;
+    page.on('request', (r) => void (isCall('POST', /\/proposal-reviews\/$/)(r) && (posts += 1)));
+    await ownReview(page).getByRole('button', { name: 'Save review' }).click();
+    await expect(ownReview(page).getByText('Rating must be between 1 and 5')).toHaveCount(3);
+    await expect(ownReview(page).getByText('Feasibility note is required.')).toBeVisible();
+    await expect(ownReview(page).getByText('Auditability (value for money) note is required.')).toBeVisible();
+    expect(posts).toBe(0);
+    await expectAccessible(page);
+
+    // The draft is kept while typing and comes back after a reload.
+    await rate(page, 'Impact alignment', 4);
+    await noteField(page, 'Feasibility').fill(validReview.feasibility_note);
+    await expect.poll(async () => JSON.parse((await draftOf(page, reviewer.user.catalystId, proposal.row_id)) ?? '{}').feasibility_note).toBe(validReview.feasibility_note);
+    await page.reload();
+    await expect(ownReview(page).getByText('Your unsaved draft was restored.')).toBeVisible();
+    await expect(ratingGroup(page, 'Impact alignment').getByRole('radio', { name: '4 stars', exact: true })).toBeChecked();
+    await expect(noteField(page, 'Impact alignment')).toHaveValue(validReview.impact_alignment_note);
+    await expect(noteField(page, 'Feasibility')).toHaveValue(validReview.feasibility_note);
+
+    // E-011: saving without a row_id creates the review.
+    await rate(page, 'Feasibility', 3);
+    await rate(page, 'Auditability (value for money)', 5);
+    await noteField(page, 'Auditability (value for money)').fill(validReview.auditability_note);
+    const created = page.waitForRequest(isCall('POST', /\/proposal-reviews\/$/));
+    await ownReview(page).getByRole('button', { name: 'Save review' }).click();
+    expect((await created).postDataJSON()).toEqual({ new_proposal_review: { ...validReview, proposal_id: proposal.row_id } });
+    await expectToast(page, 'Review submitted, updated or deleted'); // E-015
+    // E-004: view mode shows the saved review.
+    const view = ownReview(page).getByTestId('own-review-view');
+    await expect(view).toBeVisible();
+    await expect(view.getByTestId('rating-impact_alignment')).toContainText('4 / 5');
+    await expect(view.getByTestId('rating-feasibility')).toContainText('3 / 5');
+    await expect(view.getByTestId('rating-auditability')).toContainText('5 / 5');
+    await expect(view.getByText(validReview.auditability_note)).toBeVisible();
+    expect(await draftOf(page, reviewer.user.catalystId, proposal.row_id)).toBeNull();
+    const id = ((await (await (await created).response())!.json()) as { row_id: number }).row_id;
+
+    // E-010: saving a review with a row_id updates it.
+    await ownReview(page).getByRole('button', { name: 'Edit review' }).click();
+    await expect(ratingGroup(page, 'Feasibility').getByRole('radio', { name: '3 stars', exact: true })).toBeChecked();
+    await rate(page, 'Feasibility', 2);
+    const updated = page.waitForRequest(isCall('PUT', /\/proposal-reviews\/\d+\/$/));
+    await ownReview(page).getByRole('button', { name: 'Save review' }).click();
+    expect(new URL((await updated).url()).pathname).toBe(`${API}/proposal-reviews/${id}/`);
+    expect((await updated).postDataJSON()).toEqual({ proposal_review_update: { ...validReview, feasibility_rating_given: 2, row_id: id } });
+    await expect(view.getByTestId('rating-feasibility')).toContainText('2 / 5');
+
+    // E-012: cancel returns to view mode and drops the change.
+    await ownReview(page).getByRole('button', { name: 'Edit review' }).click();
+    await noteField(page, 'Impact alignment').fill(note(21, 'Unsaved...'));
+    await ownReview(page).getByRole('button', { name: 'Cancel' }).click();
+    await expect(view.getByText(validReview.impact_alignment_note)).toBeVisible();
+    await page.reload();
+    await expect(ownReview(page).getByTestId('own-review-view')).toBeVisible();
+
+    // E-013: delete asks first; dismissing the dialog keeps the review.
+    let deletes = 0;
+    page.on('request', (r) => void (isCall('DELETE', /\/proposal-reviews\/\d+\/$/)(r) && (deletes += 1)));
+    await ownReview(page).getByRole('button', { name: 'Delete review' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete your review?' });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    expect(deletes).toBe(0);
+    await expect(view).toBeVisible();
+
+    // E-014: a confirmed delete calls DELETE and leaves an empty form in edit mode.
+    await ownReview(page).getByRole('button', { name: 'Delete review' }).click();
+    // The earlier toasts go first, so that the next one is the delete's.
+    await expect(page.locator('.mantine-Notification-root')).toHaveCount(0, { timeout: 15_000 });
+    const deleted = page.waitForRequest(isCall('DELETE', /\/proposal-reviews\/\d+\/$/));
+    await page.getByRole('dialog', { name: 'Delete your review?' }).getByRole('button', { name: 'Delete' }).click();
+    expect(new URL((await deleted).url()).pathname).toBe(`${API}/proposal-reviews/${id}/`);
+    await expectToast(page, 'Review submitted, updated or deleted'); // E-015
+    await expect(ownReview(page).getByTestId('own-review-view')).toHaveCount(0);
+    for (const criterion of CRITERIA) {
+      await expect(ratingGroup(page, criterion).getByRole('radio', { name: starName(0), exact: true })).toBeChecked();
+      await expect(noteField(page, criterion)).toHaveValue('');
+    }
+    await expect(ownReview(page).getByRole('button', { name: 'Save review' })).toBeVisible();
+    await expect(ownReview(page).getByRole('button', { name: 'Cancel' })).toHaveCount(0);
+  });
+
+  // E-003
+  test('the form stays in view while the proposal scrolls on a wide screen, and follows the page on a phone', async ({ page, request }) => {
+    const reviewer = await freshReviewer(request);
+    const proposal = reviewer.proposals[4]!;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await login(page, reviewer.user.catalystId, reviewer.user.password);
+    await page.goto(`/proposal/${proposal.row_id}`);
+    const column = page.getByTestId('own-review-column');
+    await expect(ownReview(page)).toBeVisible();
+    expect(await column.evaluate((element) => getComputedStyle(element).position)).toBe('sticky');
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight / 2));
+    await expect(ownReview(page).getByRole('heading', { name: 'Your review' })).toBeInViewport();
+
+    await page.setViewportSize({ width: 390, height: 800 });
+    await expect.poll(() => column.evaluate((element) => getComputedStyle(element).position)).toBe('static');
+  });
+
+  // E-016
+  test('a failed save toasts the fixed text (or the server\'s message) and loses nothing', async ({ page, request }) => {
+    const reviewer = await freshReviewer(request);
+    const proposal = reviewer.proposals[6]!;
+    await login(page, reviewer.user.catalystId, reviewer.user.password);
+    await page.goto(`/proposal/${proposal.row_id}`);
+    for (const [index, criterion] of CRITERIA.entries()) {
+      await rate(page, criterion, index + 2);
+      await noteField(page, criterion).fill(note(21));
+    }
+    await page.route(`**${API}/proposal-reviews/`, (route) => route.fulfill({ status: 500, contentType: 'text/html', body: '<h1>Bad gateway</h1>' }));
+    await ownReview(page).getByRole('button', { name: 'Save review' }).click();
+    await expectToast(page, 'Error in submitting, updating or deleting a review');
+    await expect(noteField(page, 'Auditability (value for money)')).toHaveValue(note(21));
+    await expect(ratingGroup(page, 'Auditability (value for money)').getByRole('radio', { name: '4 stars', exact: true })).toBeChecked();
+    expect(JSON.parse((await draftOf(page, reviewer.user.catalystId, proposal.row_id)) ?? '{}').auditability_note).toBe(note(21));
+
+    await page.unroute(`**${API}/proposal-reviews/`);
+    await page.route(`**${API}/proposal-reviews/`, (route) => route.fulfill({ status: 403, json: { message: 'Review submission is closed for this event.' } }));
+    await ownReview(page).getByRole('button', { name: 'Save review' }).click();
+    await expectToast(page, 'Review submission is closed for this event.');
+    await expect(ownReview(page).getByTestId('own-review-view')).toHaveCount(0);
+  });
+});
+
+test.describe('who sees the own-review form (spec §2.12, §5, §6)', () => {
+  /** Waits until the page knows the event's configuration (the reviews list shows), so an absent form means something. */
+  async function openProposal(page: Page, proposalId: number) {
+    await page.goto(`/proposal/${proposalId}`);
+    await expect(page.getByRole('heading', { level: 2, name: /^Reviews \(\d+\)$/ })).toBeVisible();
+  }
+
+  // E-005
+  test('a visitor and a logged-in user without a reviewer subscription see no form', async ({ page, request }) => {
+    const { proposals } = await demoRound(request);
+    await openProposal(page, proposals[0]!.row_id);
+    await expect(ownReview(page)).toHaveCount(0);
+
+    const user = await activeUser(request);
+    let ownCalls = 0;
+    page.on('request', (r) => void (r.url().includes('/submitted-review/') && (ownCalls += 1)));
+    await login(page, user.catalystId, user.password);
+    await openProposal(page, proposals[0]!.row_id);
+    await expect(ownReview(page)).toHaveCount(0);
+    expect(ownCalls).toBe(0);
+  });
+
+  // E-006
+  test('a reviewer who is an author in the proposal\'s objective sees no form there, and sees it in another objective', async ({ page, request }) => {
+    const reviewer = await freshReviewer(request);
+    const authored = reviewer.proposals.find((proposal) => proposal.objective !== null)!;
+    const other = reviewer.proposals.find((proposal) => proposal.objective !== null && proposal.objective !== authored.objective)!;
+    await rewriteJson(page, `**${API}/users/me/`, (json) => {
+      json.extra.unique_objectives_as_author = [authored.objective];
+    });
+    await login(page, reviewer.user.catalystId, reviewer.user.password);
+    await openProposal(page, authored.row_id);
+    await expect(ownReview(page)).toHaveCount(0);
+    await openProposal(page, other.row_id);
+    await expect(ownReview(page)).toBeVisible();
+  });
+
+  // E-007, D-025
+  test('with review submission off there is no form; with subscription off as well there is no reviews list', async ({ page, request }) => {
+    const reviewer = await freshReviewer(request);
+    let subscriptionOn = true;
+    await rewriteJson(page, `**${API}/configs/reviews/${reviewer.eventId}/`, (json) => {
+      json.value.review_submission_enabled = false;
+      json.value.reviewer_subscription_enabled = subscriptionOn;
+    });
+    await login(page, reviewer.user.catalystId, reviewer.user.password);
+    await openProposal(page, reviewer.proposals[1]!.row_id);
+    await expect(ownReview(page)).toHaveCount(0);
+
+    subscriptionOn = false;
+    const config = page.waitForResponse((r) => r.url().includes(`/configs/reviews/${reviewer.eventId}/`));
+    await page.reload();
+    await config;
+    await expect(page.getByRole('heading', { level: 1, name: reviewer.proposals[1]!.title })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2, name: /^Reviews/ })).toHaveCount(0);
+    await expect(ownReview(page)).toHaveCount(0);
+  });
+});
+
+test.describe('the reviews list of a proposal (spec §2.12)', () => {
+  // E-035, E-039
+  test('a visitor sees the proposal\'s reviews as cards with the reviewer, level, ranking, ratings, notes and a link', async ({ page, request }) => {
+    const reviewer = await freshReviewer(request);
+    const proposal = reviewer.proposals[8]!;
+    const created = await request.post(`${API}/proposal-reviews/`, { headers: reviewer.headers, data: { new_proposal_review: { ...validReview, proposal_id: proposal.row_id } } });
+    expect(created.status()).toBe(201);
+    const review = (await created.json()) as { row_id: number; assessor: string };
+    try {
+      const listCall = page.waitForRequest((r) => new URL(r.url()).pathname === `${API}/proposal-reviews/filtered`);
+      await page.goto(`/proposal/${proposal.row_id}`);
+      const url = new URL((await listCall).url());
+      expect(Object.fromEntries(url.searchParams)).toEqual({ proposal_id: String(proposal.row_id), size: '25', page: '0' });
+      const card = page.getByRole('article', { name: `Community reviewer ${review.assessor}` });
+      await expect(card).toBeVisible();
+      await expect(card.getByText('LV0', { exact: true })).toBeVisible();
+      await expect(card.getByTestId('review-ranking')).toHaveText('pending moderation');
+      await expect(card.getByTestId('rating-impact_alignment')).toContainText('4 / 5');
+      await expect(card.getByTestId('rating-feasibility')).toContainText('3 / 5');
+      await expect(card.getByTestId('rating-auditability')).toContainText('5 / 5');
+      await expect(card.getByText('Overall score: 4 / 5')).toBeVisible();
+      await expect(card.getByText(validReview.feasibility_note)).toBeVisible();
+      await expect(card.getByRole('link', { name: `Open review ${review.row_id}` })).toHaveAttribute('href', `/review/${review.row_id}`);
+      await expectAccessible(page);
+
+      // The scroll-to-reviews button reaches the list.
+      await page.getByRole('button', { name: 'Scroll to reviews' }).click();
+      await expect(card).toBeInViewport();
+    } finally {
+      await request.delete(`${API}/proposal-reviews/${review.row_id}/`, { headers: reviewer.headers });
+    }
+  });
+
+  // E-038
+  test('a failed list toasts and shows an empty list; an empty answer shows the empty state', async ({ page, request }) => {
+    const { proposals } = await demoRound(request);
+    await page.route((url) => url.pathname === `${API}/proposal-reviews/filtered`, (route) => route.fulfill({ status: 500, contentType: 'text/html', body: '<h1>Bad gateway</h1>' }));
+    await page.goto(`/proposal/${proposals[3]!.row_id}`);
+    await expectToast(page, 'Error fetching reviews');
+    await expect(page.getByRole('heading', { level: 2, name: 'Reviews (0)' })).toBeVisible();
+    await expect(page.getByTestId('proposal-reviews').getByText('No items found.')).toBeVisible();
+
+    await page.unroute((url) => url.pathname === `${API}/proposal-reviews/filtered`);
+    await page.route((url) => url.pathname === `${API}/proposal-reviews/filtered`, (route) => route.fulfill({ json: { data: [], page: { total: 0, size: 25, page: 0 } } }));
+    await page.reload();
+    await expect(page.getByTestId('proposal-reviews').getByText('No items found.')).toBeVisible();
+    await expect(page.getByRole('article')).toHaveCount(0);
+  });
+});
