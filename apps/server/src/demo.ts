@@ -123,6 +123,7 @@ async function seedDemoReviews(db: Db, eventId: number) {
       await insertReview(db, {
         eventId,
         proposalId: proposal.id,
+        categoryId: proposal.category,
         subscriptionId: subscription.id,
         impactRating: 2 + (seed % 4),
         impactNote: demoNote(seed),

@@ -161,10 +161,10 @@ export async function seedScale(db: Db, input: Partial<ScaleOptions> = {}): Prom
     for (let from = 0; from < options.reviewers; from += 2_000) {
       await db.execute(sql`
         with subs as (select id, row_number() over (order by id) - 1 as rn from subscriptions where event_id = ${event.id}),
-             props as (select id, row_number() over (order by id) - 1 as rn from proposals where event_id = ${event.id})
-        insert into reviews (event_id, proposal_id, subscription_id, impact_alignment_rating_given, impact_alignment_note,
+             props as (select id, category_id, row_number() over (order by id) - 1 as rn from proposals where event_id = ${event.id})
+        insert into reviews (event_id, proposal_id, category_id, subscription_id, impact_alignment_rating_given, impact_alignment_note,
                              feasibility_rating_given, feasibility_note, auditability_rating_given, auditability_note, ranking)
-        select ${event.id}, props.id, subs.id, 1 + (subs.rn + k) % 5, 'Impact ' || subs.rn || '. ' || ${note},
+        select ${event.id}, props.id, props.category_id, subs.id, 1 + (subs.rn + k) % 5, 'Impact ' || subs.rn || '. ' || ${note},
                1 + (subs.rn + 2 * k) % 5, 'Feasibility ' || k || '. ' || ${note}, 1 + (subs.rn * 3 + k) % 5, 'Value ' || k || '. ' || ${note},
                case when (subs.rn + k) % 4 = 0 then 0 when (subs.rn + k) % 4 = 1 then 1 else (subs.rn + k) % 4 end
         from subs cross join generate_series(0, ${perReviewer - 1}) as k

@@ -4,15 +4,27 @@
  */
 export function createCountCache(ttlMs = 10_000, maxEntries = 2_000) {
   const entries = new Map<string, { total: number; at: number }>();
+  // Requests asking for the same total while it is being counted wait for that one count.
+  const counting = new Map<string, Promise<number>>();
   return {
     async get(key: string, load: () => Promise<number>) {
       const hit = entries.get(key);
       if (hit && Date.now() - hit.at < ttlMs) return hit.total;
-      const total = await load();
-      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-      entries.set(key, { total, at: Date.now() });
-      return total;
+      const running = counting.get(key);
+      if (running) return running;
+      const promise = load()
+        .then((total) => {
+          if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
+          entries.set(key, { total, at: Date.now() });
+          return total;
+        })
+        .finally(() => counting.delete(key));
+      counting.set(key, promise);
+      return promise;
     },
-    clear: () => entries.clear(),
+    clear: () => {
+      entries.clear();
+      counting.clear();
+    },
   };
 }

@@ -1,5 +1,5 @@
 import { index, integer, pgTable, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { events } from './events';
+import { categories, events } from './events';
 import { proposals } from './proposals';
 import { subscriptions } from './subscriptions';
 
@@ -17,6 +17,8 @@ export const reviews = pgTable(
     subscriptionId: integer('subscription_id')
       .notNull()
       .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    /** The proposal's objective, copied at submission so that the objective filter reads one index. */
+    categoryId: integer('category_id').references(() => categories.id, { onDelete: 'set null' }),
     impactRating: smallint('impact_alignment_rating_given').notNull(),
     impactNote: text('impact_alignment_note').notNull(),
     feasibilityRating: smallint('feasibility_rating_given').notNull(),
@@ -32,5 +34,8 @@ export const reviews = pgTable(
     uniqueIndex('reviews_subscription_proposal_key').on(table.subscriptionId, table.proposalId),
     index('reviews_proposal_idx').on(table.proposalId, table.id),
     index('reviews_event_ranking_idx').on(table.eventId, table.ranking, table.id),
+    // The lists read newest first: an event's (or an objective's) reviews in id order straight from an index.
+    index('reviews_event_id_idx').on(table.eventId, table.id),
+    index('reviews_category_id_idx').on(table.categoryId, table.id),
   ],
 );

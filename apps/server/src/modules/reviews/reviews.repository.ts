@@ -59,7 +59,7 @@ function filterWhere(filter: ReviewFilter): SQL[] {
   if (filter.assessors && filter.assessors.length > 0) {
     parts.push(sql`${reviews.subscriptionId} in (select id from ${subscriptions} where ${inArray(subscriptions.anonymousId, filter.assessors)})`);
   }
-  if (filter.objective) parts.push(sql`${reviews.proposalId} in (select id from ${proposals} where ${eq(proposals.categoryId, filter.objective)})`);
+  if (filter.objective) parts.push(eq(reviews.categoryId, filter.objective));
   if (filter.proposalTitle) parts.push(sql`${reviews.proposalId} in (select id from ${proposals} where lower(${proposals.title}) like ${likePattern(filter.proposalTitle)})`);
   return parts;
 }

@@ -78,8 +78,8 @@ export function createReviewsService(deps: {
   accountOf: (userId: number) => Promise<{ id: string; status: number; rbac_reg_status: number }>;
 }) {
   const { db, events } = deps;
-  // Totals of the reviews list lag by at most a few seconds; the rows are always current.
-  const totals = createCountCache(5_000);
+  // Totals of the reviews list lag by at most 15 s; the rows are always current.
+  const totals = createCountCache(15_000);
 
   async function visibilityFor(viewer: AuthUser | null): Promise<repo.Visibility> {
     if (viewer?.role === UserRole.admin) return { all: true, eventIds: [], ownSubscriptionIds: [] };
@@ -117,7 +117,7 @@ export function createReviewsService(deps: {
       if (context.status !== AccountStatus.active || context.rbacRegStatus !== RegistrationStatus.persistent) throw forbidden(reviewErrors.notReady);
       if (await repo.authoredInObjective(db, catalystKey(context.catalystId), proposal)) throw forbidden(reviewErrors.author);
       try {
-        const review = await repo.insertReview(db, { eventId: proposal.eventId, proposalId: proposal.id, subscriptionId: context.subscriptionId, ...toFields(input) });
+        const review = await repo.insertReview(db, { eventId: proposal.eventId, proposalId: proposal.id, categoryId: proposal.categoryId, subscriptionId: context.subscriptionId, ...toFields(input) });
         return toReviewPublic({ review, proposalTitle: proposal.title, proposalUrl: proposal.url, categoryTitle: proposal.categoryTitle, assessor: context.anonymousId, assessorLevel: context.role, allocated: context.allocated });
       } catch (error) {
         if (uniqueViolation(error) === 'reviews_subscription_proposal_key') throw conflict(reviewErrors.already);
