@@ -162,6 +162,47 @@ test.describe('reviews list (issue 6, spec §2.13)', () => {
     await expect(page.getByRole('heading', { level: 1, name: review.proposal.title })).toBeVisible();
   });
 
+  // E-027, E-029, E-036
+  test('the title filter is debounced and trimmed; objective and include_pending reach the request', async ({ page, request }) => {
+    const { reviewer, reviews } = await reviewerWithReviews(request);
+    const review = reviews[0]!;
+    const calls: URLSearchParams[] = [];
+    page.on('request', (call) => {
+      if (isListCall(call)) calls.push(new URL(call.url()).searchParams);
+    });
+    await page.goto(`/reviews?assessors=${reviewer.anonymousId}`);
+    await expect(bodyRows(page)).toHaveCount(1);
+    await expect(table(page).getByRole('link', { name: `Open review ${review.row_id}` })).toBeVisible();
+
+    // Typing faster than the 300 ms debounce asks once, with the trimmed text.
+    const part = review.proposal.title.slice(0, 10);
+    const before = calls.length;
+    const byTitle = listCall(page, (query) => query.has('proposal'));
+    await field(page, 'Proposal title').pressSequentially(`  ${part}  `, { delay: 30 });
+    expect(new URL((await byTitle).url()).searchParams.get('proposal')).toBe(part.trim());
+    await page.waitForTimeout(600);
+    expect(calls.slice(before).filter((query) => query.has('proposal')).map((query) => query.get('proposal'))).toEqual([part.trim()]);
+    await expect.poll(() => new URL(page.url()).searchParams.get('proposal')).toBe(part.trim());
+    await expect(bodyRows(page)).toHaveCount(1);
+
+    // The objective is one of the current rounds' categories, sent as its id.
+    const category = review.proposal.category!;
+    const byObjective = listCall(page, (query) => query.has('objective'));
+    await field(page, 'Objective').click();
+    await page.getByRole('option', { name: category, exact: true }).click();
+    expect(Number(new URL((await byObjective).url()).searchParams.get('objective'))).toBeGreaterThan(0);
+    await expect(table(page).getByRole('link', { name: `Open review ${review.row_id}` })).toBeVisible();
+
+    const withPending = listCall(page, (query) => query.get('include_pending') === 'true');
+    await page.getByRole('checkbox', { name: 'Include pending' }).click(); // controlled by the URL: it turns on once the navigation lands
+    await withPending;
+    await page.reload();
+    await expect(field(page, 'Objective')).toHaveValue(category);
+    await expect(field(page, 'Proposal title')).toHaveValue(part.trim());
+    await expect(page.getByRole('checkbox', { name: 'Include pending' })).toBeChecked();
+    await expect(bodyRows(page)).toHaveCount(1);
+  });
+
   // E-035, E-036
   test('pages 25 at a time: 0-based in ?page=, 1-based on screen', async ({ page, request }) => {
     const { reviewer, reviews } = await reviewerWithReviews(request, 26);
@@ -217,7 +258,7 @@ test.describe('reviews list (issue 6, spec §2.13)', () => {
     await expect(myReviews).not.toBeChecked();
     await expect(myReviews).toBeEnabled();
     const mine = listCall(page, (params) => params.get('my_reviews') === 'true');
-    await myReviews.check();
+    await myReviews.click();
     await mine;
     await expect(page).toHaveURL(/my_reviews=true/);
   });
@@ -233,7 +274,7 @@ test.describe('reviews list (issue 6, spec §2.13)', () => {
 
     await page.unroute('**/api/reviews/proposal-reviews/filtered?**');
     await page.route('**/api/reviews/proposal-reviews/filtered?**', (route) => route.fulfill({ status: 503, json: { message: 'The reviews are resting' } }));
-    await page.getByRole('checkbox', { name: 'Include pending' }).check();
+    await page.getByRole('checkbox', { name: 'Include pending' }).click(); // controlled by the URL: it turns on once the navigation lands
     await expectToast(page, 'The reviews are resting');
   });
 
