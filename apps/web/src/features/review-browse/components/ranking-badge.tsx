@@ -9,7 +9,7 @@ export function RankingBadge({ ranking, moderated, size = 'sm' }: { ranking: num
   const { t } = useTranslation();
   const label = rankingLabel(ranking, moderated);
   return (
-    <Badge color={COLORS[label]} variant="light" size={size} data-testid="ranking-badge" data-ranking={label} style={{ textTransform: 'none' }}>
+    <Badge color={COLORS[label]} variant="light" size={size} data-testid="ranking-badge" data-ranking={label} style={{ textTransform: 'none', minWidth: 'max-content' }}>
       {t(`reviewBrowse.ranking.${label}`)}
     </Badge>
   );

@@ -36,7 +36,7 @@ export function ReviewsFilters({ state, defaults, categories }: ReviewsFiltersPr
           {t('reviewBrowse.filters')}
         </Title>
       ) : (
-        <Button variant="subtle" fullWidth justify="space-between" leftSection={<IconAdjustmentsHorizontal size={16} aria-hidden />} onClick={toggle} aria-expanded={opened} aria-controls={panelId}>
+        <Button variant="subtle" fullWidth leftSection={<IconAdjustmentsHorizontal size={16} aria-hidden />} onClick={toggle} aria-expanded={opened} aria-controls={panelId}>
           {opened ? t('reviewBrowse.hideFilters') : t('reviewBrowse.showFilters')}
         </Button>
       )}

@@ -17,7 +17,7 @@ export function AssessorLabel({ assessor, level }: { assessor: string; level: nu
       <Text size="sm" ff="monospace">
         {assessor}
       </Text>
-      <Badge size="sm" variant="outline" color="gray">
+      <Badge size="sm" variant="outline" color="gray" style={{ minWidth: 'max-content' }}>
         {levelLabel(level)}
       </Badge>
     </Group>
@@ -31,8 +31,9 @@ function Ratings({ review }: { review: ReviewPublic }) {
     ['feasibility', review.feasibility_rating_given],
     ['auditability', review.auditability_rating_given],
   ] as const;
+  // Two short lines rather than one long one, leaving the proposal title room.
   return (
-    <Group gap="xs" wrap="nowrap">
+    <Group gap={2} wrap="wrap" maw={190} style={{ columnGap: 'var(--mantine-spacing-sm)' }}>
       {items.map(([name, value]) => (
         <Text key={name} size="sm" title={t(`reviewBrowse.criteria.${name}`)} style={{ whiteSpace: 'nowrap' }}>
           <Text span size="xs" c="dimmed">
