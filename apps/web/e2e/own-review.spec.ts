@@ -211,8 +211,10 @@ test.describe('own-review form on the single proposal (issue 6, spec §2.12)', (
     await expectToast(page, 'Error in submitting, updating or deleting a review');
     await expect(noteField(page, 'Auditability (value for money)')).toHaveValue(note(21));
     await expect(ratingGroup(page, 'Auditability (value for money)').getByRole('radio', { name: '4 stars', exact: true })).toBeChecked();
-    expect(JSON.parse((await draftOf(page, reviewer.user.catalystId, proposal.row_id)) ?? '{}').auditability_note).toBe(note(21));
+    await expect.poll(async () => JSON.parse((await draftOf(page, reviewer.user.catalystId, proposal.row_id)) ?? '{}').auditability_note).toBe(note(21));
 
+    // The toast sits bottom right, over the side column's Save button: a person closes it first.
+    await page.locator('.mantine-Notification-root').getByRole('button', { name: 'Close' }).click();
     await page.unroute(`**${API}/proposal-reviews/`);
     await page.route(`**${API}/proposal-reviews/`, (route) => route.fulfill({ status: 403, json: { message: 'Review submission is closed for this event.' } }));
     await ownReview(page).getByRole('button', { name: 'Save review' }).click();

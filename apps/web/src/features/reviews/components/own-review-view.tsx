@@ -8,7 +8,7 @@ export function OwnReviewView({ review, onEdit, onDelete, isDeleting }: { review
   const { t } = useTranslation();
   return (
     <Stack gap="md" data-testid="own-review-view">
-      <ReviewRatings review={review} />
+      {/* The actions come first: the toasts of spec §8 appear bottom right, over the end of the side column. */}
       <Group justify="space-between" gap="xs">
         <Button onClick={onEdit} disabled={isDeleting}>
           {t('reviews.edit')}
@@ -17,6 +17,7 @@ export function OwnReviewView({ review, onEdit, onDelete, isDeleting }: { review
           {t('reviews.delete')}
         </Button>
       </Group>
+      <ReviewRatings review={review} />
     </Stack>
   );
 }
