@@ -131,7 +131,11 @@ test.describe('own-review form on the single proposal (issue 6, spec §2.12)', (
     await expect(view.getByTestId('rating-auditability')).toContainText('5 / 5');
     await expect(view.getByText(validReview.auditability_note)).toBeVisible();
     expect(await draftOf(page, reviewer.user.catalystId, proposal.row_id)).toBeNull();
-    const id = ((await (await (await created).response())!.json()) as { row_id: number }).row_id;
+    const saved = (await (await (await created).response())!.json()) as { row_id: number; assessor: string };
+    const id = saved.row_id;
+    // The proposal's reviews list follows: the new review is in it.
+    const card = page.getByRole('article', { name: `Community reviewer ${saved.assessor}` });
+    await expect(card).toBeVisible();
 
     // E-010: saving a review with a row_id updates it.
     await ownReview(page).getByRole('button', { name: 'Edit review' }).click();
@@ -171,12 +175,32 @@ test.describe('own-review form on the single proposal (issue 6, spec §2.12)', (
     expect(new URL((await deleted).url()).pathname).toBe(`${API}/proposal-reviews/${id}/`);
     await expectToast(page, 'Review submitted, updated or deleted'); // E-015
     await expect(ownReview(page).getByTestId('own-review-view')).toHaveCount(0);
+    await expect(card).toHaveCount(0);
     for (const criterion of CRITERIA) {
       await expect(ratingGroup(page, criterion).getByRole('radio', { name: starName(0), exact: true })).toBeChecked();
       await expect(noteField(page, criterion)).toHaveValue('');
     }
     await expect(ownReview(page).getByRole('button', { name: 'Save review' })).toBeVisible();
     await expect(ownReview(page).getByRole('button', { name: 'Cancel' })).toHaveCount(0);
+  });
+
+  test('a restored draft can be discarded, which empties the form and forgets the draft', async ({ page, request }) => {
+    const reviewer = await freshReviewer(request);
+    const proposal = reviewer.proposals[5]!;
+    await login(page, reviewer.user.catalystId, reviewer.user.password);
+    await page.goto(`/proposal/${proposal.row_id}`);
+    await rate(page, 'Feasibility', 2);
+    await noteField(page, 'Feasibility').fill('A first thought');
+    await expect.poll(() => draftOf(page, reviewer.user.catalystId, proposal.row_id)).not.toBeNull();
+    await page.reload();
+    await expect(noteField(page, 'Feasibility')).toHaveValue('A first thought');
+    await ownReview(page).getByRole('button', { name: 'Discard draft' }).click();
+    await expect(noteField(page, 'Feasibility')).toHaveValue('');
+    await expect(ratingGroup(page, 'Feasibility').getByRole('radio', { name: starName(0), exact: true })).toBeChecked();
+    await expect(ownReview(page).getByText('Your unsaved draft was restored.')).toHaveCount(0);
+    expect(await draftOf(page, reviewer.user.catalystId, proposal.row_id)).toBeNull();
+    await page.reload();
+    await expect(noteField(page, 'Feasibility')).toHaveValue('');
   });
 
   // E-003

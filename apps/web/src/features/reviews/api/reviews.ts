@@ -8,10 +8,12 @@ import { notifyError } from '../../../lib/notify';
 /** Page size of review lists (spec §9). */
 export const REVIEWS_PAGE_SIZE = 25;
 
+/** Every review query but the viewer's own reviews, which a save or delete sets directly. */
+const isReviewList = (queryKey: readonly unknown[]) => queryKey[0] === 'reviews' && queryKey[1] !== 'own';
+
 export const reviewsKeys = {
   all: ['reviews'] as const,
   own: (proposalId: number) => ['reviews', 'own', proposalId] as const,
-  ofProposal: (proposalId: number) => ['reviews', 'proposal', proposalId] as const,
   ofProposalPage: (proposalId: number, page: number, size: number) => ['reviews', 'proposal', proposalId, page, size] as const,
 };
 
@@ -67,7 +69,7 @@ export function useSaveReview(proposalId: number) {
         : api<ReviewPublic>(`proposal-reviews/${rowId}/`, { method: 'PUT', body: { proposal_review_update: { ...values, row_id: rowId } } }),
     onSuccess: async (review) => {
       client.setQueryData(reviewsKeys.own(proposalId), review);
-      await client.invalidateQueries({ queryKey: reviewsKeys.ofProposal(proposalId) });
+      await client.invalidateQueries({ predicate: (query) => isReviewList(query.queryKey) });
     },
   });
 }
@@ -79,7 +81,7 @@ export function useDeleteReview(proposalId: number) {
     mutationFn: (rowId: number) => api<{ row_id: number }>(`proposal-reviews/${rowId}/`, { method: 'DELETE' }),
     onSuccess: async () => {
       client.setQueryData(reviewsKeys.own(proposalId), null);
-      await client.invalidateQueries({ queryKey: reviewsKeys.ofProposal(proposalId) });
+      await client.invalidateQueries({ predicate: (query) => isReviewList(query.queryKey) });
     },
   });
 }

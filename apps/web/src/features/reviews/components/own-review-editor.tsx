@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Stack } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { reviewFields, type ReviewFields, type ReviewPublic } from '@cr/contract/reviews';
@@ -68,6 +68,14 @@ export function OwnReviewEditor({ proposalId, rowId, savedValues, draftStorageKe
     }
   });
 
+  const [isDraftShown, setDraftShown] = useState(draft !== null);
+  const discardDraft = () => {
+    writeDraft.cancel();
+    clearDraft(localStorage, draftStorageKey);
+    form.reset(savedValues);
+    setDraftShown(false);
+  };
+
   // Cancel and delete drop the draft; a pending write must not bring it back.
   const withoutDraft = (action: () => void) => () => {
     writeDraft.cancel();
@@ -77,9 +85,14 @@ export function OwnReviewEditor({ proposalId, rowId, savedValues, draftStorageKe
   return (
     <form onSubmit={onSubmit} noValidate aria-label={t('reviews.editLabel')}>
       <Stack gap="md">
-        {draft && (
+        {isDraftShown && (
           <Alert color="brand" variant="light" p="xs">
-            {t('reviews.draftRestored')}
+            <Group justify="space-between" gap="xs">
+              <Text size="sm">{t('reviews.draftRestored')}</Text>
+              <Button size="compact-sm" variant="subtle" onClick={discardDraft}>
+                {t('reviews.discardDraft')}
+              </Button>
+            </Group>
           </Alert>
         )}
         {CRITERIA.map((criterion) => (
