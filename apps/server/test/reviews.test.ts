@@ -164,7 +164,7 @@ describe.each(databaseKinds)('reviews on %s', (kind) => {
     }
   });
 
-  it('filters by proposal, title, objective, my reviews, assessors and rankings, pages by 25, and answers by ids (E-029, E-035, E-036)', async () => {
+  it('filters by proposal, title, objective, my reviews, assessors and rankings, pages by 25, and answers by ids (E-029, E-035, E-036, E-037)', async () => {
     const one = await reviewer();
     const two = await reviewer();
     const mine = [];
@@ -184,6 +184,9 @@ describe.each(databaseKinds)('reviews on %s', (kind) => {
     const byObjective = await list(`objective=999999`);
     expect(byObjective.page.total).toBe(0);
     expect((await list('')).page.size).toBe(25);
+    // E-037: the plain list takes the same page and filters (the allocated and moderated suffixes come with moderation).
+    const plain = (await f.get(`proposal-reviews/?size=25&page=0&event_id=${eventId}&proposal_id=${proposalIds[20]}`)).json();
+    expect(plain.page).toEqual({ total: 2, size: 25, page: 0 });
     const byIds = await f.get(`proposal-reviews/by-ids/?${mine.map((r) => `ids=${r.row_id}`).join('&')}`);
     expect(byIds.json().map((r: { row_id: number }) => r.row_id)).toEqual(mine.map((r) => r.row_id));
     expect((await f.get('proposal-reviews/by-ids/')).statusCode).toBe(422);
