@@ -181,14 +181,21 @@ describe.each(databaseKinds)('reviews on %s', (kind) => {
     expect((await list(`rankings=1&include_pending=true&proposal_id=${proposalIds[20]}`)).page.total).toBe(2);
     const title = mine[1].proposal.title as string;
     expect((await list(`proposal=${encodeURIComponent(title.slice(2, 12).toUpperCase())}`)).data.every((r: { proposal: { title: string } }) => r.proposal.title.toLowerCase().includes(title.slice(2, 12).toLowerCase()))).toBe(true);
-    const byObjective = await list(`objective=999999`);
-    expect(byObjective.page.total).toBe(0);
+    expect((await list(`objective=999999`)).page.total).toBe(0);
+    const objectiveOf = (await f.get(`proposals/${proposalIds[20]}/`)).json().objective as number;
+    const byObjective = await list(`objective=${objectiveOf}&size=100`);
+    expect(byObjective.page.total).toBeGreaterThanOrEqual(2);
+    expect(byObjective.data.every((r: { proposal: { objective_title: string } }) => r.proposal.objective_title === mine[0].proposal.objective_title)).toBe(true);
     expect((await list('')).page.size).toBe(25);
     // E-037: the plain list takes the same page and filters (the allocated and moderated suffixes come with moderation).
     const plain = (await f.get(`proposal-reviews/?size=25&page=0&event_id=${eventId}&proposal_id=${proposalIds[20]}`)).json();
     expect(plain.page).toEqual({ total: 2, size: 25, page: 0 });
     const byIds = await f.get(`proposal-reviews/by-ids/?${mine.map((r) => `ids=${r.row_id}`).join('&')}`);
     expect(byIds.json().map((r: { row_id: number }) => r.row_id)).toEqual(mine.map((r) => r.row_id));
+    // Many ids at once, unknown ones simply absent.
+    const many = await f.get(`proposal-reviews/by-ids/?${[...mine.map((r) => r.row_id), ...Array.from({ length: 300 }, (_, i) => 900_000 + i)].map((id) => `ids=${id}`).join('&')}`);
+    expect(many.statusCode).toBe(200);
+    expect(many.json()).toHaveLength(6);
     expect((await f.get('proposal-reviews/by-ids/')).statusCode).toBe(422);
     expect((await f.get(`proposal-reviews/filtered?rankings=9`)).statusCode).toBe(422);
   });
