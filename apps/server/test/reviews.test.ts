@@ -167,7 +167,7 @@ describe.each(databaseKinds)('reviews on %s', (kind) => {
   it('filters by proposal, title, objective, my reviews, assessors and rankings, pages by 25, and answers by ids (E-029, E-035, E-036, E-037)', async () => {
     const one = await reviewer();
     const two = await reviewer();
-    const mine = [];
+    const mine: { row_id: number; assessor: string; proposal: { title: string; objective_title: string | null } }[] = [];
     for (const id of proposalIds.slice(20, 26)) mine.push((await create(one, id)).json());
     await create(two, proposalIds[20]!);
     const list = async (query: string, user: Auth = null) => (await f.get(`proposal-reviews/filtered?event_id=${eventId}&${query}`, user ?? undefined)).json();
