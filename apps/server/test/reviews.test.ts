@@ -173,19 +173,19 @@ describe.each(databaseKinds)('reviews on %s', (kind) => {
     const list = async (query: string, user: Auth = null) => (await f.get(`proposal-reviews/filtered?event_id=${eventId}&${query}`, user ?? undefined)).json();
     expect((await list(`proposal_id=${proposalIds[20]}`)).page.total).toBe(2);
     expect((await list(`my_reviews=true`, one)).page.total).toBe(6);
-    expect((await list(`assessors=${mine[0].assessor}`)).page.total).toBe(6);
-    const other = (await list(`proposal_id=${proposalIds[20]}&assessors=${mine[0].assessor}&assessors=zzzzzzzzzz`)).data;
+    expect((await list(`assessors=${mine[0]!.assessor}`)).page.total).toBe(6);
+    const other = (await list(`proposal_id=${proposalIds[20]}&assessors=${mine[0]!.assessor}&assessors=zzzzzzzzzz`)).data;
     expect(other).toHaveLength(1);
     expect((await list(`rankings=0&size=1`)).page.size).toBe(1);
     expect((await list(`rankings=1`)).page.total).toBe(0);
     expect((await list(`rankings=1&include_pending=true&proposal_id=${proposalIds[20]}`)).page.total).toBe(2);
-    const title = mine[1].proposal.title as string;
+    const title = mine[1]!.proposal.title as string;
     expect((await list(`proposal=${encodeURIComponent(title.slice(2, 12).toUpperCase())}`)).data.every((r: { proposal: { title: string } }) => r.proposal.title.toLowerCase().includes(title.slice(2, 12).toLowerCase()))).toBe(true);
     expect((await list(`objective=999999`)).page.total).toBe(0);
     const objectiveOf = (await f.get(`proposals/${proposalIds[20]}/`)).json().objective as number;
     const byObjective = await list(`objective=${objectiveOf}&size=100`);
     expect(byObjective.page.total).toBeGreaterThanOrEqual(2);
-    expect(byObjective.data.every((r: { proposal: { objective_title: string } }) => r.proposal.objective_title === mine[0].proposal.objective_title)).toBe(true);
+    expect(byObjective.data.every((r: { proposal: { objective_title: string } }) => r.proposal.objective_title === mine[0]!.proposal.objective_title)).toBe(true);
     expect((await list('')).page.size).toBe(25);
     // E-037: the plain list takes the same page and filters (the allocated and moderated suffixes come with moderation).
     const plain = (await f.get(`proposal-reviews/?size=25&page=0&event_id=${eventId}&proposal_id=${proposalIds[20]}`)).json();
