@@ -114,8 +114,8 @@ test.describe('proposals list (issue 5, spec §2.11)', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.goto('/proposals');
     const row = bodyRows(page).filter({ hasText: 'Cardano Governance Explained for Voters' });
-    await row.getByRole('button', { name: 'Copy the id of Cardano Governance Explained for Voters: 019a5e00' }).click();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('019a5e00');
+    await row.getByRole('button', { name: 'Copy the id of Cardano Governance Explained for Voters: 019a5ff3' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('019a5ff3');
   });
 
   // D-013

@@ -124,8 +124,9 @@ function categoryAnswers(template: Json): Json {
   return answers;
 }
 
-/** A uuid7-shaped, stable document id. */
-const documentId = (n: number) => `019a5e00-${(0x1000 + n).toString(16)}-7${n.toString(16).padStart(3, '0')}-8000-${(0xc0ffee000000 + n).toString(16)}`;
+/** A uuid7-shaped, stable document id; like real ones (time first) they differ in their first part, the short id. */
+const documentId = (n: number) =>
+  `${(0x019a5e00 + n * 0x1f3).toString(16).padStart(8, '0')}-${(0x1000 + n).toString(16)}-7${n.toString(16).padStart(3, '0')}-8000-${(0xc0ffee000000 + n).toString(16)}`;
 
 /** The sample upload file; `authorOf` chooses the author of the proposal with this index (demo conflicts of interest). */
 export function sampleImportFile(options: { authorOf?: (index: number) => string } = {}): ImportFile {
