@@ -113,6 +113,9 @@ describe('Catalyst Gateway reader against a fake gateway', () => {
 
   it('refuses what is not a signed JSON document', () => {
     expect(() => decodeSignedDocument(encode([1, 2]))).toThrow(GatewayError);
+    expect(() => decodeSignedDocument(new Uint8Array([0xff, 0x00, 0x13]))).toThrow(GatewayError);
+    const bomb = encode([encode(new Map([['content-encoding', 'br']])), new Map(), new Uint8Array([1, 2, 3, 4]), []]);
+    expect(() => decodeSignedDocument(bomb)).toThrow(GatewayError);
     expect(() => decodeSignedDocument(encode([encode(new Map()), new Map(), new Uint8Array(Buffer.from('not json')), []]))).toThrow('The document payload is not JSON.');
   });
 

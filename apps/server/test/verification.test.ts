@@ -110,6 +110,14 @@ describe.each(databaseKinds)('verification provider and its webhook on %s', (kin
       payload: JSON.stringify(body),
     });
     expect(unknownAlgorithm.statusCode).toBe(401);
+    // An inherited property name is not an algorithm either (it used to reach createHmac and answer 500).
+    const inherited = await ctx.app.inject({
+      method: 'POST',
+      url: `${API}/sumsub/webhook/`,
+      headers: { 'content-type': 'application/json', 'x-payload-digest-alg': 'toString', 'x-payload-digest': 'abcdef' },
+      payload: JSON.stringify(body),
+    });
+    expect(inherited.statusCode).toBe(401);
     expect((await me(user)).extra.subscriptions[0].status).toBe(0);
   });
 

@@ -41,7 +41,9 @@ export const reviewMessages = {
 export const rating = z.number({ error: messages.required }).int({ error: reviewMessages.rating }).min(1, { error: reviewMessages.rating }).max(RATING_MAX, { error: reviewMessages.rating });
 
 /** A note: 200 to 3000 characters, white space not counted (spec §5; the same rule on client and server). */
-export const note = z.string({ error: messages.required }).superRefine((value, context) => {
+/** White space is not counted, but a note of megabytes of it is refused all the same. */
+export const NOTE_RAW_MAX = NOTE_MAX * 4;
+export const note = z.string({ error: messages.required }).max(NOTE_RAW_MAX, { error: messages.maxLength }).superRefine((value, context) => {
   const length = nonWhitespaceLength(value);
   if (length === 0) context.addIssue({ code: 'custom', message: messages.required });
   else if (length < NOTE_MIN) context.addIssue({ code: 'custom', message: reviewMessages.noteMin });

@@ -34,6 +34,10 @@ describe('review note length: 200 to 3000 characters, white space not counted (E
     });
   }
 
+  it('refuses a note padded with megabytes of white space', () => {
+    expect(issues(`${' '.repeat(20_000)}${'a'.repeat(200)}`)).toEqual(['validation.maxLength']);
+  });
+
   it('an empty or blank note is required, not too short', () => {
     expect(issues('')).toEqual(['validation.required']);
     expect(issues(' \n\t ')).toEqual(['validation.required']);

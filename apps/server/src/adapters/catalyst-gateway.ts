@@ -15,6 +15,10 @@ export const PROPOSAL_DOCUMENT_TYPE = '7808d2ba-d511-40af-84e8-c0d1625fdfdc';
 const PAGE_LIMIT = 100;
 const PARALLEL = 8;
 const TIMEOUT_MS = 15_000;
+/** Limits against a broken or hostile gateway: a document, its decompressed payload, and the index's length. */
+const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
+const MAX_PAYLOAD_BYTES = 20 * 1024 * 1024;
+const MAX_INDEX_PAGES = 1_000;
 
 export class GatewayError extends Error {}
 
@@ -58,6 +62,15 @@ const text = (value: unknown) => (value instanceof Uint8Array ? Buffer.from(valu
 
 /** Decodes one signed document: metadata, JSON payload, and the signers' Catalyst IDs. */
 export function decodeSignedDocument(bytes: Uint8Array): SignedDocument {
+  try {
+    return decodeUnchecked(bytes);
+  } catch (error) {
+    if (error instanceof GatewayError) throw error;
+    throw new GatewayError(`A document could not be decoded: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function decodeUnchecked(bytes: Uint8Array): SignedDocument {
   let structure: unknown = decode(bytes);
   if (structure instanceof Tag) structure = structure.contents;
   if (!Array.isArray(structure) || structure.length < 4) throw new GatewayError('The document is not a COSE_Sign structure.');
@@ -68,7 +81,7 @@ export function decodeSignedDocument(bytes: Uint8Array): SignedDocument {
   if (!metadata) throw new GatewayError('The document header is not a map.');
   if (!(payloadBytes instanceof Uint8Array)) throw new GatewayError('The document has no payload.');
   const encoding = metadata.get('content-encoding');
-  const raw = encoding === 'br' ? brotliDecompressSync(payloadBytes) : Buffer.from(payloadBytes);
+  const raw = encoding === 'br' ? brotliDecompressSync(payloadBytes, { maxOutputLength: MAX_PAYLOAD_BYTES }) : Buffer.from(payloadBytes);
   let payload: unknown;
   try {
     payload = JSON.parse(raw.toString('utf8'));
@@ -103,7 +116,8 @@ export function createGatewayReader(fetchImpl: typeof fetch = fetch) {
   async function call(url: URL, init?: RequestInit): Promise<Response> {
     let response: Response;
     try {
-      response = await fetchImpl(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
+      // No redirects: the admin named this gateway, not wherever it points to.
+      response = await fetchImpl(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MS) });
     } catch {
       throw new GatewayError(`The Catalyst Gateway at ${url.origin} could not be reached.`);
     }
@@ -115,23 +129,33 @@ export function createGatewayReader(fetchImpl: typeof fetch = fetch) {
     if (ref.ver) url.searchParams.set('version', ref.ver);
     const response = await call(url, { headers: { accept: 'application/cbor' } });
     if (!response.ok) throw new GatewayError(`The Catalyst Gateway answered ${response.status} for document ${ref.id}.`);
-    return new Uint8Array(await response.arrayBuffer());
+    if (Number(response.headers.get('content-length') ?? 0) > MAX_DOCUMENT_BYTES) throw new GatewayError(`Document ${ref.id} is larger than ${MAX_DOCUMENT_BYTES} bytes.`);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (bytes.length > MAX_DOCUMENT_BYTES) throw new GatewayError(`Document ${ref.id} is larger than ${MAX_DOCUMENT_BYTES} bytes.`);
+    return bytes;
   }
 
   /** Every proposal document's latest version in the index (a 404 means none). */
   async function indexedProposals(base: string): Promise<Ref[]> {
     const refs: Ref[] = [];
-    for (let page = 0; ; page += 1) {
+    for (let page = 0; page < MAX_INDEX_PAGES; page += 1) {
       const url = new URL('/api/v1/document/index', base);
       url.searchParams.set('page', String(page));
       url.searchParams.set('limit', String(PAGE_LIMIT));
       const response = await call(url, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ type: PROPOSAL_DOCUMENT_TYPE }) });
       if (response.status === 404) break;
       if (!response.ok) throw new GatewayError(`The Catalyst Gateway's document index answered ${response.status}.`);
-      const body = (await response.json()) as { docs?: { id: string; ver?: { ver: string }[] }[]; page?: { remaining?: number } };
-      for (const doc of body.docs ?? []) {
-        const latest = doc.ver?.at(-1)?.ver;
-        refs.push({ id: doc.id, ver: latest });
+      let body: { docs?: { id: string; ver?: { ver: string }[] }[]; page?: { remaining?: number } };
+      try {
+        body = (await response.json()) as typeof body;
+      } catch {
+        throw new GatewayError("The Catalyst Gateway's document index did not answer JSON.");
+      }
+      if (!Array.isArray(body.docs)) throw new GatewayError("The Catalyst Gateway's document index answered without a list of documents.");
+      for (const doc of body.docs) {
+        if (typeof doc?.id !== 'string') continue;
+        const latest = Array.isArray(doc.ver) ? doc.ver.at(-1)?.ver : undefined;
+        refs.push({ id: doc.id, ver: typeof latest === 'string' ? latest : undefined });
       }
       if (!body.docs?.length || !body.page?.remaining) break;
     }

@@ -70,7 +70,7 @@ export function providerVerification(options: { url: string; secret: string }): 
     },
     signatureValid(rawBody, headers) {
       const algorithm = (headers.algorithm ?? 'HMAC_SHA256_HEX') as keyof typeof digestAlgorithms;
-      if (!(algorithm in digestAlgorithms) || !headers.digest || !/^[0-9a-f]+$/i.test(headers.digest)) return false;
+      if (!Object.hasOwn(digestAlgorithms, algorithm) || !headers.digest || !/^[0-9a-f]+$/i.test(headers.digest)) return false;
       const expected = Buffer.from(signPayload(options.secret, rawBody, algorithm), 'hex');
       const given = Buffer.from(headers.digest, 'hex');
       return given.length === expected.length && timingSafeEqual(given, expected);

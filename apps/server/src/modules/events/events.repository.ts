@@ -34,6 +34,12 @@ export async function findEvent(db: DbOrTx, id: number, options: { forUpdate?: b
   return rows[0];
 }
 
+/** Locks an event's row against a second run without blocking foreign-key checks of writes that reference it. */
+export async function lockEventNoWait(db: DbOrTx, id: number) {
+  const rows = await db.select().from(events).where(eq(events.id, id)).limit(1).for('no key update', { noWait: true });
+  return rows[0];
+}
+
 export async function findEventByName(db: DbOrTx, name: string) {
   const rows = await db
     .select()

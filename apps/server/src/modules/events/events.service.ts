@@ -179,9 +179,18 @@ export function createEventsService(db: Db) {
       };
     },
 
-    /** Locks an event's row for a run that must not overlap another one on the same event (404 when unknown). */
+    /**
+     * Locks an event's row for a run that must not overlap another one on the same event: a second run gets 409 at
+     * once (DOMAIN.md), while reviews and subscriptions referencing the event go on being written. 404 when unknown.
+     */
     async lockEvent(tx: DbOrTx, eventId: number) {
-      const row = await repo.findEvent(tx, eventId, { forUpdate: true });
+      let row;
+      try {
+        row = await repo.lockEventNoWait(tx, eventId);
+      } catch (error) {
+        if (lockNotAvailable(error)) throw conflict(eventMessages.runInProgress);
+        throw error;
+      }
       if (!row) throw notFound(eventMessages.eventNotFound);
       return repo.toEventPublic(row);
     },

@@ -98,7 +98,7 @@ export function createProposalImportService(deps: {
       const wanted = new Set(options.categories.map((title) => title.trim().toLowerCase()).filter(Boolean));
       const file = await loadFile(options, [...wanted]);
 
-      const unknown = file.documents.flatMap((document, index) => (file.templates[templateIdOf(document)] ? [] : [index]));
+      const unknown = file.documents.flatMap((document, index) => (Object.hasOwn(file.templates, templateIdOf(document)) ? [] : [index]));
       if (unknown.length > 0) {
         throw new ValidationFailure(unknown.slice(0, 50).map((index) => ({ loc: ['body', 'import_options', 'file', 'documents', index, 'template'], msg: importMessages.unknownTemplate, type: 'unknown_template' })));
       }
@@ -129,7 +129,8 @@ export function createProposalImportService(deps: {
         const schema = template.schema as Record<string, unknown>;
         const fields = readProposal(schema, document.payload as Record<string, unknown>);
         const categoryRef = document.category ?? template.category ?? null;
-        const categoryTitle = categoryRef ? (file.categories?.[categoryRef] ?? categoryTitleOfTemplate(schema)) : null;
+        const named = categoryRef && Object.hasOwn(file.categories, categoryRef) ? file.categories[categoryRef] : undefined;
+        const categoryTitle = categoryRef ? (named ?? categoryTitleOfTemplate(schema)) : null;
         if (wanted.size > 0 && !(categoryTitle && wanted.has(categoryTitle.toLowerCase()))) {
           skip(document, fields.title, importMessages.skipped.notSelected);
           continue;
