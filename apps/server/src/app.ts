@@ -111,9 +111,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const reviews = createReviewsService({
     db,
     events,
-    reviewerSubscriptionId: (userId, eventId) => subscriptions.reviewerSubscriptionId(userId, eventId),
     subscriptionIdsOf: (userId) => subscriptions.subscriptionIdsOf(userId),
-    accountOf: (userId) => userInfo.catalystId(userId),
   });
   const proposals = createProposalsService({
     db,

@@ -183,8 +183,3 @@ export async function insertAllocations(db: DbOrTx, eventId: number, subscriptio
     );
   }
 }
-
-export async function allocationCount(db: DbOrTx, eventId: number) {
-  const rows = await db.select({ total: count() }).from(proposalAllocations).where(eq(proposalAllocations.eventId, eventId));
-  return rows[0]?.total ?? 0;
-}

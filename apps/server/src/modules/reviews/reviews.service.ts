@@ -73,9 +73,7 @@ export function toReviewPublic(row: repo.ReviewRow): ReviewPublic {
 export function createReviewsService(deps: {
   db: Db;
   events: EventsService;
-  reviewerSubscriptionId: (userId: number, eventId: number) => Promise<number | undefined>;
   subscriptionIdsOf: (userId: number) => Promise<number[]>;
-  accountOf: (userId: number) => Promise<{ id: string; status: number; rbac_reg_status: number }>;
 }) {
   const { db, events } = deps;
   // Totals of the reviews list lag by at most 15 s; the rows are always current.
@@ -89,13 +87,16 @@ export function createReviewsService(deps: {
   }
 
   /** The checks every write shares: submission open, an active reviewer subscription, a ready account. */
-  async function writer(user: AuthUser, eventId: number) {
+  /**
+   * The checks every write shares, in two queries: submission open for the event, and in one query the writer's
+   * active LV0/LV1 subscription with a ready account (active, persistently registered on chain).
+   */
+  async function writer(user: AuthUser, eventId: number, proposalId: number) {
     if (!(await events.switchActive(eventId, 'review_submission_enabled'))) throw forbidden(reviewErrors.closed);
-    const subscriptionId = await deps.reviewerSubscriptionId(user.id, eventId);
-    if (!subscriptionId) throw forbidden(reviewErrors.notReviewer);
-    const account = await deps.accountOf(user.id);
-    if (account.status !== AccountStatus.active || account.rbac_reg_status !== RegistrationStatus.persistent) throw forbidden(reviewErrors.notReady);
-    return { subscriptionId, account };
+    const context = await repo.writerContext(db, user.id, eventId, proposalId);
+    if (!context) throw forbidden(reviewErrors.notReviewer);
+    if (context.status !== AccountStatus.active || context.rbacRegStatus !== RegistrationStatus.persistent) throw forbidden(reviewErrors.notReady);
+    return context;
   }
 
   async function ownReview(user: AuthUser, id: number) {
@@ -111,10 +112,7 @@ export function createReviewsService(deps: {
     async create(user: AuthUser, input: NewProposalReview): Promise<ReviewPublic> {
       const proposal = await repo.findProposalForReview(db, input.proposal_id);
       if (!proposal) throw notFound(reviewErrors.proposalNotFound);
-      if (!(await events.switchActive(proposal.eventId, 'review_submission_enabled'))) throw forbidden(reviewErrors.closed);
-      const context = await repo.writerContext(db, user.id, proposal.eventId, proposal.id);
-      if (!context) throw forbidden(reviewErrors.notReviewer);
-      if (context.status !== AccountStatus.active || context.rbacRegStatus !== RegistrationStatus.persistent) throw forbidden(reviewErrors.notReady);
+      const context = await writer(user, proposal.eventId, proposal.id);
       if (await repo.authoredInObjective(db, catalystKey(context.catalystId), proposal)) throw forbidden(reviewErrors.author);
       try {
         const review = await repo.insertReview(db, { eventId: proposal.eventId, proposalId: proposal.id, categoryId: proposal.categoryId, subscriptionId: context.subscriptionId, ...toFields(input) });
@@ -127,14 +125,14 @@ export function createReviewsService(deps: {
 
     async update(user: AuthUser, id: number, input: ProposalReviewUpdate): Promise<ReviewPublic> {
       const found = await ownReview(user, id);
-      await writer(user, found.review.eventId);
+      await writer(user, found.review.eventId, found.review.proposalId);
       await repo.updateReview(db, id, toFields(input));
       return toReviewPublic((await repo.findReview(db, id))!);
     },
 
     async remove(user: AuthUser, id: number): Promise<{ row_id: number }> {
       const found = await ownReview(user, id);
-      await writer(user, found.review.eventId);
+      await writer(user, found.review.eventId, found.review.proposalId);
       await repo.deleteReview(db, id);
       return { row_id: id };
     },

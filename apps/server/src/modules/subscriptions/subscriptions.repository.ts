@@ -69,16 +69,6 @@ export async function activeReviewerSubscriptionIds(db: DbOrTx, userId: number) 
   return rows.map((row) => row.id);
 }
 
-/** The user's active LV0/LV1 subscription to an event: the one their reviews of its proposals belong to. */
-export async function reviewerSubscriptionId(db: DbOrTx, userId: number, eventId: number) {
-  const rows = await db
-    .select({ id: subscriptions.id })
-    .from(subscriptions)
-    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.eventId, eventId), eq(subscriptions.status, 1), inArray(subscriptions.role, [0, 1])))
-    .limit(1);
-  return rows[0]?.id;
-}
-
 export async function subscriptionIdsOf(db: DbOrTx, userId: number) {
   const rows = await db.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.userId, userId));
   return rows.map((row) => row.id);

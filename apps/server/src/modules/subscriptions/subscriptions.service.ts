@@ -159,7 +159,6 @@ export function createSubscriptionsService(deps: {
     },
 
     activeReviewerSubscriptionIds: (userId: number) => repo.activeReviewerSubscriptionIds(db, userId),
-    reviewerSubscriptionId: (userId: number, eventId: number) => repo.reviewerSubscriptionId(db, userId, eventId),
     subscriptionIdsOf: (userId: number) => repo.subscriptionIdsOf(db, userId),
 
     /** A user's subscriptions, newest first (spec §2.16). */
