@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from '../apps/server/src/app';
 import { testConfig } from '../apps/server/src/config';
 import { seedScale } from '../apps/server/src/scale-seed';
-import { benchDatabase, percentile, round } from './lib/database';
+import { benchDatabase, loadSettings, percentile, round } from './lib/database';
 
 const PROPOSALS = Number(process.env.BENCH_PROPOSALS ?? 20_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -46,8 +46,8 @@ try {
   for (const scenario of scenarios) {
     // Warm up, then measure in a separate process so the server has the CPU it would have in production.
     // (Asynchronously: the server answers from this process's event loop.)
-    await run(process.execPath, [join(here, 'lib/load.mjs'), JSON.stringify({ urls: scenario.urls, concurrency: CONCURRENCY, seconds: 1 })]);
-    const { stdout } = await run(process.execPath, [join(here, 'lib/load.mjs'), JSON.stringify({ urls: scenario.urls, concurrency: CONCURRENCY, seconds: SECONDS })], { maxBuffer: 256 * 1024 * 1024 });
+    await run(process.execPath, [join(here, 'lib/load.mjs'), loadSettings({ urls: scenario.urls, concurrency: CONCURRENCY, seconds: 1 })]);
+    const { stdout } = await run(process.execPath, [join(here, 'lib/load.mjs'), loadSettings({ urls: scenario.urls, concurrency: CONCURRENCY, seconds: SECONDS })], { maxBuffer: 256 * 1024 * 1024 });
     const { latencies, errors } = JSON.parse(stdout) as { latencies: number[]; errors: number };
     latencies.sort((a, b) => a - b);
     results.push({

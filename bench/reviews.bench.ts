@@ -15,7 +15,7 @@ import { sql } from 'drizzle-orm';
 import { buildApp } from '../apps/server/src/app';
 import { testConfig } from '../apps/server/src/config';
 import { SCALE_PASSWORD, seedScale } from '../apps/server/src/scale-seed';
-import { benchDatabase, percentile, round } from './lib/database';
+import { benchDatabase, loadSettings, percentile, round } from './lib/database';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const run = promisify(execFile);
@@ -51,8 +51,8 @@ async function listBench(database: Awaited<ReturnType<typeof benchDatabase>>) {
   ];
   const results = [];
   for (const scenario of scenarios) {
-    await run(process.execPath, [join(here, 'lib/load.mjs'), JSON.stringify({ urls: scenario.urls, concurrency: 8, seconds: 1 })]);
-    const { stdout } = await run(process.execPath, [join(here, 'lib/load.mjs'), JSON.stringify({ urls: scenario.urls, concurrency: 8, seconds: SECONDS })], { maxBuffer: 256 * 1024 * 1024 });
+    await run(process.execPath, [join(here, 'lib/load.mjs'), loadSettings({ urls: scenario.urls, concurrency: 8, seconds: 1 })]);
+    const { stdout } = await run(process.execPath, [join(here, 'lib/load.mjs'), loadSettings({ urls: scenario.urls, concurrency: 8, seconds: SECONDS })], { maxBuffer: 256 * 1024 * 1024 });
     const { latencies, errors } = JSON.parse(stdout) as { latencies: number[]; errors: number };
     latencies.sort((a, b) => a - b);
     results.push({ filter: scenario.name, requests: latencies.length, errors, rps: round(latencies.length / SECONDS, 0), p50_ms: round(percentile(latencies, 50), 2), p95_ms: round(percentile(latencies, 95), 2), p99_ms: round(percentile(latencies, 99), 2) });

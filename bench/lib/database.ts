@@ -1,40 +1,18 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { openPostgres, type Database } from '../../apps/server/src/db/client';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { throwawayPostgres } from '../../apps/server/src/db/throwaway';
+import type { Database } from '../../apps/server/src/db/client';
 
-/** A throw-away, migrated PostgreSQL database on BENCH_DATABASE_URL's server; `drop()` removes it. */
+/** A throw-away, migrated PostgreSQL database on BENCH_DATABASE_URL's server; `drop()` closes and removes it. */
 export async function benchDatabase(): Promise<Database & { url: string; drop(): Promise<void> }> {
-  const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `cr_bench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openPostgres(url.toString());
+  const database = await throwawayPostgres(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'cr_bench');
   await database.migrate();
   return {
     ...database,
-    url: url.toString(),
     drop: async () => {
       await database.close();
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      // Without force first: the pool's sockets may still be closing, and forcing would make them throw.
-      for (let attempt = 0; ; attempt += 1) {
-        try {
-          await client.query(`drop database if exists ${name}`);
-          break;
-        } catch {
-          if (attempt >= 30) {
-            await client.query(`drop database if exists ${name} with (force)`);
-            break;
-          }
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-      }
-      await client.end();
+      await database.drop();
     },
   };
 }
@@ -46,3 +24,10 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 export const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/** Settings for lib/load.mjs as its argument: a file reference, so that thousands of URLs fit. */
+export function loadSettings(settings: object): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'cr-load-')), 'settings.json');
+  writeFileSync(file, JSON.stringify(settings));
+  return `@${file}`;
+}

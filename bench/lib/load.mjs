@@ -1,9 +1,12 @@
-// A load generator in its own process: `node load.mjs <json>` with {urls, concurrency, seconds, method?, headers?,
+// A load generator in its own process: `node load.mjs <json | @file>` with {urls, concurrency, seconds, method?, headers?,
 // bodies?}. Workers loop over random URLs (and bodies) on keep-alive connections; the result is printed as JSON:
 // {latencies (ms), errors, statuses, seconds}.
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 
-const { urls, concurrency, seconds, method = 'GET', headers = {}, bodies } = JSON.parse(process.argv[2]);
+// The settings come inline, or as '@file' when they are too long for a command line.
+const argument = process.argv[2];
+const { urls, concurrency, seconds, method = 'GET', headers = {}, bodies } = JSON.parse(argument.startsWith('@') ? readFileSync(argument.slice(1), 'utf8') : argument);
 const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
 const latencies = [];
 const statuses = {};

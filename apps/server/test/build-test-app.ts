@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../src/app';
 import { testConfig, type RawConfig } from '../src/config';
-import { openPglite, openPostgres, type Database } from '../src/db/client';
+import { openPglite, type Database } from '../src/db/client';
+import { throwawayPostgres } from '../src/db/throwaway';
 import { DEMO_PASSWORD } from '../src/demo';
 import { createFixtures, type Fixtures } from './fixtures';
 
@@ -17,41 +16,7 @@ async function freshDatabase(kind: 'pglite' | 'postgres'): Promise<Database & { 
     const database = await openPglite();
     return { ...database, drop: async () => {} };
   }
-  const adminUrl = process.env.TEST_DATABASE_URL!;
-  const name = `cr_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openPostgres(url.toString());
-  return {
-    ...database,
-    drop: async () => {
-      // Without (force) first: forcing would terminate backends of the just-ended pool whose sockets are still
-      // closing, and their clients then throw an uncaught 57P01 into the test run.
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      try {
-        for (let attempt = 0; ; attempt += 1) {
-          try {
-            await client.query(`drop database if exists ${name}`);
-            break;
-          } catch (error) {
-            if (attempt >= 20) {
-              await client.query(`drop database if exists ${name} with (force)`);
-              break;
-            }
-            if ((error as { code?: string }).code !== '55006') throw error;
-            await new Promise((resolve) => setTimeout(resolve, 100));
-          }
-        }
-      } finally {
-        await client.end();
-      }
-    },
-  };
+  return throwawayPostgres(process.env.TEST_DATABASE_URL!, 'cr_test');
 }
 
 export interface TestContext extends Fixtures {
