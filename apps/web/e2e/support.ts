@@ -81,9 +81,15 @@ export async function adminHeaders(request: APIRequestContext) {
 /** Rewrites the JSON of every answer to a call, as the server would answer in another state (users/me, configs). */
 export async function rewriteJson(page: Page, url: string | RegExp, change: (json: any) => void) {
   await page.route(url, async (route) => {
-    const response = await route.fetch();
-    const json = await response.json();
-    change(json);
-    await route.fulfill({ response, json });
+    try {
+      const response = await route.fetch();
+      const json = await response.json();
+      change(json);
+      await route.fulfill({ response, json });
+    } catch (error) {
+      // A reload or an unroute while this request was on its way makes it obsolete: nothing is left to answer.
+      if (/disposed|already handled|Target .* closed/i.test(String(error))) return;
+      throw error;
+    }
   });
 }
