@@ -62,7 +62,9 @@ for (const [reviewers, proposals] of [
     });
   }
 }
-console.log(`Proposal allocation, algorithm only (quotas LV0 ${QUOTA.lv0}, LV1 ${QUOTA.lv1}; targets: 5k×2k ≤ 2 s, 50k×20k ≤ 30 s, spread ≤ 1 without constraints)`);
+console.log(
+  `Proposal allocation, algorithm only (quotas LV0 ${QUOTA.lv0}, LV1 ${QUOTA.lv1}; targets: 5k×2k ≤ 2 s, 50k×20k ≤ 30 s, spread ≤ 1 without constraints)`,
+);
 console.table(rows);
 
 // End to end on PostgreSQL: a real run of the service.
@@ -71,7 +73,14 @@ let endToEnd;
 try {
   const seeded = await seedScale(database.db, { proposals: 2_000, reviewers: 5_000, categories: 40 });
   const service = createProposalAllocationService({ db: database.db, events: createEventsService(database.db) });
-  const params = { event_id: seeded.eventId, allocation_seed: 1, nr_of_proposals_lv0: QUOTA.lv0, nr_of_proposals_lv1: QUOTA.lv1, categories: [], dry_run: false };
+  const params = {
+    event_id: seeded.eventId,
+    allocation_seed: 1,
+    nr_of_proposals_lv0: QUOTA.lv0,
+    nr_of_proposals_lv1: QUOTA.lv1,
+    categories: [],
+    dry_run: false,
+  };
   const [actor] = await database.db.select({ id: users.id }).from(users).limit(1);
   const started = performance.now();
   const stats = await service.generate(actor!.id, params);
@@ -79,10 +88,19 @@ try {
   const again = performance.now();
   await service.generate(actor!.id, params);
   const second = performance.now() - again;
-  endToEnd = { case: '5,000 × 2,000 on PostgreSQL (real run)', first_run_s: round(first / 1000, 2), rerun_replacing_s: round(second / 1000, 2), allocations: stats.tot, spread: stats.per_proposal.max - stats.per_proposal.min };
+  endToEnd = {
+    case: '5,000 × 2,000 on PostgreSQL (real run)',
+    first_run_s: round(first / 1000, 2),
+    rerun_replacing_s: round(second / 1000, 2),
+    allocations: stats.tot,
+    spread: stats.per_proposal.max - stats.per_proposal.min,
+  };
   console.log('End to end (load inputs, allocate, replace the rows, audit):');
   console.table([endToEnd]);
 } finally {
   await database.drop();
 }
-writeFileSync(join(here, 'results/allocation.json'), JSON.stringify({ date: new Date().toISOString(), quotas: QUOTA, algorithm: rows, endToEnd }, null, 2));
+writeFileSync(
+  join(here, 'results/allocation.json'),
+  JSON.stringify({ date: new Date().toISOString(), quotas: QUOTA, algorithm: rows, endToEnd }, null, 2),
+);

@@ -39,7 +39,13 @@ try {
     { name: 'title filter, page 3', urls: words.map((word) => `${base}?size=25&page=3&title=${word}`) },
     { name: 'title filter, no match', urls: [`${base}?size=25&page=0&title=zzzz-nothing`] },
     // 150 different filters in turn: each total is counted once per 10 s, then served from the cache.
-    { name: 'title filter, 150 different filters', urls: Array.from({ length: 5000 }, (_, i) => `${base}?size=25&page=0&title=${words[i % words.length]!.slice(0, 3 + (i % 3))}${'aeiou'[i % 5]}` ) },
+    {
+      name: 'title filter, 150 different filters',
+      urls: Array.from(
+        { length: 5000 },
+        (_, i) => `${base}?size=25&page=0&title=${words[i % words.length]!.slice(0, 3 + (i % 3))}${'aeiou'[i % 5]}`,
+      ),
+    },
     { name: 'event + title filter', urls: words.map((word) => `${base}?size=25&page=0&event_id=${seeded.eventId}&title=${word}`) },
   ];
   const results = [];
@@ -47,7 +53,11 @@ try {
     // Warm up, then measure in a separate process so the server has the CPU it would have in production.
     // (Asynchronously: the server answers from this process's event loop.)
     await run(process.execPath, [join(here, 'lib/load.mjs'), loadSettings({ urls: scenario.urls, concurrency: CONCURRENCY, seconds: 1 })]);
-    const { stdout } = await run(process.execPath, [join(here, 'lib/load.mjs'), loadSettings({ urls: scenario.urls, concurrency: CONCURRENCY, seconds: SECONDS })], { maxBuffer: 256 * 1024 * 1024 });
+    const { stdout } = await run(
+      process.execPath,
+      [join(here, 'lib/load.mjs'), loadSettings({ urls: scenario.urls, concurrency: CONCURRENCY, seconds: SECONDS })],
+      { maxBuffer: 256 * 1024 * 1024 },
+    );
     const { latencies, errors } = JSON.parse(stdout) as { latencies: number[]; errors: number };
     latencies.sort((a, b) => a - b);
     results.push({
@@ -61,9 +71,14 @@ try {
     });
   }
   await app.close();
-  console.log(`Proposals list: ${PROPOSALS} proposals on PostgreSQL, ${CONCURRENCY} concurrent clients, ${SECONDS} s each (target p95 ≤ 20 ms)`);
+  console.log(
+    `Proposals list: ${PROPOSALS} proposals on PostgreSQL, ${CONCURRENCY} concurrent clients, ${SECONDS} s each (target p95 ≤ 20 ms)`,
+  );
   console.table(results);
-  writeFileSync(join(here, 'results/proposals-list.json'), JSON.stringify({ date: new Date().toISOString(), proposals: PROPOSALS, concurrency: CONCURRENCY, seconds: SECONDS, results }, null, 2));
+  writeFileSync(
+    join(here, 'results/proposals-list.json'),
+    JSON.stringify({ date: new Date().toISOString(), proposals: PROPOSALS, concurrency: CONCURRENCY, seconds: SECONDS, results }, null, 2),
+  );
 } finally {
   await database.drop();
 }

@@ -5,7 +5,11 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const children = [
-  spawn('npx', ['tsx', 'watch', '--clear-screen=false', 'apps/server/src/server.ts'], { cwd: root, stdio: 'inherit', env: { ...process.env, MAIL_OUTBOX_API: process.env.MAIL_OUTBOX_API ?? 'true' } }),
+  spawn('npx', ['tsx', 'watch', '--clear-screen=false', 'apps/server/src/server.ts'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, MAIL_OUTBOX_API: process.env.MAIL_OUTBOX_API ?? 'true' },
+  }),
   spawn('npx', ['vite', '--host', '127.0.0.1'], { cwd: `${root}/apps/web`, stdio: 'inherit' }),
 ];
 console.log('API on http://localhost:3000, web app with hot reload on http://127.0.0.1:5173');

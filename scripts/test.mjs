@@ -23,10 +23,14 @@ function ensureChromium() {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!process.env.CHROMIUM_PATH && isRoot && existsSync('/etc/debian_version')) {
     console.log("Chromium is missing: installing Debian's chromium package (apt-get install -y chromium)…");
-    const ok = run('apt-get update', 'apt-get', ['update', '-qq']) && run('apt-get install chromium', 'apt-get', ['install', '-y', '-qq', 'chromium']);
+    const ok =
+      run('apt-get update', 'apt-get', ['update', '-qq']) &&
+      run('apt-get install chromium', 'apt-get', ['install', '-y', '-qq', 'chromium']);
     if (ok && existsSync(path)) return path;
   }
-  console.error(`Chromium was not found at ${path}. Install it with:\n\n  sudo apt-get install -y chromium\n\nor set CHROMIUM_PATH to a Chromium binary.`);
+  console.error(
+    `Chromium was not found at ${path}. Install it with:\n\n  sudo apt-get install -y chromium\n\nor set CHROMIUM_PATH to a Chromium binary.`,
+  );
   process.exit(1);
 }
 
@@ -50,8 +54,15 @@ if (!e2eOnly) {
   ok = run('typecheck', 'npm', ['run', '--silent', 'typecheck']) && ok;
   ok = run('lint', 'npm', ['run', '--silent', 'lint']) && ok;
   const vitestJson = join(results, 'vitest.json');
-  ok = run('unit and API tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]) && ok;
-  add(count(vitestJson, (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests + (r.numTotalTestSuites && !r.success && r.numFailedTests === 0 ? 1 : 0), skipped: r.numPendingTests + r.numTodoTests })));
+  ok =
+    run('unit and API tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]) && ok;
+  add(
+    count(vitestJson, (r) => ({
+      passed: r.numPassedTests,
+      failed: r.numFailedTests + (r.numTotalTestSuites && !r.success && r.numFailedTests === 0 ? 1 : 0),
+      skipped: r.numPendingTests + r.numTodoTests,
+    })),
+  );
 }
 
 const chromium = ensureChromium();

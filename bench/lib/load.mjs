@@ -6,7 +6,14 @@ import http from 'node:http';
 
 // The settings come inline, or as '@file' when they are too long for a command line.
 const argument = process.argv[2];
-const { urls, concurrency, seconds, method = 'GET', headers = {}, bodies } = JSON.parse(argument.startsWith('@') ? readFileSync(argument.slice(1), 'utf8') : argument);
+const {
+  urls,
+  concurrency,
+  seconds,
+  method = 'GET',
+  headers = {},
+  bodies,
+} = JSON.parse(argument.startsWith('@') ? readFileSync(argument.slice(1), 'utf8') : argument);
 const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
 const latencies = [];
 const statuses = {};
@@ -15,10 +22,14 @@ const end = performance.now() + seconds * 1000;
 
 function send(url, body) {
   return new Promise((resolve) => {
-    const request = http.request(url, { method, agent, headers: body ? { ...headers, 'content-type': 'application/json' } : headers }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode));
-    });
+    const request = http.request(
+      url,
+      { method, agent, headers: body ? { ...headers, 'content-type': 'application/json' } : headers },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode));
+      },
+    );
     request.on('error', () => resolve(0));
     if (body) request.write(body);
     request.end();

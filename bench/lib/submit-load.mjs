@@ -15,11 +15,15 @@ const end = started + seconds * 1000;
 
 function post(token, body) {
   return new Promise((resolve) => {
-    const request = http.request(url, { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } }, (response) => {
-      let text = '';
-      response.on('data', (chunk) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode, text }));
-    });
+    const request = http.request(
+      url,
+      { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode, text }));
+      },
+    );
     request.on('error', () => resolve({ status: 0, text: '' }));
     request.end(JSON.stringify(body));
   });

@@ -23,9 +23,11 @@ function checkWeb(from, to, spec) {
   const source = layerOfWeb(from);
   const target = layerOfWeb(to);
   if (!source || !target) return null;
-  if (source.layer === 'shared' && target.layer !== 'shared') return `shared code (lib, components, config) must not import ${target.layer} code`;
+  if (source.layer === 'shared' && target.layer !== 'shared')
+    return `shared code (lib, components, config) must not import ${target.layer} code`;
   if (source.layer === 'feature' && target.layer === 'app') return 'a feature must not import the app layer';
-  if (source.layer === 'feature' && target.layer === 'feature' && source.feature !== target.feature) return `feature "${source.feature}" must not import feature "${target.feature}": compose them in app/routes`;
+  if (source.layer === 'feature' && target.layer === 'feature' && source.feature !== target.feature)
+    return `feature "${source.feature}" must not import feature "${target.feature}": compose them in app/routes`;
   return null;
 }
 
@@ -37,8 +39,10 @@ function checkServer(from, to) {
   if (!source) return null;
   const [, sourceModule, sourceFile] = source;
   if (sourceFile.endsWith('.routes.ts') && /\.repository(\.ts)?$/.test(targetFile)) return 'routes call services, never repositories';
-  if (/\.repository\.ts$/.test(sourceFile) && /\.(service|routes)(\.ts)?$/.test(targetFile)) return 'a repository must not import services or routes';
-  if (sourceModule !== targetModule && !/\.service(\.ts)?$/.test(targetFile)) return `module "${sourceModule}" may reach module "${targetModule}" only through its service`;
+  if (/\.repository\.ts$/.test(sourceFile) && /\.(service|routes)(\.ts)?$/.test(targetFile))
+    return 'a repository must not import services or routes';
+  if (sourceModule !== targetModule && !/\.service(\.ts)?$/.test(targetFile))
+    return `module "${sourceModule}" may reach module "${targetModule}" only through its service`;
   return null;
 }
 
@@ -54,7 +58,11 @@ const rule = {
           return;
         }
         const to = spec.startsWith('.') ? rel(resolve(dirname(context.filename), spec)) : spec;
-        const message = from.startsWith('apps/web/') ? checkWeb(from, to, spec) : from.startsWith('apps/server/') ? checkServer(from, to) : null;
+        const message = from.startsWith('apps/web/')
+          ? checkWeb(from, to, spec)
+          : from.startsWith('apps/server/')
+            ? checkServer(from, to)
+            : null;
         if (message) context.report({ node, message });
       },
     };

@@ -61,7 +61,11 @@ export const loggerOptions = (level: string) => ({
   level,
   redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
   serializers: {
-    req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: req.url.replace(/([?&]token=)[^&]+/g, '$1[redacted]'), ip: req.ip }),
+    req: (req: { method: string; url: string; ip?: string }) => ({
+      method: req.method,
+      url: req.url.replace(/([?&]token=)[^&]+/g, '$1[redacted]'),
+      ip: req.ip,
+    }),
   },
 });
 

@@ -40,7 +40,11 @@ export const usage = [
 ].join('\n');
 
 type Context = { database: Database; adminCatalystIds: string[]; out: (line: string) => void };
-type Command = { argument?: 'catalystId'; options?: readonly string[]; run(context: Context, argument: string, options: Record<string, number>): Promise<void> };
+type Command = {
+  argument?: 'catalystId';
+  options?: readonly string[];
+  run(context: Context, argument: string, options: Record<string, number>): Promise<void>;
+};
 
 async function setRole(context: Context, rawCatalystId: string, role: number, action: string) {
   const catalystId = normalizeCatalystId(rawCatalystId).id;
@@ -49,7 +53,14 @@ async function setRole(context: Context, rawCatalystId: string, role: number, ac
     if (!account) throw new CliError(`No account has the Catalyst ID ${catalystId}. Nothing was changed.`);
     if (account.role !== role) {
       await updateUser(tx, account.userId, { role });
-      await insertAuditEntry(tx, { actorUserId: null, action, entity: 'user', entityId: String(account.userId), before: { role: account.role }, after: { role } });
+      await insertAuditEntry(tx, {
+        actorUserId: null,
+        action,
+        entity: 'user',
+        entityId: String(account.userId),
+        before: { role: account.role },
+        after: { role },
+      });
     }
   });
   return catalystId;
@@ -83,7 +94,14 @@ const commands: Record<string, Command> = {
         const account = await findAccountByCatalystId(tx, catalystId);
         if (!account) throw new CliError(`No account has the Catalyst ID ${catalystId}. Nothing was changed.`);
         await updateUser(tx, account.userId, { forceReset: true });
-        await insertAuditEntry(tx, { actorUserId: null, action: 'cli.force-reset', entity: 'user', entityId: String(account.userId), before: { force_reset: account.forceReset }, after: { force_reset: true } });
+        await insertAuditEntry(tx, {
+          actorUserId: null,
+          action: 'cli.force-reset',
+          entity: 'user',
+          entityId: String(account.userId),
+          before: { force_reset: account.forceReset },
+          after: { force_reset: true },
+        });
       });
       context.out(`${catalystId} must choose a new password before reviewing or moderating.`);
     },
@@ -107,7 +125,11 @@ const commands: Record<string, Command> = {
   'seed-demo': {
     async run(context) {
       const created = await seedDemo(context.database.db);
-      context.out(created > 0 ? `Created ${created} demo accounts (password ${DEMO_PASSWORD}); the README lists them.` : 'The demo accounts exist already; nothing was created.');
+      context.out(
+        created > 0
+          ? `Created ${created} demo accounts (password ${DEMO_PASSWORD}); the README lists them.`
+          : 'The demo accounts exist already; nothing was created.',
+      );
     },
   },
 };
@@ -133,7 +155,9 @@ export async function runCli(args: string[], deps: CliDeps): Promise<number> {
     for (const word of args.slice(1)) {
       const match = /^--([a-z]+)=(\d+)$/.exec(word);
       if (!match || !command.options.includes(match[1]!) || Number(match[2]) < 1) {
-        deps.err(`${name} takes ${command.options.map((option) => `--${option}=<positive number>`).join(' ')}; '${word}' is not one of them.`);
+        deps.err(
+          `${name} takes ${command.options.map((option) => `--${option}=<positive number>`).join(' ')}; '${word}' is not one of them.`,
+        );
         return EXIT_USAGE;
       }
       options[match[1]!] = Number(match[2]);

@@ -41,7 +41,11 @@ const schema = z.object({
   API_BASE: z.string().default('/api/reviews'),
   ADMIN_CATALYST_IDS: z.string().default(''),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60, 'must be at least 60 (the web app refreshes 50 s before expiry)').default(15 * 60),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60, 'must be at least 60 (the web app refreshes 50 s before expiry)')
+    .default(15 * 60),
   REFRESH_TOKEN_TTL_DAYS: positiveInt.default(14),
   LOGIN_LIMIT_PER_ACCOUNT: positiveInt.default(10),
   LOGIN_LIMIT_PER_ADDRESS: positiveInt.default(100),
@@ -75,7 +79,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (raw.VERIFICATION_PROVIDER === 'provider') {
     const missing = (['VERIFICATION_URL', 'VERIFICATION_WEBHOOK_SECRET'] as const).filter((name) => !raw[name]);
     if (missing.length > 0) {
-      throw new ConfigError(`Invalid configuration:\n${missing.map((name) => `  ${name}: required when VERIFICATION_PROVIDER=provider`).join('\n')}`);
+      throw new ConfigError(
+        `Invalid configuration:\n${missing.map((name) => `  ${name}: required when VERIFICATION_PROVIDER=provider`).join('\n')}`,
+      );
     }
   }
   const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, '');

@@ -35,7 +35,7 @@ export const DEMO_EVENT = {
   name: 'Fund 15 (demo)',
   description: 'A demonstration funding round: reviewers subscribe and review the proposals of its categories.',
 };
-const PAST_EVENT = { name: 'Fund 14 (demo)', description: 'A past demonstration round, kept for the reviewers\' history.' };
+const PAST_EVENT = { name: 'Fund 14 (demo)', description: "A past demonstration round, kept for the reviewers' history." };
 
 async function seedDemoEvents(tx: Tx): Promise<void> {
   if (await findEventByName(tx, DEMO_EVENT.name)) return;
@@ -43,7 +43,13 @@ async function seedDemoEvents(tx: Tx): Promise<void> {
   if (!(await findEventByName(tx, PAST_EVENT.name))) {
     await insertEvent(tx, { ...PAST_EVENT, active: false, startTime: new Date(now - 200 * DAY), endTime: new Date(now - 100 * DAY) });
   }
-  const event = await insertEvent(tx, { name: DEMO_EVENT.name, description: DEMO_EVENT.description, active: true, startTime: new Date(now - 7 * DAY), endTime: new Date(now + 90 * DAY) });
+  const event = await insertEvent(tx, {
+    name: DEMO_EVENT.name,
+    description: DEMO_EVENT.description,
+    active: true,
+    startTime: new Date(now - 7 * DAY),
+    endTime: new Date(now + 90 * DAY),
+  });
   await upsertConfig(tx, 'reviews', event.id, {
     ...DEFAULT_REVIEWS_CONFIG,
     user_registration_enabled: true,
@@ -72,7 +78,14 @@ async function seedDemoProposals(db: Db): Promise<void> {
     accept_non_existent_users: true,
     accept_non_persistent_users: true,
   });
-  await insertSubscription(db, { userId: reviewer.userId, eventId: event.id, role: 0, status: 1, anonymousId: newAnonymousId(), preferredCategories: [] });
+  await insertSubscription(db, {
+    userId: reviewer.userId,
+    eventId: event.id,
+    role: 0,
+    status: 1,
+    anonymousId: newAnonymousId(),
+    preferredCategories: [],
+  });
   await seedDemoReviews(db, event.id);
   await createProposalAllocationService({ db, events }).generate(admin.userId, {
     event_id: event.id,
@@ -113,10 +126,23 @@ async function seedDemoReviews(db: Db, eventId: number) {
   for (let n = 1; n <= 6; n += 1) {
     const catalystId = `cardano/demo-community-${n}`;
     if (await isCatalystIdTaken(db, catalystId)) continue;
-    const userId = await insertAccount(db, { catalystId, email: `community-${n}@demo.local`, passwordHash, role: UserRole.user, rbacRegStatus: 3 });
+    const userId = await insertAccount(db, {
+      catalystId,
+      email: `community-${n}@demo.local`,
+      passwordHash,
+      role: UserRole.user,
+      rbacRegStatus: 3,
+    });
     const account = await findAccountById(db, userId);
     await updateCatalystId(db, account!.catalystIdRef, { status: AccountStatus.active, emailVerifiedAt: new Date() });
-    const subscription = await insertSubscription(db, { userId, eventId, role: n % 3 === 0 ? 1 : 0, status: 1, anonymousId: newAnonymousId(), preferredCategories: [] });
+    const subscription = await insertSubscription(db, {
+      userId,
+      eventId,
+      role: n % 3 === 0 ? 1 : 0,
+      status: 1,
+      anonymousId: newAnonymousId(),
+      preferredCategories: [],
+    });
     for (let k = 0; k < 5; k += 1) {
       const proposal = proposals[(n * 5 + k * 3) % proposals.length]!;
       const seed = n * 31 + k * 7;
@@ -143,7 +169,13 @@ export async function seedDemo(db: Db): Promise<number> {
   await db.transaction(async (tx) => {
     for (const account of demoAccounts) {
       if (await isCatalystIdTaken(tx, account.catalystId)) continue;
-      const userId = await insertAccount(tx, { catalystId: account.catalystId, email: account.email, passwordHash, role: account.role, rbacRegStatus: 3 });
+      const userId = await insertAccount(tx, {
+        catalystId: account.catalystId,
+        email: account.email,
+        passwordHash,
+        role: account.role,
+        rbacRegStatus: 3,
+      });
       const row = await findAccountById(tx, userId);
       if (account.status !== AccountStatus.inactive) {
         await updateCatalystId(tx, row!.catalystIdRef, { status: account.status, emailVerifiedAt: new Date() });

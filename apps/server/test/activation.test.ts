@@ -10,7 +10,11 @@ describe.each(databaseKinds)('activation and e-mail verification on %s', (kind) 
   const activate = (token: string) =>
     ctx.app.inject({ method: 'POST', url: `${API}/users/activate`, payload: { user_activation: { confirmation_token: token } } });
   const verifyEmail = (token: string) =>
-    ctx.app.inject({ method: 'POST', url: `${API}/catalyst-ids/verify-email`, payload: { email_verification: { confirmation_token: token } } });
+    ctx.app.inject({
+      method: 'POST',
+      url: `${API}/catalyst-ids/verify-email`,
+      payload: { email_verification: { confirmation_token: token } },
+    });
   const changeEmail = (authorization: string, payload: Record<string, unknown>) =>
     ctx.app.inject({ method: 'POST', url: `${API}/catalyst-ids/me`, headers: { authorization }, payload });
   const registered = async () => {
@@ -19,7 +23,10 @@ describe.each(databaseKinds)('activation and e-mail verification on %s', (kind) 
     return { ...user, id, token: await ctx.tokenFromMail(user.email) };
   };
   const unusedTokens = (userId: number, purpose: 'activation' | 'email_verification') =>
-    ctx.db.select().from(oneTimeTokens).where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt)));
+    ctx.db
+      .select()
+      .from(oneTimeTokens)
+      .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt)));
 
   describe('POST users/activate', () => {
     it('activates the account from the e-mailed token: status 2 and e-mail verified (A-078, A-048)', async () => {
@@ -120,7 +127,12 @@ describe.each(databaseKinds)('activation and e-mail verification on %s', (kind) 
     it.each([
       ['an invalid address', { email: 'nope' }, ['body', 'email'], 'Please enter a valid email address.'],
       ['a missing address', {}, ['body', 'email'], 'Email is required.'],
-      ['a redirect to another site', { email: 'a@example.test', redirect: '//evil.example/x' }, ['body', 'redirect'], 'Please enter a valid URL.'],
+      [
+        'a redirect to another site',
+        { email: 'a@example.test', redirect: '//evil.example/x' },
+        ['body', 'redirect'],
+        'Please enter a valid URL.',
+      ],
     ])('answers 422 for %s', async (_label, payload, loc, msg) => {
       const user = await ctx.newUser();
       const response = await changeEmail(user.auth.authorization, payload);

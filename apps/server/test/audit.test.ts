@@ -25,7 +25,7 @@ describe.each(databaseKinds)('GET admin/audit/ on %s', (kind) => {
     return response.json() as { data: AuditEntry[]; page: { total: number; size: number; page: number } };
   };
 
-  it("lists every admin change to an event, newest first, with action, entity, actor, before and after", async () => {
+  it('lists every admin change to an event, newest first, with action, entity, actor, before and after', async () => {
     const event = await f.newEvent(admin);
     const updated = (await f.putEvent(otherAdmin, event.row_id, { name: event.name, description: 'Edited', active: true })).json();
     const levels = { lv1: DEFAULT_LEVEL_QUALIFIER, lv2: { ...DEFAULT_LEVEL_QUALIFIER, min_valid_reviews: 3 } };
@@ -53,8 +53,22 @@ describe.each(databaseKinds)('GET admin/audit/ on %s', (kind) => {
         before: DEFAULT_REVIEWS_CONFIG,
         after: { ...DEFAULT_REVIEWS_CONFIG, review_submission_enabled: true },
       }),
-      expect.objectContaining({ action: 'event.update', entity: 'event', entity_id: String(event.row_id), actor: normalizeCatalystId(otherAdmin.catalystId).id, before: event, after: updated }),
-      expect.objectContaining({ action: 'event.create', entity: 'event', entity_id: String(event.row_id), actor, before: null, after: event }),
+      expect.objectContaining({
+        action: 'event.update',
+        entity: 'event',
+        entity_id: String(event.row_id),
+        actor: normalizeCatalystId(otherAdmin.catalystId).id,
+        before: event,
+        after: updated,
+      }),
+      expect.objectContaining({
+        action: 'event.create',
+        entity: 'event',
+        entity_id: String(event.row_id),
+        actor,
+        before: null,
+        after: event,
+      }),
     ]);
     const ids = data.map((entry) => entry.id);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
@@ -97,7 +111,9 @@ describe.each(databaseKinds)('GET admin/audit/ on %s', (kind) => {
       f.putEvent(admin, 999999, { name: 'Ghost', description: 'x' }),
       f.put(`configs/reviews/${event.row_id}/`, admin, { record_update: { review_submission_enabled: 'yes' } }),
       f.put('configs/reviews/999999/', admin, { record_update: {} }),
-      f.put(`configs/reviews-level-qualifiers/${event.row_id}/`, admin, { record_update: { lv1: DEFAULT_LEVEL_QUALIFIER, lv2: { ...DEFAULT_LEVEL_QUALIFIER, max_perc_valid_reviews: 1.01 } } }),
+      f.put(`configs/reviews-level-qualifiers/${event.row_id}/`, admin, {
+        record_update: { lv1: DEFAULT_LEVEL_QUALIFIER, lv2: { ...DEFAULT_LEVEL_QUALIFIER, max_perc_valid_reviews: 1.01 } },
+      }),
       f.put('configs/status/', admin, { record_update: { messages: [{ message: '  ', severity: 'info' }] } }),
       f.put('configs/status/', user, { record_update: { messages: [] } }),
       f.postEvent(undefined, { name: 'Anon', description: 'x' }),

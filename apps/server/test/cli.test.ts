@@ -61,12 +61,13 @@ describe('operator commands (runCli) on PGlite', () => {
     return row!;
   };
 
-
   it('seed-scale generates an active round of the given size, and refuses unknown options', async () => {
     const code = await cli(['seed-scale', '--proposals=60', '--reviewers=25', '--categories=4', '--reviews=3', '--seed=3']);
     expect(output.err).toEqual([]);
     expect(code).toBe(EXIT_OK);
-    expect(output.out.at(-1)).toMatch(/^Created the active round \d+ with 60 proposals in 4 categories, 25 subscribed reviewers .* and 75 reviews/);
+    expect(output.out.at(-1)).toMatch(
+      /^Created the active round \d+ with 60 proposals in 4 categories, 25 subscribed reviewers .* and 75 reviews/,
+    );
     const eventId = Number(/round (\d+)/.exec(output.out.at(-1)!)![1]);
     const counts = await database.db.execute(
       sql`select (select count(*)::int from proposals where event_id = ${eventId}) as proposals, (select count(*)::int from subscriptions where event_id = ${eventId} and status = 1) as subscriptions, (select count(*)::int from categories where event_id = ${eventId}) as categories, (select count(*)::int from reviews where event_id = ${eventId}) as reviews`,
@@ -82,7 +83,9 @@ describe('operator commands (runCli) on PGlite', () => {
     const user = await userOf('cardano/demo-reviewer');
     expect(user.role).toBe(UserRole.admin);
     const entries = await database.db.select().from(auditLog).where(eq(auditLog.action, 'cli.grant-admin'));
-    expect(entries).toContainEqual(expect.objectContaining({ entity: 'user', entityId: String(user.id), before: { role: 0 }, after: { role: 100 } }));
+    expect(entries).toContainEqual(
+      expect.objectContaining({ entity: 'user', entityId: String(user.id), before: { role: 0 }, after: { role: 100 } }),
+    );
     expect(output).toMatchObject({ opened: 1, migrated: 1, closed: 1 });
   });
 
@@ -106,14 +109,17 @@ describe('operator commands (runCli) on PGlite', () => {
     expect((await userOf('cardano/demo-newcomer')).forceReset).toBe(true);
   });
 
-  it.each(['grant-admin', 'revoke-admin', 'force-reset'])('%s refuses an unknown Catalyst ID with exit code 1 and changes nothing', async (command) => {
-    const auditBefore = (await database.db.select().from(auditLog)).length;
-    expect(await cli([command, 'cardano/nobody-at-all'])).toBe(EXIT_FAILED);
-    expect(output.err).toEqual(['No account has the Catalyst ID cardano/nobody-at-all. Nothing was changed.']);
-    expect(output.out).toEqual([]);
-    expect((await database.db.select().from(auditLog)).length).toBe(auditBefore);
-    expect(output.closed).toBe(1);
-  });
+  it.each(['grant-admin', 'revoke-admin', 'force-reset'])(
+    '%s refuses an unknown Catalyst ID with exit code 1 and changes nothing',
+    async (command) => {
+      const auditBefore = (await database.db.select().from(auditLog)).length;
+      expect(await cli([command, 'cardano/nobody-at-all'])).toBe(EXIT_FAILED);
+      expect(output.err).toEqual(['No account has the Catalyst ID cardano/nobody-at-all. Nothing was changed.']);
+      expect(output.out).toEqual([]);
+      expect((await database.db.select().from(auditLog)).length).toBe(auditBefore);
+      expect(output.closed).toBe(1);
+    },
+  );
 
   it('migrate applies the migrations and says so', async () => {
     expect(await cli(['migrate'])).toBe(EXIT_OK);
@@ -126,7 +132,11 @@ describe('operator commands (runCli) on PGlite', () => {
     expect(output.out).toEqual(['The demo accounts exist already; nothing was created.']);
     // A fresh database: runCli migrates it, seeds it, and closes it.
     const fresh = await openPglite();
-    const code = await runCli(['seed-demo'], { open: async () => ({ database: fresh, adminCatalystIds: [] }), out: (line) => output.out.push(line), err: (line) => output.err.push(line) });
+    const code = await runCli(['seed-demo'], {
+      open: async () => ({ database: fresh, adminCatalystIds: [] }),
+      out: (line) => output.out.push(line),
+      err: (line) => output.err.push(line),
+    });
     expect(code).toBe(EXIT_OK);
     expect(output.out[1]).toMatch(/^Created \d+ demo accounts \(password Demo-pass1\)/);
   });
@@ -152,7 +162,10 @@ describe('operator commands (runCli) on PGlite', () => {
   });
 
   it.each([
-    ['the embedded database is locked', new DatabaseLockedError('The embedded database in /data is in use by process 42 (a running server?).')],
+    [
+      'the embedded database is locked',
+      new DatabaseLockedError('The embedded database in /data is in use by process 42 (a running server?).'),
+    ],
     ['the configuration is invalid', new ConfigError('Invalid configuration:\n  PORT: Too big')],
   ])('prints the message and exits with 1 when %s', async (_label, error) => {
     const code = await cli(['grant-admin', 'cardano/demo-reviewer'], { open: () => Promise.reject(error) });
@@ -192,14 +205,22 @@ describe('the embedded database lock', () => {
       await server.migrate();
       await seedDemo(server.db);
       const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '' };
-      const result = await run(join(repoRoot, 'node_modules/.bin/tsx'), ['apps/server/src/cli.ts', 'grant-admin', 'cardano/demo-reviewer'], { cwd: repoRoot, env }).then(
+      const result = await run(
+        join(repoRoot, 'node_modules/.bin/tsx'),
+        ['apps/server/src/cli.ts', 'grant-admin', 'cardano/demo-reviewer'],
+        { cwd: repoRoot, env },
+      ).then(
         () => ({ code: 0, stderr: '' }),
         (error: { code: number; stderr: string }) => error,
       );
       expect(result.code).toBe(EXIT_FAILED);
       expect(result.stderr).toContain(`is in use by process ${process.pid} (a running server?)`);
       expect(result.stderr).toContain('Nothing was changed.');
-      const [row] = await server.db.select({ role: users.role }).from(users).innerJoin(catalystIds, eq(users.catalystIdRef, catalystIds.id)).where(eq(catalystIds.catalystId, 'cardano/demo-reviewer'));
+      const [row] = await server.db
+        .select({ role: users.role })
+        .from(users)
+        .innerJoin(catalystIds, eq(users.catalystIdRef, catalystIds.id))
+        .where(eq(catalystIds.catalystId, 'cardano/demo-reviewer'));
       expect(row?.role).toBe(UserRole.user);
     } finally {
       await server.close();

@@ -22,7 +22,10 @@ describe.each(databaseKinds)('concurrent requests on %s', (kind) => {
     for (const response of responses.filter((r) => r.statusCode === 409)) {
       expect(response.json()).toEqual({ message: 'This Catalyst ID is already registered.' });
     }
-    const [rows] = await ctx.db.select({ n: count() }).from(catalystIds).where(eq(catalystIds.catalystId, `cardano/${name}`));
+    const [rows] = await ctx.db
+      .select({ n: count() })
+      .from(catalystIds)
+      .where(eq(catalystIds.catalystId, `cardano/${name}`));
     expect(rows!.n).toBe(1);
   });
 
@@ -44,7 +47,8 @@ describe.each(databaseKinds)('concurrent requests on %s', (kind) => {
   it('uses an activation token once when two activations race with it', async () => {
     const user = await ctx.register();
     const token = await ctx.tokenFromMail(user.email);
-    const activate = () => ctx.app.inject({ method: 'POST', url: `${API}/users/activate`, payload: { user_activation: { confirmation_token: token } } });
+    const activate = () =>
+      ctx.app.inject({ method: 'POST', url: `${API}/users/activate`, payload: { user_activation: { confirmation_token: token } } });
     const responses = await Promise.all([activate(), activate()]);
     expect(responses.map((r) => r.statusCode).sort()).toEqual([200, 400]);
   });

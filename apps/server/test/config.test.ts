@@ -4,12 +4,23 @@ import { ConfigError, loadConfig } from '../src/config';
 describe('configuration from the environment', () => {
   it('has working defaults: embedded database in ./data, port 3000, API base /api/reviews', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ PORT: 3000, DATA_DIR: './data', API_BASE: '/api/reviews', CATALYST_REGISTRY: 'local', publicUrl: 'http://localhost:3000', secureCookies: false, adminCatalystIds: [] });
+    expect(config).toMatchObject({
+      PORT: 3000,
+      DATA_DIR: './data',
+      API_BASE: '/api/reviews',
+      CATALYST_REGISTRY: 'local',
+      publicUrl: 'http://localhost:3000',
+      secureCookies: false,
+      adminCatalystIds: [],
+    });
     expect(config.DATABASE_URL).toBeUndefined();
   });
 
   it('reads ADMIN_CATALYST_IDS as a comma-separated list', () => {
-    expect(loadConfig({ ADMIN_CATALYST_IDS: ' id.catalyst://cardano/a , cardano/b,, ' }).adminCatalystIds).toEqual(['id.catalyst://cardano/a', 'cardano/b']);
+    expect(loadConfig({ ADMIN_CATALYST_IDS: ' id.catalyst://cardano/a , cardano/b,, ' }).adminCatalystIds).toEqual([
+      'id.catalyst://cardano/a',
+      'cardano/b',
+    ]);
   });
 
   it('uses secure cookies when PUBLIC_URL is https, and drops its trailing slash', () => {
@@ -19,7 +30,11 @@ describe('configuration from the environment', () => {
   });
 
   it('treats an empty value as unset', () => {
-    expect(loadConfig({ DATABASE_URL: '', JWT_SECRET: '  ', SMTP_URL: '' })).toMatchObject({ DATABASE_URL: undefined, JWT_SECRET: undefined, SMTP_URL: undefined });
+    expect(loadConfig({ DATABASE_URL: '', JWT_SECRET: '  ', SMTP_URL: '' })).toMatchObject({
+      DATABASE_URL: undefined,
+      JWT_SECRET: undefined,
+      SMTP_URL: undefined,
+    });
   });
 
   it.each([
@@ -44,6 +59,8 @@ describe('configuration from the environment', () => {
 
   it('requires CATALYST_GATEWAY_URL when CATALYST_REGISTRY is gateway', () => {
     expect(() => loadConfig({ CATALYST_REGISTRY: 'gateway' })).toThrow('CATALYST_GATEWAY_URL: required when CATALYST_REGISTRY=gateway');
-    expect(loadConfig({ CATALYST_REGISTRY: 'gateway', CATALYST_GATEWAY_URL: 'https://gateway.example' }).CATALYST_GATEWAY_URL).toBe('https://gateway.example');
+    expect(loadConfig({ CATALYST_REGISTRY: 'gateway', CATALYST_GATEWAY_URL: 'https://gateway.example' }).CATALYST_GATEWAY_URL).toBe(
+      'https://gateway.example',
+    );
   });
 });

@@ -28,7 +28,12 @@ describe.each(databaseKinds)('configs and categories routes on %s', (kind) => {
       const response = await f.get(`configs/reviews/${event.row_id}/`);
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({ row_id: 0, id: 'reviews', id2: String(event.row_id), value: DEFAULT_REVIEWS_CONFIG });
-      expect(response.json().value).toMatchObject({ user_registration_enabled: true, review_submission_enabled: false, moderation_submission_enabled: false, reviewer_subscription_enabled: false });
+      expect(response.json().value).toMatchObject({
+        user_registration_enabled: true,
+        review_submission_enabled: false,
+        moderation_submission_enabled: false,
+        reviewer_subscription_enabled: false,
+      });
     });
 
     it('answers a logged-in non-admin too (the stage is derived from it)', async () => {
@@ -110,8 +115,8 @@ describe.each(databaseKinds)('configs and categories routes on %s', (kind) => {
     it('saves simultaneous first saves of one event one after the other, without an error, into one record', async () => {
       const event = await f.newEvent(admin);
       const responses = await Promise.all(
-        ['review_submission_enabled', 'moderation_submission_enabled', 'reviewer_subscription_enabled', 'review_visibility_enabled'].map((name) =>
-          f.put(`configs/reviews/${event.row_id}/`, admin, { record_update: { [name]: true } }),
+        ['review_submission_enabled', 'moderation_submission_enabled', 'reviewer_subscription_enabled', 'review_visibility_enabled'].map(
+          (name) => f.put(`configs/reviews/${event.row_id}/`, admin, { record_update: { [name]: true } }),
         ),
       );
       expect(responses.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
@@ -126,13 +131,48 @@ describe.each(databaseKinds)('configs and categories routes on %s', (kind) => {
 
     describe('validation (422 with detail locations; nothing stored or recorded)', () => {
       it.each([
-        ['a switch given as text (B-049)', { review_submission_enabled: 'yes' }, ['body', 'record_update', 'review_submission_enabled'], 'Review submission enabled has the wrong type: a name ending _enabled is a switch, _at a date-time, anything else text.'],
-        ['a switch given as null (B-049)', { user_registration_enabled: null }, ['body', 'record_update', 'user_registration_enabled'], 'User registration enabled has the wrong type: a name ending _enabled is a switch, _at a date-time, anything else text.'],
-        ['a date-time that is not ISO (B-049)', { review_submission_starts_at: '01/02/2030' }, ['body', 'record_update', 'review_submission_starts_at'], 'The selected date is invalid.'],
-        ['a date-time given as a number (B-049)', { moderation_submission_ends_at: 5 }, ['body', 'record_update', 'moderation_submission_ends_at'], undefined],
-        ['a date-time given as a boolean (B-049)', { moderation_submission_ends_at: true }, ['body', 'record_update', 'moderation_submission_ends_at'], 'The selected date is invalid.'],
-        ['a text setting given as a boolean (B-049)', { welcome_text: true }, ['body', 'record_update', 'welcome_text'], 'Welcome text has the wrong type: a name ending _enabled is a switch, _at a date-time, anything else text.'],
-        ['a text setting over 2000 characters', { welcome_text: 'x'.repeat(2001) }, ['body', 'record_update', 'welcome_text'], 'Welcome text is too long.'],
+        [
+          'a switch given as text (B-049)',
+          { review_submission_enabled: 'yes' },
+          ['body', 'record_update', 'review_submission_enabled'],
+          'Review submission enabled has the wrong type: a name ending _enabled is a switch, _at a date-time, anything else text.',
+        ],
+        [
+          'a switch given as null (B-049)',
+          { user_registration_enabled: null },
+          ['body', 'record_update', 'user_registration_enabled'],
+          'User registration enabled has the wrong type: a name ending _enabled is a switch, _at a date-time, anything else text.',
+        ],
+        [
+          'a date-time that is not ISO (B-049)',
+          { review_submission_starts_at: '01/02/2030' },
+          ['body', 'record_update', 'review_submission_starts_at'],
+          'The selected date is invalid.',
+        ],
+        [
+          'a date-time given as a number (B-049)',
+          { moderation_submission_ends_at: 5 },
+          ['body', 'record_update', 'moderation_submission_ends_at'],
+          undefined,
+        ],
+        [
+          'a date-time given as a boolean (B-049)',
+          { moderation_submission_ends_at: true },
+          ['body', 'record_update', 'moderation_submission_ends_at'],
+          'The selected date is invalid.',
+        ],
+        [
+          'a text setting given as a boolean (B-049)',
+          { welcome_text: true },
+          ['body', 'record_update', 'welcome_text'],
+          'Welcome text has the wrong type: a name ending _enabled is a switch, _at a date-time, anything else text.',
+        ],
+        [
+          'a text setting over 2000 characters',
+          { welcome_text: 'x'.repeat(2001) },
+          ['body', 'record_update', 'welcome_text'],
+          'Welcome text is too long.',
+        ],
         [
           'an end before the start',
           { review_submission_starts_at: '2030-02-01T00:00:00Z', review_submission_ends_at: '2030-01-01T00:00:00Z' },
@@ -184,14 +224,18 @@ describe.each(databaseKinds)('configs and categories routes on %s', (kind) => {
       const response = await f.put('configs/reviews/999999/', admin, { record_update: { review_submission_enabled: true } });
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual(NOT_FOUND);
-      expect((await f.put('configs/reviews/2147483648/', admin, { record_update: { review_submission_enabled: true } })).statusCode).toBe(422);
+      expect((await f.put('configs/reviews/2147483648/', admin, { record_update: { review_submission_enabled: true } })).statusCode).toBe(
+        422,
+      );
       expect(await snapshot()).toEqual(before);
     });
 
     it('answers 401 anonymous and 403 non-admin, and stores nothing', async () => {
       const event = await f.newEvent(admin);
       const before = await snapshot();
-      expect((await f.put(`configs/reviews/${event.row_id}/`, undefined, { record_update: { review_submission_enabled: true } })).statusCode).toBe(401);
+      expect(
+        (await f.put(`configs/reviews/${event.row_id}/`, undefined, { record_update: { review_submission_enabled: true } })).statusCode,
+      ).toBe(401);
       const forbidden = await f.put(`configs/reviews/${event.row_id}/`, user, { record_update: { review_submission_enabled: true } });
       expect(forbidden.statusCode).toBe(403);
       expect(forbidden.json()).toEqual(FORBIDDEN);
@@ -202,8 +246,22 @@ describe.each(databaseKinds)('configs and categories routes on %s', (kind) => {
   describe('configs/reviews-level-qualifiers/:eventId/ (B-053 to B-056, admin)', () => {
     const url = (eventId: number | string) => `configs/reviews-level-qualifiers/${eventId}/`;
     const levels = {
-      lv1: { min_valid_reviews: 1, max_valid_reviews: 5, min_perc_valid_reviews: 0.5, max_perc_valid_reviews: 0.9, min_active_funds: 0, max_active_funds: 3 },
-      lv2: { min_valid_reviews: 5, max_valid_reviews: 50, min_perc_valid_reviews: 0.9, max_perc_valid_reviews: 1, min_active_funds: 2, max_active_funds: 20 },
+      lv1: {
+        min_valid_reviews: 1,
+        max_valid_reviews: 5,
+        min_perc_valid_reviews: 0.5,
+        max_perc_valid_reviews: 0.9,
+        min_active_funds: 0,
+        max_active_funds: 3,
+      },
+      lv2: {
+        min_valid_reviews: 5,
+        max_valid_reviews: 50,
+        min_perc_valid_reviews: 0.9,
+        max_perc_valid_reviews: 1,
+        min_active_funds: 2,
+        max_active_funds: 20,
+      },
     };
 
     it('answers both levels with the defaults before any save (B-053, B-056)', async () => {
@@ -217,13 +275,25 @@ describe.each(databaseKinds)('configs and categories routes on %s', (kind) => {
       const event = await f.newEvent(admin);
       const response = await f.put(url(event.row_id), admin, { record_update: levels });
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual({ row_id: expect.any(Number), id: 'reviews-level-qualifiers', id2: String(event.row_id), value: levels });
+      expect(response.json()).toEqual({
+        row_id: expect.any(Number),
+        id: 'reviews-level-qualifiers',
+        id2: String(event.row_id),
+        value: levels,
+      });
       expect((await f.get(url(event.row_id), admin)).json()).toEqual(response.json());
     });
 
     it('accepts the bounds: counts of 0, percentages of 0 and 1.0, max equal to min (B-054, B-055)', async () => {
       const event = await f.newEvent(admin);
-      const edge = { min_valid_reviews: 0, max_valid_reviews: 0, min_perc_valid_reviews: 0, max_perc_valid_reviews: 1.0, min_active_funds: 0, max_active_funds: 0 };
+      const edge = {
+        min_valid_reviews: 0,
+        max_valid_reviews: 0,
+        min_perc_valid_reviews: 0,
+        max_perc_valid_reviews: 1.0,
+        min_active_funds: 0,
+        max_active_funds: 0,
+      };
       const response = await f.put(url(event.row_id), admin, { record_update: { lv1: edge, lv2: { ...edge, min_perc_valid_reviews: 1 } } });
       expect(response.statusCode).toBe(200);
       expect(response.json().value.lv2.min_perc_valid_reviews).toBe(1);
@@ -244,19 +314,72 @@ describe.each(databaseKinds)('configs and categories routes on %s', (kind) => {
     });
 
     describe('validation (422 with detail locations; nothing stored or recorded)', () => {
-      const withField = (level: 'lv1' | 'lv2', field: string, value: unknown) => ({ ...levels, [level]: { ...levels[level], [field]: value } });
+      const withField = (level: 'lv1' | 'lv2', field: string, value: unknown) => ({
+        ...levels,
+        [level]: { ...levels[level], [field]: value },
+      });
 
       it.each([
-        ['a negative count (B-054)', withField('lv1', 'min_valid_reviews', -1), ['body', 'record_update', 'lv1', 'min_valid_reviews'], 'Min valid reviews must be at least 0.'],
-        ['a negative active-funds count (B-054)', withField('lv2', 'min_active_funds', -1), ['body', 'record_update', 'lv2', 'min_active_funds'], 'Min active funds must be at least 0.'],
-        ['a count that is not an integer (B-054)', withField('lv1', 'max_valid_reviews', 2.5), ['body', 'record_update', 'lv1', 'max_valid_reviews'], 'Max valid reviews must be a whole number.'],
-        ['a count given as text (B-054)', withField('lv1', 'max_active_funds', '3'), ['body', 'record_update', 'lv1', 'max_active_funds'], 'Max active funds must be a number.'],
-        ['a missing count (B-054)', withField('lv2', 'max_valid_reviews', undefined), ['body', 'record_update', 'lv2', 'max_valid_reviews'], 'Max valid reviews must be a number.'],
-        ['a percentage of -1 (B-055)', withField('lv1', 'min_perc_valid_reviews', -1), ['body', 'record_update', 'lv1', 'min_perc_valid_reviews'], 'Min perc valid reviews must be between 0 and 1.'],
-        ['a percentage of 1.01 (B-055)', withField('lv1', 'max_perc_valid_reviews', 1.01), ['body', 'record_update', 'lv1', 'max_perc_valid_reviews'], 'Max perc valid reviews must be between 0 and 1.'],
-        ['a missing percentage (B-055)', withField('lv2', 'min_perc_valid_reviews', null), ['body', 'record_update', 'lv2', 'min_perc_valid_reviews'], 'Min perc valid reviews must be a number.'],
-        ['a max below its min', withField('lv2', 'max_valid_reviews', 4), ['body', 'record_update', 'lv2', 'max_valid_reviews'], 'Max valid reviews must not be below the minimum.'],
-        ['a max percentage below its min', withField('lv1', 'max_perc_valid_reviews', 0.4), ['body', 'record_update', 'lv1', 'max_perc_valid_reviews'], 'Max perc valid reviews must not be below the minimum.'],
+        [
+          'a negative count (B-054)',
+          withField('lv1', 'min_valid_reviews', -1),
+          ['body', 'record_update', 'lv1', 'min_valid_reviews'],
+          'Min valid reviews must be at least 0.',
+        ],
+        [
+          'a negative active-funds count (B-054)',
+          withField('lv2', 'min_active_funds', -1),
+          ['body', 'record_update', 'lv2', 'min_active_funds'],
+          'Min active funds must be at least 0.',
+        ],
+        [
+          'a count that is not an integer (B-054)',
+          withField('lv1', 'max_valid_reviews', 2.5),
+          ['body', 'record_update', 'lv1', 'max_valid_reviews'],
+          'Max valid reviews must be a whole number.',
+        ],
+        [
+          'a count given as text (B-054)',
+          withField('lv1', 'max_active_funds', '3'),
+          ['body', 'record_update', 'lv1', 'max_active_funds'],
+          'Max active funds must be a number.',
+        ],
+        [
+          'a missing count (B-054)',
+          withField('lv2', 'max_valid_reviews', undefined),
+          ['body', 'record_update', 'lv2', 'max_valid_reviews'],
+          'Max valid reviews must be a number.',
+        ],
+        [
+          'a percentage of -1 (B-055)',
+          withField('lv1', 'min_perc_valid_reviews', -1),
+          ['body', 'record_update', 'lv1', 'min_perc_valid_reviews'],
+          'Min perc valid reviews must be between 0 and 1.',
+        ],
+        [
+          'a percentage of 1.01 (B-055)',
+          withField('lv1', 'max_perc_valid_reviews', 1.01),
+          ['body', 'record_update', 'lv1', 'max_perc_valid_reviews'],
+          'Max perc valid reviews must be between 0 and 1.',
+        ],
+        [
+          'a missing percentage (B-055)',
+          withField('lv2', 'min_perc_valid_reviews', null),
+          ['body', 'record_update', 'lv2', 'min_perc_valid_reviews'],
+          'Min perc valid reviews must be a number.',
+        ],
+        [
+          'a max below its min',
+          withField('lv2', 'max_valid_reviews', 4),
+          ['body', 'record_update', 'lv2', 'max_valid_reviews'],
+          'Max valid reviews must not be below the minimum.',
+        ],
+        [
+          'a max percentage below its min',
+          withField('lv1', 'max_perc_valid_reviews', 0.4),
+          ['body', 'record_update', 'lv1', 'max_perc_valid_reviews'],
+          'Max perc valid reviews must not be below the minimum.',
+        ],
         ['a missing level (B-053)', { lv1: levels.lv1 }, ['body', 'record_update', 'lv2'], undefined],
       ])('refuses %s', async (_label, value, loc, msg) => {
         const event = await f.newEvent(admin);
@@ -300,7 +423,12 @@ describe.each(databaseKinds)('configs and categories routes on %s', (kind) => {
       const event = await f.newEvent(admin);
       const response = await f.get(`configs/allocations/${event.row_id}/`, admin);
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual({ row_id: 0, id: 'allocations', id2: String(event.row_id), value: { moderation_allocation_generated: false, proposal_allocation_generated: false } });
+      expect(response.json()).toEqual({
+        row_id: 0,
+        id: 'allocations',
+        id2: String(event.row_id),
+        value: { moderation_allocation_generated: false, proposal_allocation_generated: false },
+      });
     });
 
     it('answers 404 for an unknown event and 422 for an id that is not a number', async () => {
@@ -335,7 +463,11 @@ describe.each(databaseKinds)('configs and categories routes on %s', (kind) => {
         { id: expect.any(Number), title: 'Open Source', description: 'Code', event_id: a.row_id },
       ]);
       const all = (await f.get('categories/', user)).json() as { title: string; event_id: number }[];
-      expect(all.filter((c) => c.event_id === a.row_id || c.event_id === b.row_id).map((c) => c.title)).toEqual(['Community', 'Open Source', 'Research']);
+      expect(all.filter((c) => c.event_id === a.row_id || c.event_id === b.row_id).map((c) => c.title)).toEqual([
+        'Community',
+        'Open Source',
+        'Research',
+      ]);
     });
 
     it('answers an empty list for an event without categories or an unknown event', async () => {

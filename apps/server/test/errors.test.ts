@@ -20,7 +20,14 @@ describe.each(databaseKinds)('bad requests on %s', (kind) => {
       method: 'POST',
       url: `${API}/users/`,
       payload: {
-        new_user: { catalyst_id: `cardano/${name}`, email: `${name}@example.test`, password: PASSWORD, password_confirmation: PASSWORD, extra: acks, padding: 'x'.repeat(3000) },
+        new_user: {
+          catalyst_id: `cardano/${name}`,
+          email: `${name}@example.test`,
+          password: PASSWORD,
+          password_confirmation: PASSWORD,
+          extra: acks,
+          padding: 'x'.repeat(3000),
+        },
       },
     });
     expect(response.statusCode).toBe(413);
@@ -29,19 +36,34 @@ describe.each(databaseKinds)('bad requests on %s', (kind) => {
   });
 
   it('answers 400 for malformed JSON', async () => {
-    const response = await ctx.app.inject({ method: 'POST', url: `${API}/users/`, payload: '{"new_user": {', headers: { 'content-type': 'application/json' } });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: `${API}/users/`,
+      payload: '{"new_user": {',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ message: 'The request body is not valid JSON.' });
   });
 
   it('answers 400 for an empty JSON body', async () => {
-    const response = await ctx.app.inject({ method: 'POST', url: `${API}/users/activate`, payload: '', headers: { 'content-type': 'application/json' } });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: `${API}/users/activate`,
+      payload: '',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ message: 'The request body is not valid JSON.' });
   });
 
   it('answers 415 for a content type the API does not take', async () => {
-    const response = await ctx.app.inject({ method: 'POST', url: `${API}/users/activate`, payload: '<xml/>', headers: { 'content-type': 'application/xml' } });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: `${API}/users/activate`,
+      payload: '<xml/>',
+      headers: { 'content-type': 'application/xml' },
+    });
     expect(response.statusCode).toBe(415);
     expect(response.json()).toEqual({ message: 'This content type is not supported here.' });
   });
@@ -73,7 +95,14 @@ describe.each(databaseKinds)('bad requests on %s', (kind) => {
     expect(response.json()).toEqual({
       email: user.email,
       username: null,
-      catalyst_id: { id: user.catalystId.replace('id.catalyst://', ''), email: user.email, email_verified: false, username: null, status: 2, rbac_reg_status: 3 },
+      catalyst_id: {
+        id: user.catalystId.replace('id.catalyst://', ''),
+        email: user.email,
+        email_verified: false,
+        username: null,
+        status: 2,
+        rbac_reg_status: 3,
+      },
       extra: {
         role: 0,
         force_reset: false,

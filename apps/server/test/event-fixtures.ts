@@ -17,7 +17,11 @@ export function eventFixtures(ctx: TestContext) {
   const putEvent = (user: Auth | undefined, rowId: number | string, eventUpdate: unknown) =>
     ctx.app.inject({ method: 'PUT', url: `${API}/events/${rowId}/`, headers: headersOf(user), payload: { event_update: eventUpdate } });
 
-  const eventBody = (overrides: Record<string, unknown> = {}) => ({ name: uniqueName('Fund'), description: 'A funding round.', ...overrides });
+  const eventBody = (overrides: Record<string, unknown> = {}) => ({
+    name: uniqueName('Fund'),
+    description: 'A funding round.',
+    ...overrides,
+  });
 
   /** Creates an event through the API (as the given admin) and answers it. */
   const newEvent = async (admin: Auth, overrides: Record<string, unknown> = {}): Promise<EventPublic> => {
@@ -27,7 +31,8 @@ export function eventFixtures(ctx: TestContext) {
   };
 
   const get = (url: string, user?: Auth) => ctx.app.inject({ method: 'GET', url: `${API}/${url}`, headers: headersOf(user) });
-  const put = (url: string, user: Auth | undefined, payload: object) => ctx.app.inject({ method: 'PUT', url: `${API}/${url}`, headers: headersOf(user), payload });
+  const put = (url: string, user: Auth | undefined, payload: object) =>
+    ctx.app.inject({ method: 'PUT', url: `${API}/${url}`, headers: headersOf(user), payload });
 
   const auditCount = async () => (await ctx.db.select({ n: count() }).from(auditLog))[0]!.n;
   const auditOf = (eventId: number) => ctx.db.select().from(auditLog).where(eq(auditLog.eventId, eventId)).orderBy(desc(auditLog.id));

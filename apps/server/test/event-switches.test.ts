@@ -43,7 +43,15 @@ describe.each(databaseKinds)('event switches on %s', (kind) => {
     return ctx.app.inject({
       method: 'POST',
       url: `${API}/users/`,
-      payload: { new_user: { catalyst_id: `cardano/${name}`, email: `${name}@example.test`, password: PASSWORD, password_confirmation: PASSWORD, extra: acks } },
+      payload: {
+        new_user: {
+          catalyst_id: `cardano/${name}`,
+          email: `${name}@example.test`,
+          password: PASSWORD,
+          password_confirmation: PASSWORD,
+          extra: acks,
+        },
+      },
     });
   };
   const rowCounts = async () => ({
@@ -99,9 +107,13 @@ describe.each(databaseKinds)('event switches on %s', (kind) => {
     it('counts registration only inside a window when user_registration_starts_at/_ends_at are set', async () => {
       const event = await activeEvent({ user_registration_enabled: true, user_registration_starts_at: at(HOUR) });
       expect((await register()).statusCode).toBe(403);
-      await f.put(`configs/reviews/${event.row_id}/`, admin, { record_update: { user_registration_enabled: true, user_registration_ends_at: at(-HOUR) } });
+      await f.put(`configs/reviews/${event.row_id}/`, admin, {
+        record_update: { user_registration_enabled: true, user_registration_ends_at: at(-HOUR) },
+      });
       expect((await register()).statusCode).toBe(403);
-      await f.put(`configs/reviews/${event.row_id}/`, admin, { record_update: { user_registration_enabled: true, user_registration_starts_at: at(-HOUR), user_registration_ends_at: at(HOUR) } });
+      await f.put(`configs/reviews/${event.row_id}/`, admin, {
+        record_update: { user_registration_enabled: true, user_registration_starts_at: at(-HOUR), user_registration_ends_at: at(HOUR) },
+      });
       expect((await register()).statusCode).toBe(201);
     });
   });
@@ -112,9 +124,21 @@ describe.each(databaseKinds)('event switches on %s', (kind) => {
     it.each([
       ['off', { review_submission_enabled: false }, false],
       ['on without a window', { review_submission_enabled: true }, true],
-      ['on, before its window', { review_submission_enabled: true, review_submission_starts_at: at(HOUR), review_submission_ends_at: at(2 * HOUR) }, false],
-      ['on, inside its window', { review_submission_enabled: true, review_submission_starts_at: at(-HOUR), review_submission_ends_at: at(HOUR) }, true],
-      ['on, after its window', { review_submission_enabled: true, review_submission_starts_at: at(-2 * HOUR), review_submission_ends_at: at(-HOUR) }, false],
+      [
+        'on, before its window',
+        { review_submission_enabled: true, review_submission_starts_at: at(HOUR), review_submission_ends_at: at(2 * HOUR) },
+        false,
+      ],
+      [
+        'on, inside its window',
+        { review_submission_enabled: true, review_submission_starts_at: at(-HOUR), review_submission_ends_at: at(HOUR) },
+        true,
+      ],
+      [
+        'on, after its window',
+        { review_submission_enabled: true, review_submission_starts_at: at(-2 * HOUR), review_submission_ends_at: at(-HOUR) },
+        false,
+      ],
       ['on, with only a start in the past', { review_submission_enabled: true, review_submission_starts_at: at(-HOUR) }, true],
       ['on, with only an end in the past', { review_submission_enabled: true, review_submission_ends_at: at(-HOUR) }, false],
     ])('review submission %s → %s', async (_label, config, expected) => {

@@ -21,7 +21,13 @@ describe.each(databaseKinds)('events routes on %s', (kind) => {
     user = await ctx.newUser();
   });
 
-  const rowsNamed = async (name: string) => (await ctx.db.select({ n: count() }).from(events).where(sql`lower(${events.name}) = lower(${name})`))[0]!.n;
+  const rowsNamed = async (name: string) =>
+    (
+      await ctx.db
+        .select({ n: count() })
+        .from(events)
+        .where(sql`lower(${events.name}) = lower(${name})`)
+    )[0]!.n;
 
   describe('GET events/ (B-024, public, paged)', () => {
     it('lists events newest first with data and page.total, size and page (B-001, B-024)', async () => {
@@ -85,9 +91,13 @@ describe.each(databaseKinds)('events routes on %s', (kind) => {
 
     it('drops an event that is made inactive and adds one that is made active', async () => {
       const event = await f.newEvent(admin, { active: true });
-      expect((await f.putEvent(admin, event.row_id, { name: event.name, description: event.description, active: false })).statusCode).toBe(200);
+      expect((await f.putEvent(admin, event.row_id, { name: event.name, description: event.description, active: false })).statusCode).toBe(
+        200,
+      );
       expect((await f.get('events/current/')).json().map((e: EventPublic) => e.row_id)).not.toContain(event.row_id);
-      expect((await f.putEvent(admin, event.row_id, { name: event.name, description: event.description, active: true })).statusCode).toBe(200);
+      expect((await f.putEvent(admin, event.row_id, { name: event.name, description: event.description, active: true })).statusCode).toBe(
+        200,
+      );
       expect((await f.get('events/current/', user)).json().map((e: EventPublic) => e.row_id)).toContain(event.row_id);
     });
   });
@@ -106,11 +116,14 @@ describe.each(databaseKinds)('events routes on %s', (kind) => {
       expect(response.json()).toEqual(NOT_FOUND);
     });
 
-    it.each(['abc', '0', '-3', '2147483648', '99999999999'])('answers 422 for the id %j (beyond the integer range too, not 500)', async (id) => {
-      const response = await f.get(`events/${id}/`);
-      expect(response.statusCode).toBe(422);
-      expect(json<Detail>(response).detail).toContainEqual(expect.objectContaining(detailAt(['path', 'eventId'])));
-    });
+    it.each(['abc', '0', '-3', '2147483648', '99999999999'])(
+      'answers 422 for the id %j (beyond the integer range too, not 500)',
+      async (id) => {
+        const response = await f.get(`events/${id}/`);
+        expect(response.statusCode).toBe(422);
+        expect(json<Detail>(response).detail).toContainEqual(expect.objectContaining(detailAt(['path', 'eventId'])));
+      },
+    );
   });
 
   describe('POST events/ (B-029)', () => {
@@ -120,7 +133,13 @@ describe.each(databaseKinds)('events routes on %s', (kind) => {
       expect(response.statusCode).toBe(201);
       const event = response.json();
       expect(event).toEqual({ row_id: expect.any(Number), name, description: 'Round 14', active: false, start_time: null, end_time: null });
-      expect(await f.eventRow(event.row_id)).toMatchObject({ name, description: 'Round 14', active: false, startTime: null, endTime: null });
+      expect(await f.eventRow(event.row_id)).toMatchObject({
+        name,
+        description: 'Round 14',
+        active: false,
+        startTime: null,
+        endTime: null,
+      });
     });
 
     it('stores the times as instants and answers them in UTC', async () => {
@@ -131,7 +150,14 @@ describe.each(databaseKinds)('events routes on %s', (kind) => {
     it('records an audit entry with the new event and no before', async () => {
       const event = await f.newEvent(admin);
       const [entry] = await f.auditOf(event.row_id);
-      expect(entry).toMatchObject({ action: 'event.create', entity: 'event', entityId: String(event.row_id), actorUserId: admin.id, before: null, after: event });
+      expect(entry).toMatchObject({
+        action: 'event.create',
+        entity: 'event',
+        entityId: String(event.row_id),
+        actorUserId: admin.id,
+        before: null,
+        after: event,
+      });
     });
 
     it('refuses a name another event has, in any case and spacing (B-027), and writes nothing', async () => {
@@ -147,7 +173,10 @@ describe.each(databaseKinds)('events routes on %s', (kind) => {
 
     it('creates one of two simultaneous events with the same name and answers the other 409, never 500 (B-027)', async () => {
       const name = uniqueName('Race');
-      const responses = await Promise.all([f.postEvent(admin, f.eventBody({ name })), f.postEvent(admin, f.eventBody({ name: name.toUpperCase() }))]);
+      const responses = await Promise.all([
+        f.postEvent(admin, f.eventBody({ name })),
+        f.postEvent(admin, f.eventBody({ name: name.toUpperCase() })),
+      ]);
       expect(responses.map((r) => r.statusCode).sort()).toEqual([201, 409]);
       expect(responses.find((r) => r.statusCode === 409)!.json()).toEqual(NAME_TAKEN);
       expect(await rowsNamed(name)).toBe(1);
@@ -169,9 +198,24 @@ describe.each(databaseKinds)('events routes on %s', (kind) => {
         ['no description (B-026)', { description: undefined }, ['body', 'new_event', 'description'], 'Description is required.'],
         ['a blank description (B-026)', { description: '\n\t' }, ['body', 'new_event', 'description'], 'Description is required.'],
         ['a name over 200 characters', { name: 'n'.repeat(201) }, ['body', 'new_event', 'name'], 'Name is too long.'],
-        ['a start time that is not a date-time', { start_time: 'tomorrow' }, ['body', 'new_event', 'start_time'], 'The selected date is invalid.'],
-        ['an end time without offset', { end_time: '2030-01-01T00:00:00' }, ['body', 'new_event', 'end_time'], 'The selected date is invalid.'],
-        ['an end before the start', { start_time: '2030-02-01T00:00:00Z', end_time: '2030-01-01T00:00:00Z' }, ['body', 'new_event', 'end_time'], 'End time must be after the start.'],
+        [
+          'a start time that is not a date-time',
+          { start_time: 'tomorrow' },
+          ['body', 'new_event', 'start_time'],
+          'The selected date is invalid.',
+        ],
+        [
+          'an end time without offset',
+          { end_time: '2030-01-01T00:00:00' },
+          ['body', 'new_event', 'end_time'],
+          'The selected date is invalid.',
+        ],
+        [
+          'an end before the start',
+          { start_time: '2030-02-01T00:00:00Z', end_time: '2030-01-01T00:00:00Z' },
+          ['body', 'new_event', 'end_time'],
+          'End time must be after the start.',
+        ],
         ['active that is not a boolean', { active: 'yes' }, ['body', 'new_event', 'active'], undefined],
       ])('refuses %s', async (_label, overrides, loc, msg) => {
         const before = { events: await f.eventCount(), audit: await f.auditCount() };
@@ -182,7 +226,12 @@ describe.each(databaseKinds)('events routes on %s', (kind) => {
       });
 
       it('refuses a body without new_event', async () => {
-        const response = await ctx.app.inject({ method: 'POST', url: `${API}/events/`, headers: admin.auth, payload: { name: 'x', description: 'y' } });
+        const response = await ctx.app.inject({
+          method: 'POST',
+          url: `${API}/events/`,
+          headers: admin.auth,
+          payload: { name: 'x', description: 'y' },
+        });
         expect(response.statusCode).toBe(422);
         expect(json<Detail>(response).detail).toContainEqual(expect.objectContaining(detailAt(['body', 'new_event'])));
       });
@@ -219,7 +268,14 @@ describe.each(databaseKinds)('events routes on %s', (kind) => {
       const update = { name, description: 'New text', active: true, start_time: '2031-01-01T00:00:00Z', end_time: '2031-06-01T00:00:00Z' };
       const response = await f.putEvent(admin, event.row_id, update);
       expect(response.statusCode).toBe(200);
-      const expected = { row_id: event.row_id, name, description: 'New text', active: true, start_time: '2031-01-01T00:00:00.000Z', end_time: '2031-06-01T00:00:00.000Z' };
+      const expected = {
+        row_id: event.row_id,
+        name,
+        description: 'New text',
+        active: true,
+        start_time: '2031-01-01T00:00:00.000Z',
+        end_time: '2031-06-01T00:00:00.000Z',
+      };
       expect(response.json()).toEqual(expected);
       expect((await f.get(`events/${event.row_id}/`)).json()).toEqual(expected);
     });
@@ -234,7 +290,14 @@ describe.each(databaseKinds)('events routes on %s', (kind) => {
       const event = await f.newEvent(admin);
       const updated = (await f.putEvent(admin, event.row_id, { name: event.name, description: 'Changed', active: true })).json();
       const [entry] = await f.auditOf(event.row_id);
-      expect(entry).toMatchObject({ action: 'event.update', entity: 'event', entityId: String(event.row_id), actorUserId: admin.id, before: event, after: updated });
+      expect(entry).toMatchObject({
+        action: 'event.update',
+        entity: 'event',
+        entityId: String(event.row_id),
+        actorUserId: admin.id,
+        before: event,
+        after: updated,
+      });
     });
 
     it('lets an event keep its own name in another case', async () => {
@@ -281,8 +344,18 @@ describe.each(databaseKinds)('events routes on %s', (kind) => {
     it.each([
       ['a blank name', { name: ' ' }, ['body', 'event_update', 'name'], 'Name is required.'],
       ['no description', { description: undefined }, ['body', 'event_update', 'description'], 'Description is required.'],
-      ['an invalid start time', { start_time: '2031-13-01T00:00:00Z' }, ['body', 'event_update', 'start_time'], 'The selected date is invalid.'],
-      ['an end equal to the start', { start_time: '2031-01-01T00:00:00Z', end_time: '2031-01-01T00:00:00Z' }, ['body', 'event_update', 'end_time'], 'End time must be after the start.'],
+      [
+        'an invalid start time',
+        { start_time: '2031-13-01T00:00:00Z' },
+        ['body', 'event_update', 'start_time'],
+        'The selected date is invalid.',
+      ],
+      [
+        'an end equal to the start',
+        { start_time: '2031-01-01T00:00:00Z', end_time: '2031-01-01T00:00:00Z' },
+        ['body', 'event_update', 'end_time'],
+        'End time must be after the start.',
+      ],
     ])('answers 422 for %s and changes nothing', async (_label, overrides, loc, msg) => {
       const event = await f.newEvent(admin);
       const audit = await f.auditCount();
@@ -313,7 +386,10 @@ describe.each(databaseKinds)('events routes on %s', (kind) => {
     it('names the acting admin on each entry of an event, newest first', async () => {
       const event = await f.newEvent(admin);
       await f.putEvent(admin, event.row_id, { name: event.name, description: 'v2' });
-      const rows = await ctx.db.select().from(auditLog).where(and(eq(auditLog.eventId, event.row_id), eq(auditLog.entity, 'event')));
+      const rows = await ctx.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.eventId, event.row_id), eq(auditLog.entity, 'event')));
       expect(rows.map((row) => row.action).sort()).toEqual(['event.create', 'event.update']);
       const response = await f.get(`admin/audit/?event_id=${event.row_id}`, admin);
       expect(response.json().data.map((entry: { action: string; actor: string }) => [entry.action, entry.actor])).toEqual([

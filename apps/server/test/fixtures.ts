@@ -69,7 +69,12 @@ export function createFixtures(app: FastifyInstance, db: Db) {
   };
 
   const lastMail = async (email: string) => {
-    const [row] = await db.select().from(outbox).where(eq(sql`lower(${outbox.recipient})`, email.toLowerCase())).orderBy(desc(outbox.id)).limit(1);
+    const [row] = await db
+      .select()
+      .from(outbox)
+      .where(eq(sql`lower(${outbox.recipient})`, email.toLowerCase()))
+      .orderBy(desc(outbox.id))
+      .limit(1);
     return row;
   };
 
@@ -106,7 +111,14 @@ export function createFixtures(app: FastifyInstance, db: Db) {
 
   const accountOf = async (userId: number) => {
     const [row] = await db
-      .select({ status: catalystIds.status, email: catalystIds.email, emailVerifiedAt: catalystIds.emailVerifiedAt, role: users.role, forceReset: users.forceReset, passwordHash: users.passwordHash })
+      .select({
+        status: catalystIds.status,
+        email: catalystIds.email,
+        emailVerifiedAt: catalystIds.emailVerifiedAt,
+        role: users.role,
+        forceReset: users.forceReset,
+        passwordHash: users.passwordHash,
+      })
       .from(users)
       .innerJoin(catalystIds, eq(users.catalystIdRef, catalystIds.id))
       .where(eq(users.id, userId));
@@ -117,8 +129,14 @@ export function createFixtures(app: FastifyInstance, db: Db) {
   const newUser = async (options: { status?: number; role?: number; forceReset?: boolean } = {}): Promise<TestUser> => {
     const registered = await register();
     const { id, ref } = await userIdOf(registered.email);
-    await db.update(catalystIds).set({ status: options.status ?? AccountStatus.active }).where(eq(catalystIds.id, ref));
-    await db.update(users).set({ role: options.role ?? UserRole.user, forceReset: options.forceReset ?? false }).where(eq(users.id, id));
+    await db
+      .update(catalystIds)
+      .set({ status: options.status ?? AccountStatus.active })
+      .where(eq(catalystIds.id, ref));
+    await db
+      .update(users)
+      .set({ role: options.role ?? UserRole.user, forceReset: options.forceReset ?? false })
+      .where(eq(users.id, id));
     const response = await login(registered.catalystId, registered.password);
     const token = (response.json() as { access_token: string }).access_token;
     return { id, ...registered, token, auth: { authorization: `Bearer ${token}` }, refreshToken: refreshCookieOf(response)! };

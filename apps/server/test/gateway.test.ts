@@ -17,7 +17,14 @@ const TEMPLATE_TYPE = '0ce8ab38-9258-4fbc-a62e-7faa6e58318f';
 function signedDocument(metadata: Map<unknown, unknown>, payload: unknown, kid: string): Uint8Array {
   const protectedHeader = encode(new Map<unknown, unknown>([[3, 'application/json'], ['content-encoding', 'br'], ...metadata]));
   const signatureHeader = encode(new Map([[4, new Uint8Array(Buffer.from(kid, 'utf8'))]]));
-  return encode(new Tag(98, [protectedHeader, new Map(), new Uint8Array(brotliCompressSync(Buffer.from(JSON.stringify(payload)))), [[signatureHeader, new Map(), new Uint8Array(64)]]]));
+  return encode(
+    new Tag(98, [
+      protectedHeader,
+      new Map(),
+      new Uint8Array(brotliCompressSync(Buffer.from(JSON.stringify(payload)))),
+      [[signatureHeader, new Map(), new Uint8Array(64)]],
+    ]),
+  );
 }
 
 /**
@@ -33,7 +40,9 @@ function fakeGateway(pageCap = 10) {
       ['type', [uuidTag(TEMPLATE_TYPE)]],
       ['id', uuidTag(id)],
       ['ver', uuidTag(id)],
-      ...(template.category ? [['parameters', [[uuidTag(template.category), uuidTag(template.category), new Map()]]] as [unknown, unknown]] : []),
+      ...(template.category
+        ? [['parameters', [[uuidTag(template.category), uuidTag(template.category), new Map()]]] as [unknown, unknown]]
+        : []),
     ]);
     store.set(id, signedDocument(metadata, template.schema, 'id.catalyst://admin@preprod.cardano/adminkey/0/0'));
   }
@@ -60,17 +69,25 @@ function fakeGateway(pageCap = 10) {
       request.on('end', () => {
         const filter = JSON.parse(body) as { type?: string };
         const matching = filter.type === PROPOSAL_DOCUMENT_TYPE ? index : [];
-        if (matching.length === 0) return void response.writeHead(404, { 'content-type': 'application/json' }).end('{"detail":"No documents were found which match the query filter"}');
+        if (matching.length === 0)
+          return void response
+            .writeHead(404, { 'content-type': 'application/json' })
+            .end('{"detail":"No documents were found which match the query filter"}');
         const page = Number(url.searchParams.get('page') ?? 0);
         const limit = Math.min(Number(url.searchParams.get('limit') ?? 100), pageCap);
-        const docs = matching.slice(page * limit, (page + 1) * limit).map((doc) => ({ id: doc.id, ver: [{ ver: doc.ver, type: PROPOSAL_DOCUMENT_TYPE }] }));
-        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ docs, page: { page, limit, remaining: Math.max(0, matching.length - (page + 1) * limit) } }));
+        const docs = matching
+          .slice(page * limit, (page + 1) * limit)
+          .map((doc) => ({ id: doc.id, ver: [{ ver: doc.ver, type: PROPOSAL_DOCUMENT_TYPE }] }));
+        response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ docs, page: { page, limit, remaining: Math.max(0, matching.length - (page + 1) * limit) } }));
       });
       return;
     }
     const match = /^\/api\/v1\/document\/([0-9a-f-]+)$/.exec(url.pathname);
     const bytes = match ? store.get(match[1]!) : undefined;
-    if (request.method === 'GET' && bytes) return void response.writeHead(200, { 'content-type': 'application/cbor' }).end(Buffer.from(bytes));
+    if (request.method === 'GET' && bytes)
+      return void response.writeHead(200, { 'content-type': 'application/cbor' }).end(Buffer.from(bytes));
     response.writeHead(404).end();
   });
   return {
@@ -97,7 +114,11 @@ describe('Catalyst Gateway reader against a fake gateway', () => {
     expect(gateway.requests.filter((line) => line.startsWith('POST /api/v1/document/index')).length).toBe(4);
     expect(Object.keys(file.templates).sort()).toEqual(Object.keys(gateway.sample.templates).sort());
     const first = file.documents.find((document) => document.id === gateway.sample.documents[0]!.id)!;
-    expect(first).toMatchObject({ template: gateway.sample.documents[0]!.template, category: gateway.sample.documents[0]!.category, authors: ['id.catalyst://author0@preprod.cardano/key0/0/0'] });
+    expect(first).toMatchObject({
+      template: gateway.sample.documents[0]!.template,
+      category: gateway.sample.documents[0]!.category,
+      authors: ['id.catalyst://author0@preprod.cardano/key0/0/0'],
+    });
     expect((first.payload as any).setup.title.title).toBe((gateway.sample.documents[0]!.payload as any).setup.title.title);
     expect(first.ver).toBe(gateway.sample.documents[0]!.ver);
   });
@@ -116,7 +137,9 @@ describe('Catalyst Gateway reader against a fake gateway', () => {
     expect(() => decodeSignedDocument(new Uint8Array([0xff, 0x00, 0x13]))).toThrow(GatewayError);
     const bomb = encode([encode(new Map([['content-encoding', 'br']])), new Map(), new Uint8Array([1, 2, 3, 4]), []]);
     expect(() => decodeSignedDocument(bomb)).toThrow(GatewayError);
-    expect(() => decodeSignedDocument(encode([encode(new Map()), new Map(), new Uint8Array(Buffer.from('not json')), []]))).toThrow('The document payload is not JSON.');
+    expect(() => decodeSignedDocument(encode([encode(new Map()), new Map(), new Uint8Array(Buffer.from('not json')), []]))).toThrow(
+      'The document payload is not JSON.',
+    );
   });
 
   it('reports an unreachable gateway and a failing one', async () => {
@@ -138,14 +161,25 @@ describe('import from a Catalyst Gateway (POST proposals/import with source gate
     admin = await ctx.newAdmin();
   });
   const importFrom = (eventId: number, options: Record<string, unknown>) =>
-    ctx.app.inject({ method: 'POST', url: `${API}/proposals/import/${eventId}`, headers: admin.auth, payload: { import_options: { source: 'gateway', gateway_url: gateway.url, ...options } } });
+    ctx.app.inject({
+      method: 'POST',
+      url: `${API}/proposals/import/${eventId}`,
+      headers: admin.auth,
+      payload: { import_options: { source: 'gateway', gateway_url: gateway.url, ...options } },
+    });
 
   it('imports the gateway’s proposals, naming categories after their templates, and a second import changes nothing', async () => {
     const event = await f.newEvent(admin, { active: true });
     const first = await importFrom(event.row_id, { dry_run: false });
     expect(first.statusCode).toBe(200);
     expect(first.json()).toMatchObject({ created: 31, skipped: 0 });
-    expect(first.json().categories_created.sort()).toEqual(['Cardano Open: Developers', 'Cardano Open: Ecosystem', 'Cardano Partners: Tier-1 Enterprise Integrations', 'Cardano Use Cases: Prototype & Launch', 'Midnight: Compact DApps']);
+    expect(first.json().categories_created.sort()).toEqual([
+      'Cardano Open: Developers',
+      'Cardano Open: Ecosystem',
+      'Cardano Partners: Tier-1 Enterprise Integrations',
+      'Cardano Use Cases: Prototype & Launch',
+      'Midnight: Compact DApps',
+    ]);
     expect((await importFrom(event.row_id, { dry_run: false })).json()).toMatchObject({ created: 0, unchanged: 31 });
     const list = (await f.get(`proposals/?event_id=${event.row_id}&title=Private Payroll`)).json();
     expect(list.data[0]).toMatchObject({ objective_title: 'Midnight: Compact DApps', currency: 'USDM' });

@@ -8,7 +8,12 @@ describe('mail templates', () => {
   it('build plain-text and HTML messages around the link, escaping the HTML', () => {
     const link = 'http://app.test/reset-password?token=a&b="c"';
     const message = mailTemplates.passwordReset('someone@example.test', link);
-    expect(message).toMatchObject({ to: 'someone@example.test', kind: 'password_reset', subject: 'Reset your Community Review password', link });
+    expect(message).toMatchObject({
+      to: 'someone@example.test',
+      kind: 'password_reset',
+      subject: 'Reset your Community Review password',
+      link,
+    });
     expect(message.text).toContain(`Choose a new password: ${link}`);
     expect(message.html).toContain('href="http://app.test/reset-password?token=a&amp;b=&quot;c&quot;"');
     expect(message.html).not.toContain('"c"');

@@ -10,9 +10,20 @@ const NEW_PASSWORD = 'Brand-new-pass2';
 describe.each(databaseKinds)('password reset and change on %s', (kind) => {
   const ctx = useTestApp(kind);
   const requestReset = (catalystId: string, remoteAddress?: string) =>
-    ctx.app.inject({ method: 'POST', url: `${API}/users/password/reset-request`, payload: { new_user: { catalyst_id: catalystId } }, ...(remoteAddress ? { remoteAddress } : {}) });
-  const reset = (body: Record<string, unknown>) => ctx.app.inject({ method: 'POST', url: `${API}/users/password/reset`, payload: { user_reset: body } });
-  const resetBody = (catalystId: string, token: string, password = NEW_PASSWORD) => ({ catalyst_id: catalystId, password, password_confirmation: password, confirmation_token: token });
+    ctx.app.inject({
+      method: 'POST',
+      url: `${API}/users/password/reset-request`,
+      payload: { new_user: { catalyst_id: catalystId } },
+      ...(remoteAddress ? { remoteAddress } : {}),
+    });
+  const reset = (body: Record<string, unknown>) =>
+    ctx.app.inject({ method: 'POST', url: `${API}/users/password/reset`, payload: { user_reset: body } });
+  const resetBody = (catalystId: string, token: string, password = NEW_PASSWORD) => ({
+    catalyst_id: catalystId,
+    password,
+    password_confirmation: password,
+    confirmation_token: token,
+  });
   const update = (user: { auth: { authorization: string } }, body: Record<string, unknown>, refreshToken?: string) =>
     ctx.app.inject({
       method: 'POST',
@@ -23,7 +34,10 @@ describe.each(databaseKinds)('password reset and change on %s', (kind) => {
     });
   const mailCount = async () => (await ctx.db.select({ n: count() }).from(outbox))[0]!.n;
   const unusedResetTokens = (userId: number) =>
-    ctx.db.select().from(oneTimeTokens).where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, 'password_reset'), isNull(oneTimeTokens.usedAt)));
+    ctx.db
+      .select()
+      .from(oneTimeTokens)
+      .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, 'password_reset'), isNull(oneTimeTokens.usedAt)));
 
   describe('POST users/password/reset-request', () => {
     it('mails a reset link to a known account (A-058)', async () => {
@@ -117,9 +131,24 @@ describe.each(databaseKinds)('password reset and change on %s', (kind) => {
     });
 
     it.each([
-      ['a weak password', { password: 'weakpass', password_confirmation: 'weakpass' }, ['body', 'user_reset', 'password'], 'Password must contain a number.'],
-      ['a different confirmation', { password_confirmation: 'Other-pass1' }, ['body', 'user_reset', 'password_confirmation'], 'Passwords do not match.'],
-      ['an invalid Catalyst ID', { catalyst_id: 'cardano' }, ['body', 'user_reset', 'catalyst_id'], 'Please enter a valid Catalyst ID (for example id.catalyst://cardano/…).'],
+      [
+        'a weak password',
+        { password: 'weakpass', password_confirmation: 'weakpass' },
+        ['body', 'user_reset', 'password'],
+        'Password must contain a number.',
+      ],
+      [
+        'a different confirmation',
+        { password_confirmation: 'Other-pass1' },
+        ['body', 'user_reset', 'password_confirmation'],
+        'Passwords do not match.',
+      ],
+      [
+        'an invalid Catalyst ID',
+        { catalyst_id: 'cardano' },
+        ['body', 'user_reset', 'catalyst_id'],
+        'Please enter a valid Catalyst ID (for example id.catalyst://cardano/…).',
+      ],
       ['no token', { confirmation_token: '' }, ['body', 'user_reset', 'confirmation_token'], 'Confirmation token is required.'],
     ])('answers 422 for %s (A-093, A-095, A-096, A-097)', async (_label, overrides, loc, msg) => {
       const response = await reset({ ...resetBody('cardano/someone', 'token'), ...overrides });
@@ -129,7 +158,11 @@ describe.each(databaseKinds)('password reset and change on %s', (kind) => {
   });
 
   describe('POST users/password/update', () => {
-    const change = (oldPassword: string, password = NEW_PASSWORD) => ({ old_password: oldPassword, password, password_confirmation: password });
+    const change = (oldPassword: string, password = NEW_PASSWORD) => ({
+      old_password: oldPassword,
+      password,
+      password_confirmation: password,
+    });
 
     it('changes the password, keeps the current session and ends the other ones (A-100)', async () => {
       const user = await ctx.newUser({ forceReset: true });
@@ -159,12 +192,37 @@ describe.each(databaseKinds)('password reset and change on %s', (kind) => {
     });
 
     it.each([
-      ['a short old password', { old_password: 'abcdef' }, ['body', 'update_user', 'old_password'], 'Password must be 7 to 100 characters long.'],
+      [
+        'a short old password',
+        { old_password: 'abcdef' },
+        ['body', 'update_user', 'old_password'],
+        'Password must be 7 to 100 characters long.',
+      ],
       ['an empty old password', { old_password: '' }, ['body', 'update_user', 'old_password'], 'Old password is required.'],
-      ['a short new password', { password: 'Ab1', password_confirmation: 'Ab1' }, ['body', 'update_user', 'password'], 'Password must be at least 8 characters long.'],
-      ['a new password without an uppercase letter', { password: 'lower-case1', password_confirmation: 'lower-case1' }, ['body', 'update_user', 'password'], 'Password must contain an uppercase letter.'],
-      ['a long confirmation', { password_confirmation: `A1${'a'.repeat(99)}` }, ['body', 'update_user', 'password_confirmation'], 'Password must be 7 to 100 characters long.'],
-      ['a different confirmation', { password_confirmation: 'Other-pass1' }, ['body', 'update_user', 'password_confirmation'], 'Passwords do not match.'],
+      [
+        'a short new password',
+        { password: 'Ab1', password_confirmation: 'Ab1' },
+        ['body', 'update_user', 'password'],
+        'Password must be at least 8 characters long.',
+      ],
+      [
+        'a new password without an uppercase letter',
+        { password: 'lower-case1', password_confirmation: 'lower-case1' },
+        ['body', 'update_user', 'password'],
+        'Password must contain an uppercase letter.',
+      ],
+      [
+        'a long confirmation',
+        { password_confirmation: `A1${'a'.repeat(99)}` },
+        ['body', 'update_user', 'password_confirmation'],
+        'Password must be 7 to 100 characters long.',
+      ],
+      [
+        'a different confirmation',
+        { password_confirmation: 'Other-pass1' },
+        ['body', 'update_user', 'password_confirmation'],
+        'Passwords do not match.',
+      ],
     ])('answers 422 for %s (A-095..A-098)', async (_label, overrides, loc, msg) => {
       const user = await ctx.newUser();
       const response = await update(user, { ...change(user.password), ...overrides });

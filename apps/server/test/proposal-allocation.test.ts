@@ -47,7 +47,14 @@ const inputs = (options: { preferences?: boolean; conflicts?: boolean; scope?: b
         preferred: options.preferences === false ? [] : reviewer.preferred,
         conflicts: options.conflicts === false ? [] : reviewer.conflicts.map((c) => (c <= 0 ? NO_CATEGORY : c)),
       }));
-      return { proposals, reviewers, quotaLv0: raw.quotaLv0, quotaLv1: raw.quotaLv1, categories: options.scope === false ? [] : raw.scope, seed: raw.seed };
+      return {
+        proposals,
+        reviewers,
+        quotaLv0: raw.quotaLv0,
+        quotaLv1: raw.quotaLv1,
+        categories: options.scope === false ? [] : raw.scope,
+        seed: raw.seed,
+      };
     });
 
 function eligibleOf(input: AllocationInput, reviewer: AllocationReviewer) {
@@ -109,7 +116,12 @@ describe('proposal allocation (domain)', () => {
 
   it('keeps the spread ≤ 1 with a few conflicts among many flexible reviewers', () => {
     const proposals = Array.from({ length: 200 }, (_, i) => ({ id: i + 1, category: (i % 5) + 1 }));
-    const reviewers: AllocationReviewer[] = Array.from({ length: 300 }, (_, i) => ({ id: i + 1, level: 0, preferred: [], conflicts: i % 30 === 0 ? [(i % 5) + 1] : [] }));
+    const reviewers: AllocationReviewer[] = Array.from({ length: 300 }, (_, i) => ({
+      id: i + 1,
+      level: 0,
+      preferred: [],
+      conflicts: i % 30 === 0 ? [(i % 5) + 1] : [],
+    }));
     const result = allocateProposals({ proposals, reviewers, quotaLv0: 20, quotaLv1: 60, categories: [], seed: 7 });
     expect(result.stats.tot).toBe(300 * 20);
     expect(spread(result)).toBeLessThanOrEqual(1);
@@ -121,7 +133,11 @@ describe('proposal allocation (domain)', () => {
       fc.property(inputs(), (input) => {
         const first = allocateProposals(input);
         const prng = createPrng(99);
-        const reordered = { ...input, proposals: shuffleInPlace([...input.proposals], prng), reviewers: shuffleInPlace([...input.reviewers], prng) };
+        const reordered = {
+          ...input,
+          proposals: shuffleInPlace([...input.proposals], prng),
+          reviewers: shuffleInPlace([...input.reviewers], prng),
+        };
         const second = allocateProposals(reordered);
         expect(Array.from(second.reviewerIds)).toEqual(Array.from(first.reviewerIds));
         expect(Array.from(second.proposalIds)).toEqual(Array.from(first.proposalIds));
@@ -148,11 +164,26 @@ describe('proposal allocation (domain)', () => {
     const few = allocateProposals({ proposals, reviewers, quotaLv0: 30, quotaLv1: 80, categories: [], seed: 1 });
     expect(byReviewer(few).get(10)?.sort()).toEqual([1, 2, 3]);
     expect(byReviewer(few).get(11)).toEqual([3]);
-    expect(few.stats).toEqual({ tot: 4, nr_of_reviewers: { tot: 2, lv0: 1, lv1: 1 }, per_reviewer: { avg: 2, min: 1, max: 3 }, per_proposal: { avg: 1.33, min: 1, max: 2 } });
+    expect(few.stats).toEqual({
+      tot: 4,
+      nr_of_reviewers: { tot: 2, lv0: 1, lv1: 1 },
+      per_reviewer: { avg: 2, min: 1, max: 3 },
+      per_proposal: { avg: 1.33, min: 1, max: 2 },
+    });
 
     const empty = { avg: 0, min: 0, max: 0 };
-    expect(allocateProposals({ proposals, reviewers: [], quotaLv0: 5, quotaLv1: 5, categories: [], seed: 1 }).stats).toEqual({ tot: 0, nr_of_reviewers: { tot: 0, lv0: 0, lv1: 0 }, per_reviewer: empty, per_proposal: { avg: 0, min: 0, max: 0 } });
-    expect(allocateProposals({ proposals: [], reviewers, quotaLv0: 5, quotaLv1: 5, categories: [], seed: 1 }).stats).toEqual({ tot: 0, nr_of_reviewers: { tot: 2, lv0: 1, lv1: 1 }, per_reviewer: empty, per_proposal: empty });
+    expect(allocateProposals({ proposals, reviewers: [], quotaLv0: 5, quotaLv1: 5, categories: [], seed: 1 }).stats).toEqual({
+      tot: 0,
+      nr_of_reviewers: { tot: 0, lv0: 0, lv1: 0 },
+      per_reviewer: empty,
+      per_proposal: { avg: 0, min: 0, max: 0 },
+    });
+    expect(allocateProposals({ proposals: [], reviewers, quotaLv0: 5, quotaLv1: 5, categories: [], seed: 1 }).stats).toEqual({
+      tot: 0,
+      nr_of_reviewers: { tot: 2, lv0: 1, lv1: 1 },
+      per_reviewer: empty,
+      per_proposal: empty,
+    });
     expect(allocateProposals({ proposals, reviewers, quotaLv0: 5, quotaLv1: 5, categories: [42], seed: 1 }).stats.tot).toBe(0);
   });
 
@@ -162,9 +193,23 @@ describe('proposal allocation (domain)', () => {
       { id: 2, category: null },
       { id: 3, category: 5 },
     ];
-    const scoped = allocateProposals({ proposals, reviewers: [{ id: 1, level: 0, preferred: [], conflicts: [] }], quotaLv0: 3, quotaLv1: 3, categories: [5], seed: 3 });
+    const scoped = allocateProposals({
+      proposals,
+      reviewers: [{ id: 1, level: 0, preferred: [], conflicts: [] }],
+      quotaLv0: 3,
+      quotaLv1: 3,
+      categories: [5],
+      seed: 3,
+    });
     expect(Array.from(scoped.proposalIds)).toEqual([3]);
-    const author = allocateProposals({ proposals, reviewers: [{ id: 1, level: 0, preferred: [], conflicts: [NO_CATEGORY] }], quotaLv0: 3, quotaLv1: 3, categories: [], seed: 3 });
+    const author = allocateProposals({
+      proposals,
+      reviewers: [{ id: 1, level: 0, preferred: [], conflicts: [NO_CATEGORY] }],
+      quotaLv0: 3,
+      quotaLv1: 3,
+      categories: [],
+      seed: 3,
+    });
     expect(Array.from(author.proposalIds)).toEqual([3]);
   });
 });

@@ -18,9 +18,15 @@ describe.each(databaseKinds)('proposals: import, list, detail on %s', (kind) => 
   });
 
   const importInto = (eventId: number, options: Record<string, unknown>, user: Auth = admin) =>
-    ctx.app.inject({ method: 'POST', url: `${API}/proposals/import/${eventId}`, headers: user ? user.auth : {}, payload: { import_options: options } });
+    ctx.app.inject({
+      method: 'POST',
+      url: `${API}/proposals/import/${eventId}`,
+      headers: user ? user.auth : {},
+      payload: { import_options: options },
+    });
   const list = (query: string) => f.get(`proposals/?${query}`);
-  const proposalCount = async (eventId: number) => (await ctx.db.select({ id: proposals.id }).from(proposals).where(eq(proposals.eventId, eventId))).length;
+  const proposalCount = async (eventId: number) =>
+    (await ctx.db.select({ id: proposals.id }).from(proposals).where(eq(proposals.eventId, eventId))).length;
 
   it('a dry run reports what it would do and leaves nothing behind (D-046)', async () => {
     const event = await f.newEvent(admin, { active: true });
@@ -45,7 +51,7 @@ describe.each(databaseKinds)('proposals: import, list, detail on %s', (kind) => 
       'Cardano Use Cases: Prototype & Launch',
       'Midnight: Compact DApps',
     ]);
-    expect((await f.lastAudit())).toMatchObject({ action: 'proposals.import', eventId: event.row_id });
+    expect(await f.lastAudit()).toMatchObject({ action: 'proposals.import', eventId: event.row_id });
     const again = await importInto(event.row_id, { source: 'sample', dry_run: false });
     expect(again.json()).toMatchObject({ created: 0, updated: 0, unchanged: 31, categories_created: [] });
     expect(await proposalCount(event.row_id)).toBe(31);
@@ -78,26 +84,53 @@ describe.each(databaseKinds)('proposals: import, list, detail on %s', (kind) => 
     (documents[0]!.payload as any).setup.title.title = '   ';
     const newer = { ...structuredClone(documents[1]!), ver: 'ffffffff-ffff-7fff-8fff-ffffffffffff' };
     (newer.payload as any).setup.title.title = 'The newer version';
-    const response = await importInto(event.row_id, { source: 'file', file: { ...file, documents: [...documents, newer] }, dry_run: false });
+    const response = await importInto(event.row_id, {
+      source: 'file',
+      file: { ...file, documents: [...documents, newer] },
+      dry_run: false,
+    });
     expect(response.json()).toMatchObject({ created: 2, skipped: 2 });
-    expect(response.json().skipped_proposals.map((s: { reason: string }) => s.reason).sort()).toEqual(['a newer version of this document is in the file', 'the document has no title (setup.title.title)']);
+    expect(
+      response
+        .json()
+        .skipped_proposals.map((s: { reason: string }) => s.reason)
+        .sort(),
+    ).toEqual(['a newer version of this document is in the file', 'the document has no title (setup.title.title)']);
     expect((await list(`event_id=${event.row_id}&title=newer version`)).json().data).toHaveLength(1);
   });
 
   it('refuses a malformed file with 422 saying where, and an unknown template', async () => {
     const event = await f.newEvent(admin, { active: true });
-    const bad = await importInto(event.row_id, { source: 'file', file: { format: 'catalyst-voices-proposals/1', templates: {}, documents: [{ id: 'x', template: 't' }] }, dry_run: true });
+    const bad = await importInto(event.row_id, {
+      source: 'file',
+      file: { format: 'catalyst-voices-proposals/1', templates: {}, documents: [{ id: 'x', template: 't' }] },
+      dry_run: true,
+    });
     expect(bad.statusCode).toBe(422);
-    expect(bad.json().detail).toEqual(expect.arrayContaining([expect.objectContaining({ loc: ['body', 'import_options', 'file', 'documents', 0, 'payload'] })]));
+    expect(bad.json().detail).toEqual(
+      expect.arrayContaining([expect.objectContaining({ loc: ['body', 'import_options', 'file', 'documents', 0, 'payload'] })]),
+    );
     const wrongFormat = await importInto(event.row_id, { source: 'file', file: { hello: 'world' }, dry_run: true });
     expect(wrongFormat.statusCode).toBe(422);
     expect(wrongFormat.json().detail[0].loc.slice(0, 4)).toEqual(['body', 'import_options', 'file', 'format']);
     const file = sampleImportFile();
-    const unknown = await importInto(event.row_id, { source: 'file', file: { ...file, documents: [{ ...file.documents[0]!, template: 'no-such-template' }] }, dry_run: true });
+    const unknown = await importInto(event.row_id, {
+      source: 'file',
+      file: { ...file, documents: [{ ...file.documents[0]!, template: 'no-such-template' }] },
+      dry_run: true,
+    });
     expect(unknown.statusCode).toBe(422);
-    expect(unknown.json().detail).toEqual([detailAt(['body', 'import_options', 'file', 'documents', 0, 'template'], 'This template is not in the file’s templates.')].map((item) => expect.objectContaining(item)));
+    expect(unknown.json().detail).toEqual(
+      [detailAt(['body', 'import_options', 'file', 'documents', 0, 'template'], 'This template is not in the file’s templates.')].map(
+        (item) => expect.objectContaining(item),
+      ),
+    );
     // Ids that are names of Object's own properties are just unknown ids (they used to answer 500).
-    const inherited = await importInto(event.row_id, { source: 'file', file: { ...file, documents: [{ ...file.documents[0]!, template: 'constructor', category: 'toString' }] }, dry_run: true });
+    const inherited = await importInto(event.row_id, {
+      source: 'file',
+      file: { ...file, documents: [{ ...file.documents[0]!, template: 'constructor', category: 'toString' }] },
+      dry_run: true,
+    });
     expect(inherited.statusCode).toBe(422);
     const missing = await importInto(event.row_id, { source: 'file', dry_run: true });
     expect(missing.statusCode).toBe(422);
@@ -115,7 +148,9 @@ describe.each(databaseKinds)('proposals: import, list, detail on %s', (kind) => 
 
   it('concurrent real imports into one event: each answers 200 or 409, and the proposals are there once', async () => {
     const event = await f.newEvent(admin, { active: true });
-    const statuses = (await Promise.all([1, 2, 3].map(() => importInto(event.row_id, { source: 'sample', dry_run: false })))).map((response) => response.statusCode);
+    const statuses = (await Promise.all([1, 2, 3].map(() => importInto(event.row_id, { source: 'sample', dry_run: false })))).map(
+      (response) => response.statusCode,
+    );
     expect(statuses).toContain(200);
     for (const status of statuses) expect([200, 409]).toContain(status);
     expect(await proposalCount(event.row_id)).toBe(31);
@@ -146,7 +181,11 @@ describe.each(databaseKinds)('proposals: import, list, detail on %s', (kind) => 
     });
 
     it('filters by title, case-insensitively, trimmed; an empty filter is ignored; % matches itself (D-002, D-004)', async () => {
-      expect((await list(`event_id=${eventId}&title=${encodeURIComponent('  zero-KNOWLEDGE ')}`)).json().data.map((p: { title: string }) => p.title)).toEqual(['Zero-Knowledge Age Check']);
+      expect(
+        (await list(`event_id=${eventId}&title=${encodeURIComponent('  zero-KNOWLEDGE ')}`))
+          .json()
+          .data.map((p: { title: string }) => p.title),
+      ).toEqual(['Zero-Knowledge Age Check']);
       expect((await list(`event_id=${eventId}&title=`)).json().page.total).toBe(31);
       expect((await list(`event_id=${eventId}&title=%25`)).json().page.total).toBe(0);
     });
@@ -154,14 +193,24 @@ describe.each(databaseKinds)('proposals: import, list, detail on %s', (kind) => 
     it('lists the current events’ proposals without an event, and filters by category', async () => {
       const all = (await list('size=100&title=Private Payroll')).json();
       expect(all.data.some((p: { event_id: number }) => p.event_id === eventId)).toBe(true);
-      const midnight = all.data.find((p: { objective_title: string | null; event_id: number }) => p.objective_title === 'Midnight: Compact DApps' && p.event_id === eventId);
+      const midnight = all.data.find(
+        (p: { objective_title: string | null; event_id: number }) =>
+          p.objective_title === 'Midnight: Compact DApps' && p.event_id === eventId,
+      );
       const byCategory = (await list(`event_id=${eventId}&category=${midnight.objective}`)).json();
       expect(byCategory.page.total).toBe(6);
     });
 
     it('answers the list row fields of spec §3 (D-014)', async () => {
       const row = (await list(`event_id=${eventId}&title=Private Payroll`)).json().data[0];
-      expect(row).toMatchObject({ title: 'Private Payroll DApp in Compact', objective_title: 'Midnight: Compact DApps', category: 'Midnight: Compact DApps', currency: 'USDM', event_id: eventId, has_reviewed: false });
+      expect(row).toMatchObject({
+        title: 'Private Payroll DApp in Compact',
+        objective_title: 'Midnight: Compact DApps',
+        category: 'Midnight: Compact DApps',
+        currency: 'USDM',
+        event_id: eventId,
+        has_reviewed: false,
+      });
       expect(row.pr_id).toMatch(/^019a[0-9a-f]{4}-/);
       expect(typeof row.funds).toBe('number');
     });
@@ -175,14 +224,31 @@ describe.each(databaseKinds)('proposals: import, list, detail on %s', (kind) => 
       const row = (await list(`event_id=${eventId}&title=Example Catalyst`)).json().data[0];
       expect(row.objective_title).toBeNull();
       const detail = (await f.get(`proposals/${row.row_id}/`)).json();
-      expect(detail).toMatchObject({ row_id: row.row_id, title: 'Example Catalyst Proposal', objective_title: null, score: null, authors_count: 1 });
+      expect(detail).toMatchObject({
+        row_id: row.row_id,
+        title: 'Example Catalyst Proposal',
+        objective_title: null,
+        score: null,
+        authors_count: 1,
+      });
       const refs = new Set<string>();
       const walk = (field: { ref: string | null; sub_fields?: unknown[] | null }) => {
         if (field.ref) refs.add(field.ref);
         (field.sub_fields as (typeof field)[] | null)?.forEach(walk);
       };
       detail.extra.fields.forEach(walk);
-      for (const ref of ['segment', 'section', 'multiLineTextEntryMarkdown', 'singleLineTextEntry', 'multiLineTextEntry', 'yesNoChoice', 'agreementConfirmation', 'singleLineHttpsURLEntryList', 'tagInput', 'singleGroupedTagSelector']) {
+      for (const ref of [
+        'segment',
+        'section',
+        'multiLineTextEntryMarkdown',
+        'singleLineTextEntry',
+        'multiLineTextEntry',
+        'yesNoChoice',
+        'agreementConfirmation',
+        'singleLineHttpsURLEntryList',
+        'tagInput',
+        'singleGroupedTagSelector',
+      ]) {
         expect(refs.has(ref), ref).toBe(true);
       }
       expect((await f.get('proposals/999999/')).statusCode).toBe(404);
@@ -200,16 +266,35 @@ describe.each(databaseKinds)('proposal allocation on %s', (kind) => {
   });
 
   const generate = (params: Record<string, unknown>, user: Auth = admin) =>
-    ctx.app.inject({ method: 'POST', url: `${API}/proposal-reviews/generate-allocations`, headers: user ? user.auth : {}, payload: { allocation_params: params } });
+    ctx.app.inject({
+      method: 'POST',
+      url: `${API}/proposal-reviews/generate-allocations`,
+      headers: user ? user.auth : {},
+      payload: { allocation_params: params },
+    });
   const subscribe = (user: TestUser, eventId: number, categories: number[] = []) =>
-    ctx.app.inject({ method: 'POST', url: `${API}/subscriptions/`, headers: user.auth, payload: { new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: categories, event_id: eventId } } });
+    ctx.app.inject({
+      method: 'POST',
+      url: `${API}/subscriptions/`,
+      headers: user.auth,
+      payload: {
+        new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: categories, event_id: eventId },
+      },
+    });
 
   /** An event with the sample proposals (one of them authored by `author`) and `n` subscribed reviewers. */
   async function round(n: number, author?: TestUser) {
     const event = await f.newEvent(admin, { active: true });
     await f.put(`configs/reviews/${event.row_id}/`, admin, { record_update: { reviewer_subscription_enabled: true } });
-    const file: ImportFile = sampleImportFile({ authorOf: (index) => (author && index === 0 ? author.catalystId : `id.catalyst://cardano/someone-${index}`) });
-    const imported = await ctx.app.inject({ method: 'POST', url: `${API}/proposals/import/${event.row_id}`, headers: admin.auth, payload: { import_options: { source: 'file', file, dry_run: false } } });
+    const file: ImportFile = sampleImportFile({
+      authorOf: (index) => (author && index === 0 ? author.catalystId : `id.catalyst://cardano/someone-${index}`),
+    });
+    const imported = await ctx.app.inject({
+      method: 'POST',
+      url: `${API}/proposals/import/${event.row_id}`,
+      headers: admin.auth,
+      payload: { import_options: { source: 'file', file, dry_run: false } },
+    });
     expect(imported.statusCode).toBe(200);
     const reviewers: TestUser[] = [];
     for (let i = 0; i < n; i += 1) {
@@ -223,9 +308,21 @@ describe.each(databaseKinds)('proposal allocation on %s', (kind) => {
 
   it('a dry run answers the statistics and writes nothing (D-043)', async () => {
     const { event } = await round(4);
-    const response = await generate({ event_id: event.row_id, allocation_seed: 1, nr_of_proposals_lv0: 10, nr_of_proposals_lv1: 20, categories: [], dry_run: true });
+    const response = await generate({
+      event_id: event.row_id,
+      allocation_seed: 1,
+      nr_of_proposals_lv0: 10,
+      nr_of_proposals_lv1: 20,
+      categories: [],
+      dry_run: true,
+    });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ tot: 40, nr_of_reviewers: { tot: 4, lv0: 4, lv1: 0 }, per_reviewer: { avg: 10, min: 10, max: 10 }, dry_run: true });
+    expect(response.json()).toMatchObject({
+      tot: 40,
+      nr_of_reviewers: { tot: 4, lv0: 4, lv1: 0 },
+      per_reviewer: { avg: 10, min: 10, max: 10 },
+      dry_run: true,
+    });
     expect(response.json().per_proposal.max - response.json().per_proposal.min).toBeLessThanOrEqual(1);
     expect(response.json().histograms.per_reviewer).toEqual([[10, 4]]);
     expect(await allocationRows(event.row_id)).toHaveLength(0);
@@ -272,15 +369,35 @@ describe.each(databaseKinds)('proposal allocation on %s', (kind) => {
 
   it('validates the parameters with 422 (D-037, D-038, D-039) and lets only admins run it', async () => {
     const { event } = await round(1);
-    const bad = await generate({ event_id: event.row_id, allocation_seed: 0, nr_of_proposals_lv0: -1, nr_of_proposals_lv1: 0, dry_run: true });
+    const bad = await generate({
+      event_id: event.row_id,
+      allocation_seed: 0,
+      nr_of_proposals_lv0: -1,
+      nr_of_proposals_lv1: 0,
+      dry_run: true,
+    });
     expect(bad.statusCode).toBe(422);
-    expect(bad.json().detail.map((d: { loc: unknown[] }) => d.loc.at(-1)).sort()).toEqual(['allocation_seed', 'nr_of_proposals_lv0', 'nr_of_proposals_lv1']);
-    expect(bad.json().detail.find((d: { loc: unknown[] }) => d.loc.at(-1) === 'allocation_seed').msg).toBe('Allocation seed must be at least 1.');
+    expect(
+      bad
+        .json()
+        .detail.map((d: { loc: unknown[] }) => d.loc.at(-1))
+        .sort(),
+    ).toEqual(['allocation_seed', 'nr_of_proposals_lv0', 'nr_of_proposals_lv1']);
+    expect(bad.json().detail.find((d: { loc: unknown[] }) => d.loc.at(-1) === 'allocation_seed').msg).toBe(
+      'Allocation seed must be at least 1.',
+    );
     const missing = await generate({ event_id: event.row_id });
     expect(missing.statusCode).toBe(422);
-    expect((await generate({ event_id: event.row_id, allocation_seed: 1, nr_of_proposals_lv0: 1, nr_of_proposals_lv1: 1 }, null)).statusCode).toBe(401);
-    expect((await generate({ event_id: event.row_id, allocation_seed: 1, nr_of_proposals_lv0: 1, nr_of_proposals_lv1: 1 }, await ctx.newUser())).statusCode).toBe(403);
-    expect((await generate({ event_id: 999_999, allocation_seed: 1, nr_of_proposals_lv0: 1, nr_of_proposals_lv1: 1 })).statusCode).toBe(404);
+    expect(
+      (await generate({ event_id: event.row_id, allocation_seed: 1, nr_of_proposals_lv0: 1, nr_of_proposals_lv1: 1 }, null)).statusCode,
+    ).toBe(401);
+    expect(
+      (await generate({ event_id: event.row_id, allocation_seed: 1, nr_of_proposals_lv0: 1, nr_of_proposals_lv1: 1 }, await ctx.newUser()))
+        .statusCode,
+    ).toBe(403);
+    expect((await generate({ event_id: 999_999, allocation_seed: 1, nr_of_proposals_lv0: 1, nr_of_proposals_lv1: 1 })).statusCode).toBe(
+      404,
+    );
   });
 
   it('concurrent real runs on one event: each answers 200 or 409, and one allocation remains', async () => {

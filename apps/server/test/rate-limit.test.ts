@@ -23,7 +23,12 @@ const loginFrom = (ctx: ReturnType<typeof useTestApp>, catalystId: string, passw
   });
 
 const resetRequestFrom = (ctx: ReturnType<typeof useTestApp>, catalystId: string, remoteAddress: string) =>
-  ctx.app.inject({ method: 'POST', url: `${API}/users/password/reset-request`, payload: { new_user: { catalyst_id: catalystId } }, remoteAddress });
+  ctx.app.inject({
+    method: 'POST',
+    url: `${API}/users/password/reset-request`,
+    payload: { new_user: { catalyst_id: catalystId } },
+    remoteAddress,
+  });
 
 describe.each(databaseKinds)('login rate limit per account on %s', (kind) => {
   const ctx = useTestApp(kind, { LOGIN_LIMIT_PER_ACCOUNT: '3' });

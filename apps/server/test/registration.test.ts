@@ -81,7 +81,11 @@ describe.each(databaseKinds)('POST users/ (registration) on %s', (kind) => {
     const body = newUserBody({ catalyst_id: 'cardano/boss-admin' });
     expect((await registerRaw(body)).statusCode).toBe(201);
     const login = await ctx.login(body.catalyst_id, PASSWORD);
-    const me = await ctx.app.inject({ method: 'GET', url: `${API}/users/me/`, headers: { authorization: `Bearer ${login.json().access_token}` } });
+    const me = await ctx.app.inject({
+      method: 'GET',
+      url: `${API}/users/me/`,
+      headers: { authorization: `Bearer ${login.json().access_token}` },
+    });
     expect(me.json().extra.role).toBe(UserRole.admin);
   });
 
@@ -106,11 +110,19 @@ describe.each(databaseKinds)('POST users/ (registration) on %s', (kind) => {
     };
 
     it('rejects a Catalyst ID without a slash (A-063)', async () => {
-      await expectDetail(newUserBody({ catalyst_id: 'cardano-key' }), ['body', 'new_user', 'catalyst_id'], 'Please enter a valid Catalyst ID (for example id.catalyst://cardano/…).');
+      await expectDetail(
+        newUserBody({ catalyst_id: 'cardano-key' }),
+        ['body', 'new_user', 'catalyst_id'],
+        'Please enter a valid Catalyst ID (for example id.catalyst://cardano/…).',
+      );
     });
 
     it('rejects a Catalyst ID with a space (A-063)', async () => {
-      await expectDetail(newUserBody({ catalyst_id: 'cardano/a b' }), ['body', 'new_user', 'catalyst_id'], 'Please enter a valid Catalyst ID (for example id.catalyst://cardano/…).');
+      await expectDetail(
+        newUserBody({ catalyst_id: 'cardano/a b' }),
+        ['body', 'new_user', 'catalyst_id'],
+        'Please enter a valid Catalyst ID (for example id.catalyst://cardano/…).',
+      );
     });
 
     it('rejects an empty Catalyst ID with only the required message (A-129)', async () => {
@@ -123,28 +135,52 @@ describe.each(databaseKinds)('POST users/ (registration) on %s', (kind) => {
     });
 
     it('rejects a password shorter than 8 characters (A-064)', async () => {
-      await expectDetail(newUserBody({ password: 'Short-1', password_confirmation: 'Short-1' }), ['body', 'new_user', 'password'], 'Password must be at least 8 characters long.');
+      await expectDetail(
+        newUserBody({ password: 'Short-1', password_confirmation: 'Short-1' }),
+        ['body', 'new_user', 'password'],
+        'Password must be at least 8 characters long.',
+      );
     });
 
     it('rejects a password without a number (A-065)', async () => {
-      await expectDetail(newUserBody({ password: 'No-digits-here', password_confirmation: 'No-digits-here' }), ['body', 'new_user', 'password'], 'Password must contain a number.');
+      await expectDetail(
+        newUserBody({ password: 'No-digits-here', password_confirmation: 'No-digits-here' }),
+        ['body', 'new_user', 'password'],
+        'Password must contain a number.',
+      );
     });
 
     it('rejects a password without an uppercase letter (A-065)', async () => {
-      await expectDetail(newUserBody({ password: 'no-upper-1', password_confirmation: 'no-upper-1' }), ['body', 'new_user', 'password'], 'Password must contain an uppercase letter.');
+      await expectDetail(
+        newUserBody({ password: 'no-upper-1', password_confirmation: 'no-upper-1' }),
+        ['body', 'new_user', 'password'],
+        'Password must contain an uppercase letter.',
+      );
     });
 
     it('rejects a confirmation that differs from the password (A-066)', async () => {
-      await expectDetail(newUserBody({ password_confirmation: 'Other-pass1' }), ['body', 'new_user', 'password_confirmation'], 'Passwords do not match.');
+      await expectDetail(
+        newUserBody({ password_confirmation: 'Other-pass1' }),
+        ['body', 'new_user', 'password_confirmation'],
+        'Passwords do not match.',
+      );
     });
 
     it('rejects a missing confirmation (A-066)', async () => {
-      await expectDetail(newUserBody({ password_confirmation: undefined }), ['body', 'new_user', 'password_confirmation'], 'Password confirmation is required.');
+      await expectDetail(
+        newUserBody({ password_confirmation: undefined }),
+        ['body', 'new_user', 'password_confirmation'],
+        'Password confirmation is required.',
+      );
     });
 
     it('rejects unaccepted policies (A-067)', async () => {
       const extra = { policy_acknowledgments: { privacy_policy: false, terms_and_conditions: true } };
-      await expectDetail(newUserBody({ extra }), ['body', 'new_user', 'extra', 'policy_acknowledgments', 'privacy_policy'], 'Privacy policy must be accepted.');
+      await expectDetail(
+        newUserBody({ extra }),
+        ['body', 'new_user', 'extra', 'policy_acknowledgments', 'privacy_policy'],
+        'Privacy policy must be accepted.',
+      );
     });
 
     it('rejects a body without the new_user wrapper', async () => {
@@ -157,7 +193,9 @@ describe.each(databaseKinds)('POST users/ (registration) on %s', (kind) => {
       const response = await registerRaw({ catalyst_id: 'x', email: 'y', password: 'z', password_confirmation: 'zzzzzzz', extra: acks });
       expect(response.statusCode).toBe(422);
       const fields = new Set(json<Detail>(response).detail.map((item) => item.loc.join('.')));
-      expect(fields).toEqual(new Set(['body.new_user.catalyst_id', 'body.new_user.email', 'body.new_user.password', 'body.new_user.password_confirmation']));
+      expect(fields).toEqual(
+        new Set(['body.new_user.catalyst_id', 'body.new_user.email', 'body.new_user.password', 'body.new_user.password_confirmation']),
+      );
     });
   });
 });

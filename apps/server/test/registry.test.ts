@@ -60,11 +60,16 @@ describe('on-chain registration status in the user info, with CATALYST_REGISTRY=
   const gateway = fakeGateway();
   beforeAll(() => gateway.start());
   afterAll(() => gateway.stop());
-  const ctx = useTestApp('pglite', () => ({ CATALYST_REGISTRY: 'gateway', CATALYST_GATEWAY_URL: gateway.url, REGISTRY_RECHECK_SECONDS: '0' }));
+  const ctx = useTestApp('pglite', () => ({
+    CATALYST_REGISTRY: 'gateway',
+    CATALYST_GATEWAY_URL: gateway.url,
+    REGISTRY_RECHECK_SECONDS: '0',
+  }));
 
   it('is looked up at registration and again on users/me until it is persistent', async () => {
     const user = await ctx.newUser();
-    const me = async () => (await ctx.app.inject({ method: 'GET', url: `${API}/users/me/`, headers: user.auth })).json().catalyst_id.rbac_reg_status;
+    const me = async () =>
+      (await ctx.app.inject({ method: 'GET', url: `${API}/users/me/`, headers: user.auth })).json().catalyst_id.rbac_reg_status;
     expect(await me()).toBe(1);
     gateway.chains.set(user.catalystId, volatile);
     expect(await me()).toBe(2);
@@ -82,11 +87,16 @@ describe('registration re-lookups are spaced out by REGISTRY_RECHECK_SECONDS', (
   const gateway = fakeGateway();
   beforeAll(() => gateway.start());
   afterAll(() => gateway.stop());
-  const ctx = useTestApp('pglite', () => ({ CATALYST_REGISTRY: 'gateway', CATALYST_GATEWAY_URL: gateway.url, REGISTRY_RECHECK_SECONDS: '3600' }));
+  const ctx = useTestApp('pglite', () => ({
+    CATALYST_REGISTRY: 'gateway',
+    CATALYST_GATEWAY_URL: gateway.url,
+    REGISTRY_RECHECK_SECONDS: '3600',
+  }));
 
   it('asks the gateway once within the interval', async () => {
     const user = await ctx.newUser();
-    const me = async () => (await ctx.app.inject({ method: 'GET', url: `${API}/users/me/`, headers: user.auth })).json().catalyst_id.rbac_reg_status;
+    const me = async () =>
+      (await ctx.app.inject({ method: 'GET', url: `${API}/users/me/`, headers: user.auth })).json().catalyst_id.rbac_reg_status;
     expect(await me()).toBe(1);
     const asked = gateway.lookups.filter((id) => id === user.catalystId).length;
     gateway.chains.set(user.catalystId, persistent);

@@ -30,40 +30,84 @@ describe.each(databaseKinds)('reviews on %s', (kind) => {
     author = await ctx.newUser();
     const event = await f.newEvent(admin, { active: true });
     eventId = event.row_id;
-    await f.put(`configs/reviews/${eventId}/`, admin, { record_update: { reviewer_subscription_enabled: true, review_submission_enabled: true } });
+    await f.put(`configs/reviews/${eventId}/`, admin, {
+      record_update: { reviewer_subscription_enabled: true, review_submission_enabled: true },
+    });
     // The author wrote the first proposal, in the 'Cardano Open: Ecosystem' objective.
     const file = sampleImportFile({ authorOf: (index) => (index === 0 ? author.catalystId : `id.catalyst://cardano/someone-${index}`) });
-    await ctx.app.inject({ method: 'POST', url: `${API}/proposals/import/${eventId}`, headers: admin.auth, payload: { import_options: { source: 'file', file, dry_run: false } } });
+    await ctx.app.inject({
+      method: 'POST',
+      url: `${API}/proposals/import/${eventId}`,
+      headers: admin.auth,
+      payload: { import_options: { source: 'file', file, dry_run: false } },
+    });
     const list = (await f.get(`proposals/?event_id=${eventId}&size=100`)).json();
     proposalIds = list.data.map((p: { row_id: number }) => p.row_id);
-    ecosystemIds = list.data.filter((p: { objective_title: string }) => p.objective_title === 'Cardano Open: Ecosystem').map((p: { row_id: number }) => p.row_id);
+    ecosystemIds = list.data
+      .filter((p: { objective_title: string }) => p.objective_title === 'Cardano Open: Ecosystem')
+      .map((p: { row_id: number }) => p.row_id);
   });
 
   const reviewer = async () => {
     const user = await ctx.newUser();
-    const subscribed = await ctx.app.inject({ method: 'POST', url: `${API}/subscriptions/`, headers: user.auth, payload: { new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: [], event_id: eventId } } });
+    const subscribed = await ctx.app.inject({
+      method: 'POST',
+      url: `${API}/subscriptions/`,
+      headers: user.auth,
+      payload: {
+        new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: [], event_id: eventId },
+      },
+    });
     expect(subscribed.statusCode).toBe(201);
     return user;
   };
   const create = (user: Auth, proposalId: number, overrides: Record<string, unknown> = {}) =>
-    ctx.app.inject({ method: 'POST', url: `${API}/proposal-reviews/`, headers: user ? user.auth : {}, payload: { new_proposal_review: { proposal_id: proposalId, ...fields(overrides) } } });
+    ctx.app.inject({
+      method: 'POST',
+      url: `${API}/proposal-reviews/`,
+      headers: user ? user.auth : {},
+      payload: { new_proposal_review: { proposal_id: proposalId, ...fields(overrides) } },
+    });
   const update = (user: Auth, id: number, overrides: Record<string, unknown> = {}) =>
-    ctx.app.inject({ method: 'PUT', url: `${API}/proposal-reviews/${id}/`, headers: user ? user.auth : {}, payload: { proposal_review_update: { row_id: id, ...fields(overrides) } } });
-  const remove = (user: Auth, id: number) => ctx.app.inject({ method: 'DELETE', url: `${API}/proposal-reviews/${id}/`, headers: user ? user.auth : {} });
-  const setSwitches = (record: Record<string, unknown>) => f.put(`configs/reviews/${eventId}/`, admin, { record_update: { reviewer_subscription_enabled: true, review_submission_enabled: true, ...record } });
+    ctx.app.inject({
+      method: 'PUT',
+      url: `${API}/proposal-reviews/${id}/`,
+      headers: user ? user.auth : {},
+      payload: { proposal_review_update: { row_id: id, ...fields(overrides) } },
+    });
+  const remove = (user: Auth, id: number) =>
+    ctx.app.inject({ method: 'DELETE', url: `${API}/proposal-reviews/${id}/`, headers: user ? user.auth : {} });
+  const setSwitches = (record: Record<string, unknown>) =>
+    f.put(`configs/reviews/${eventId}/`, admin, {
+      record_update: { reviewer_subscription_enabled: true, review_submission_enabled: true, ...record },
+    });
 
   it('an active reviewer writes a review; it answers the spec fields (E-002, E-011, E-042)', async () => {
     const user = await reviewer();
     const response = await create(user, proposalIds[10]!);
     expect(response.statusCode).toBe(201);
     const review = response.json();
-    expect(review).toMatchObject({ proposal_id: proposalIds[10], assessor_level: 0, ranking: 0, allocated: false, moderated: false, flags: [], moderation: null, overall_score: 4, event: eventId });
+    expect(review).toMatchObject({
+      proposal_id: proposalIds[10],
+      assessor_level: 0,
+      ranking: 0,
+      allocated: false,
+      moderated: false,
+      flags: [],
+      moderation: null,
+      overall_score: 4,
+      event: eventId,
+    });
     expect(review.assessor).toMatch(/^[a-z2-7]{10}$/);
     expect(review.proposal).toMatchObject({ event_id: eventId });
     const own = await f.get(`proposals/${proposalIds[10]}/submitted-review/`, user);
     expect(own.json().row_id).toBe(review.row_id);
     expect((await f.get(`proposals/${proposalIds[11]}/submitted-review/`, user)).statusCode).toBe(404); // E-009
-    expect((await f.get(`proposals/?event_id=${eventId}&size=100`, user)).json().data.find((p: { row_id: number }) => p.row_id === proposalIds[10]).has_reviewed).toBe(true);
+    expect(
+      (await f.get(`proposals/?event_id=${eventId}&size=100`, user))
+        .json()
+        .data.find((p: { row_id: number }) => p.row_id === proposalIds[10]).has_reviewed,
+    ).toBe(true);
   });
 
   it('refuses a second review of the same proposal with 409', async () => {
@@ -75,12 +119,26 @@ describe.each(databaseKinds)('reviews on %s', (kind) => {
   });
 
   it('refuses a review in an objective the reviewer authored in (403, E-006)', async () => {
-    const subscribed = await ctx.app.inject({ method: 'POST', url: `${API}/subscriptions/`, headers: author.auth, payload: { new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: [], event_id: eventId } } });
+    const subscribed = await ctx.app.inject({
+      method: 'POST',
+      url: `${API}/subscriptions/`,
+      headers: author.auth,
+      payload: {
+        new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: [], event_id: eventId },
+      },
+    });
     expect(subscribed.statusCode).toBe(201);
     const response = await create(author, ecosystemIds[3]!);
     expect(response.statusCode).toBe(403);
     expect(response.json().message).toBe('You cannot review proposals in an objective where you are an author.');
-    expect((await create(author, proposalIds.find((id) => !ecosystemIds.includes(id))!)).statusCode).toBe(201);
+    expect(
+      (
+        await create(
+          author,
+          proposalIds.find((id) => !ecosystemIds.includes(id))!,
+        )
+      ).statusCode,
+    ).toBe(201);
   });
 
   it('refuses anonymous callers (401), users without a subscription, and writes while submission is off (403 with a message)', async () => {
@@ -122,7 +180,12 @@ describe.each(databaseKinds)('reviews on %s', (kind) => {
     expect(at('impact_alignment_note')).toBe('Please provide at least 200 characters');
     expect(at('feasibility_note')).toBe('Content must not exceed 3000 characters (excluding spaces), currently 3001');
     expect(at('auditability_note')).toBe('Auditability note is required.');
-    const missing = await ctx.app.inject({ method: 'POST', url: `${API}/proposal-reviews/`, headers: user.auth, payload: { new_proposal_review: { proposal_id: proposalIds[15] } } });
+    const missing = await ctx.app.inject({
+      method: 'POST',
+      url: `${API}/proposal-reviews/`,
+      headers: user.auth,
+      payload: { new_proposal_review: { proposal_id: proposalIds[15] } },
+    });
     expect(missing.statusCode).toBe(422);
     expect((missing.json().detail as unknown[]).length).toBe(6);
     // 200 counted characters with spaces and newlines in between pass.
@@ -170,7 +233,8 @@ describe.each(databaseKinds)('reviews on %s', (kind) => {
     const mine: { row_id: number; assessor: string; proposal: { title: string; objective_title: string | null } }[] = [];
     for (const id of proposalIds.slice(20, 26)) mine.push((await create(one, id)).json());
     await create(two, proposalIds[20]!);
-    const list = async (query: string, user: Auth = null) => (await f.get(`proposal-reviews/filtered?event_id=${eventId}&${query}`, user ?? undefined)).json();
+    const list = async (query: string, user: Auth = null) =>
+      (await f.get(`proposal-reviews/filtered?event_id=${eventId}&${query}`, user ?? undefined)).json();
     expect((await list(`proposal_id=${proposalIds[20]}`)).page.total).toBe(2);
     expect((await list(`my_reviews=true`, one)).page.total).toBe(6);
     expect((await list(`assessors=${mine[0]!.assessor}`)).page.total).toBe(6);
@@ -180,12 +244,20 @@ describe.each(databaseKinds)('reviews on %s', (kind) => {
     expect((await list(`rankings=1`)).page.total).toBe(0);
     expect((await list(`rankings=1&include_pending=true&proposal_id=${proposalIds[20]}`)).page.total).toBe(2);
     const title = mine[1]!.proposal.title as string;
-    expect((await list(`proposal=${encodeURIComponent(title.slice(2, 12).toUpperCase())}`)).data.every((r: { proposal: { title: string } }) => r.proposal.title.toLowerCase().includes(title.slice(2, 12).toLowerCase()))).toBe(true);
+    expect(
+      (await list(`proposal=${encodeURIComponent(title.slice(2, 12).toUpperCase())}`)).data.every((r: { proposal: { title: string } }) =>
+        r.proposal.title.toLowerCase().includes(title.slice(2, 12).toLowerCase()),
+      ),
+    ).toBe(true);
     expect((await list(`objective=999999`)).page.total).toBe(0);
     const objectiveOf = (await f.get(`proposals/${proposalIds[20]}/`)).json().objective as number;
     const byObjective = await list(`objective=${objectiveOf}&size=100`);
     expect(byObjective.page.total).toBeGreaterThanOrEqual(2);
-    expect(byObjective.data.every((r: { proposal: { objective_title: string } }) => r.proposal.objective_title === mine[0]!.proposal.objective_title)).toBe(true);
+    expect(
+      byObjective.data.every(
+        (r: { proposal: { objective_title: string } }) => r.proposal.objective_title === mine[0]!.proposal.objective_title,
+      ),
+    ).toBe(true);
     expect((await list('')).page.size).toBe(25);
     // E-037: the plain list takes the same page and filters (the allocated and moderated suffixes come with moderation).
     const plain = (await f.get(`proposal-reviews/?size=25&page=0&event_id=${eventId}&proposal_id=${proposalIds[20]}`)).json();
@@ -193,7 +265,9 @@ describe.each(databaseKinds)('reviews on %s', (kind) => {
     const byIds = await f.get(`proposal-reviews/by-ids/?${mine.map((r) => `ids=${r.row_id}`).join('&')}`);
     expect(byIds.json().map((r: { row_id: number }) => r.row_id)).toEqual(mine.map((r) => r.row_id));
     // Many ids at once, unknown ones simply absent.
-    const many = await f.get(`proposal-reviews/by-ids/?${[...mine.map((r) => r.row_id), ...Array.from({ length: 300 }, (_, i) => 900_000 + i)].map((id) => `ids=${id}`).join('&')}`);
+    const many = await f.get(
+      `proposal-reviews/by-ids/?${[...mine.map((r) => r.row_id), ...Array.from({ length: 300 }, (_, i) => 900_000 + i)].map((id) => `ids=${id}`).join('&')}`,
+    );
     expect(many.statusCode).toBe(200);
     expect(many.json()).toHaveLength(6);
     expect((await f.get('proposal-reviews/by-ids/')).statusCode).toBe(422);

@@ -77,7 +77,12 @@ describe.each(databaseKinds)('login, refresh and logout on %s', (kind) => {
       ['no username', 'password=x', ['body', 'username'], 'Username is required.'],
       ['no password', 'username=cardano%2Fabc', ['body', 'password'], 'Password is required.'],
       ['an empty password', 'username=cardano%2Fabc&password=', ['body', 'password'], 'Password is required.'],
-      ['a username that is not a Catalyst ID', 'username=cardano&password=x', ['body', 'username'], 'Please enter a valid Catalyst ID (for example id.catalyst://cardano/…).'],
+      [
+        'a username that is not a Catalyst ID',
+        'username=cardano&password=x',
+        ['body', 'username'],
+        'Please enter a valid Catalyst ID (for example id.catalyst://cardano/…).',
+      ],
     ])('answers 422 for %s (A-053)', async (_label, payload, loc, msg) => {
       const response = await ctx.app.inject({
         method: 'POST',
@@ -138,7 +143,10 @@ describe.each(databaseKinds)('login, refresh and logout on %s', (kind) => {
 
     it('refuses an expired refresh token', async () => {
       const user = await ctx.newUser();
-      await ctx.db.update(refreshTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(refreshTokens.userId, user.id));
+      await ctx.db
+        .update(refreshTokens)
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where(eq(refreshTokens.userId, user.id));
       expect((await ctx.refresh(user.refreshToken)).statusCode).toBe(401);
     });
 
@@ -185,7 +193,11 @@ describe.each(databaseKinds)('access token lifetime on %s', (kind) => {
     expect(refused.statusCode).toBe(401);
     expect(refused.json()).toEqual({ message: 'Your session has expired. Please log in again.' });
     const refreshed = await ctx.refresh(user.refreshToken);
-    const info = await ctx.app.inject({ method: 'GET', url: `${API}/users/me/`, headers: { authorization: `Bearer ${refreshed.json().access_token}` } });
+    const info = await ctx.app.inject({
+      method: 'GET',
+      url: `${API}/users/me/`,
+      headers: { authorization: `Bearer ${refreshed.json().access_token}` },
+    });
     expect(info.statusCode).toBe(200);
   });
 

@@ -48,7 +48,10 @@ describe.each(databaseKinds)('configs/status/ on %s', (kind) => {
     expect(responses.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
     expect(await storedRows()).toHaveLength(1);
     // The saves queued up: each one's audit entry starts from the list the one before it left.
-    const entries = (await ctx.db.select().from(auditLog).where(eq(auditLog.entity, 'config:status')).orderBy(auditLog.id)) as { before: unknown; after: unknown }[];
+    const entries = (await ctx.db.select().from(auditLog).where(eq(auditLog.entity, 'config:status')).orderBy(auditLog.id)) as {
+      before: unknown;
+      after: unknown;
+    }[];
     expect(entries).toHaveLength(4);
     expect(entries[0]!.before).toEqual({ messages: [] });
     for (let i = 1; i < entries.length; i += 1) expect(entries[i]!.before).toEqual(entries[i - 1]!.after);
@@ -61,7 +64,14 @@ describe.each(databaseKinds)('configs/status/ on %s', (kind) => {
         { message: 'All good', severity: 'success', is_active: false },
       ]);
       expect(messages).toEqual([
-        { row_id: expect.any(Number), message: '<b>Maintenance</b> tonight', severity: 'warning', is_active: true, action_text: 'Details', action_url: 'https://example.org/status' },
+        {
+          row_id: expect.any(Number),
+          message: '<b>Maintenance</b> tonight',
+          severity: 'warning',
+          is_active: true,
+          action_text: 'Details',
+          action_url: 'https://example.org/status',
+        },
         { row_id: expect.any(Number), message: 'All good', severity: 'success', is_active: false, action_text: null, action_url: null },
       ]);
       expect(new Set(messages.map((m) => m.row_id)).size).toBe(2);
@@ -116,8 +126,12 @@ describe.each(databaseKinds)('configs/status/ on %s', (kind) => {
       });
 
       it('keeps formatting and http(s) links, opening them in a new tab', async () => {
-        const [message] = await saved([{ message: '<p>See <a href="https://example.org">the <em>page</em></a><br></p>', severity: 'info' }]);
-        expect(message!.message).toBe('<p>See <a href="https://example.org" target="_blank" rel="noopener noreferrer">the <em>page</em></a><br /></p>');
+        const [message] = await saved([
+          { message: '<p>See <a href="https://example.org">the <em>page</em></a><br></p>', severity: 'info' },
+        ]);
+        expect(message!.message).toBe(
+          '<p>See <a href="https://example.org" target="_blank" rel="noopener noreferrer">the <em>page</em></a><br /></p>',
+        );
       });
 
       it.each([
@@ -166,7 +180,9 @@ describe.each(databaseKinds)('configs/status/ on %s', (kind) => {
         const before = { status: (await f.get('configs/status/', admin)).json(), audit: await f.auditCount() };
         const response = await save([valid, { ...valid, ...overrides }]);
         expect(response.statusCode).toBe(422);
-        expect(json<Detail>(response).detail).toContainEqual(expect.objectContaining(detailAt(['body', 'record_update', 'messages', 1, field], msg)));
+        expect(json<Detail>(response).detail).toContainEqual(
+          expect.objectContaining(detailAt(['body', 'record_update', 'messages', 1, field], msg)),
+        );
         expect({ status: (await f.get('configs/status/', admin)).json(), audit: await f.auditCount() }).toEqual(before);
       });
 
@@ -186,7 +202,9 @@ describe.each(databaseKinds)('configs/status/ on %s', (kind) => {
     it('answers 401 anonymous and 403 non-admin, and changes nothing', async () => {
       await saved([{ message: 'Stays', severity: 'info' }]);
       const before = { status: (await f.get('configs/status/', admin)).json(), audit: await f.auditCount() };
-      expect((await f.put('configs/status/', undefined, { record_update: { messages: [{ message: 'Hijack', severity: 'info' }] } })).statusCode).toBe(401);
+      expect(
+        (await f.put('configs/status/', undefined, { record_update: { messages: [{ message: 'Hijack', severity: 'info' }] } })).statusCode,
+      ).toBe(401);
       const forbidden = await save([{ message: 'Hijack', severity: 'info' }], user);
       expect(forbidden.statusCode).toBe(403);
       expect(forbidden.json()).toEqual(FORBIDDEN);

@@ -7,7 +7,14 @@ import type { TestUser } from './fixtures';
 
 /** A qualifier no history reaches, and one every history (even an empty one) fits. */
 const NEVER = { ...DEFAULT_LEVEL_QUALIFIER, min_valid_reviews: 1_000_000, max_valid_reviews: 1_000_000 };
-const ALWAYS = { min_valid_reviews: 0, max_valid_reviews: 10, min_perc_valid_reviews: 0, max_perc_valid_reviews: 1, min_active_funds: 0, max_active_funds: 10 };
+const ALWAYS = {
+  min_valid_reviews: 0,
+  max_valid_reviews: 10,
+  min_perc_valid_reviews: 0,
+  max_perc_valid_reviews: 1,
+  min_active_funds: 0,
+  max_active_funds: 10,
+};
 
 describe.each(databaseKinds)('POST subscriptions/ on %s', (kind) => {
   const ctx = useTestApp(kind);
@@ -21,14 +28,21 @@ describe.each(databaseKinds)('POST subscriptions/ on %s', (kind) => {
   async function openEvent(options: { open?: boolean; lv1?: object; lv2?: object } = {}) {
     const event = await f.newEvent(admin, { active: true });
     await f.put(`configs/reviews/${event.row_id}/`, admin, { record_update: { reviewer_subscription_enabled: options.open ?? true } });
-    await f.put(`configs/reviews-level-qualifiers/${event.row_id}/`, admin, { record_update: { lv1: options.lv1 ?? NEVER, lv2: options.lv2 ?? NEVER } });
+    await f.put(`configs/reviews-level-qualifiers/${event.row_id}/`, admin, {
+      record_update: { lv1: options.lv1 ?? NEVER, lv2: options.lv2 ?? NEVER },
+    });
     const categories = await ensureCategories(ctx.db, event.row_id, [{ title: 'Developers' }, { title: 'Ecosystem' }]);
     // Leave registration open for the other tests' new users.
     return { event, categories };
   }
 
   const subscribe = (user: TestUser | undefined, body: Record<string, unknown>) =>
-    ctx.app.inject({ method: 'POST', url: `${API}/subscriptions/`, headers: user ? user.auth : {}, payload: { new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: [], ...body } } });
+    ctx.app.inject({
+      method: 'POST',
+      url: `${API}/subscriptions/`,
+      headers: user ? user.auth : {},
+      payload: { new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: [], ...body } },
+    });
 
   it('subscribes a newcomer as LV0, active, with an anonymous id, and lists it in the user info (C-002, C-010, C-027)', async () => {
     const { event } = await openEvent();
@@ -36,18 +50,28 @@ describe.each(databaseKinds)('POST subscriptions/ on %s', (kind) => {
     const response = await subscribe(user, { event_id: event.row_id });
     expect(response.statusCode).toBe(201);
     const [subscription] = response.json();
-    expect(subscription).toMatchObject({ event_id: event.row_id, event: { name: event.name }, role: 0, status: 1, extra: { preferred_categories: [] } });
+    expect(subscription).toMatchObject({
+      event_id: event.row_id,
+      event: { name: event.name },
+      role: 0,
+      status: 1,
+      extra: { preferred_categories: [] },
+    });
     expect(subscription.extra.anonymous_id).toMatch(/^[a-z2-7]{10}$/);
     const me = await ctx.app.inject({ method: 'GET', url: `${API}/users/me/`, headers: user.auth });
     expect(me.json().extra.subscriptions).toEqual([subscription]);
   });
 
-  it('keeps an LV1 reviewer\'s categories (C-006)', async () => {
+  it("keeps an LV1 reviewer's categories (C-006)", async () => {
     const { event, categories } = await openEvent({ lv1: ALWAYS });
     const user = await ctx.newUser();
     const response = await subscribe(user, { event_id: event.row_id, preferred_categories: [categories[1]!.id] });
     expect(response.statusCode).toBe(201);
-    expect(response.json()[0]).toMatchObject({ role: 1, status: 1, extra: { preferred_categories: [{ id: categories[1]!.id, title: 'Ecosystem' }] } });
+    expect(response.json()[0]).toMatchObject({
+      role: 1,
+      status: 1,
+      extra: { preferred_categories: [{ id: categories[1]!.id, title: 'Ecosystem' }] },
+    });
   });
 
   it('refuses an LV1 category of another event', async () => {
@@ -82,7 +106,12 @@ describe.each(databaseKinds)('POST subscriptions/ on %s', (kind) => {
       const response = await subscribe(user, { event_id: event.row_id });
       expect(response.statusCode).toBe(403);
       expect(response.json()).toEqual({ message: 'Activate your account first: open the link we e-mailed you.' });
-      const answer = await ctx.app.inject({ method: 'POST', url: `${API}/subscriptions/invitation`, headers: user.auth, payload: { invitation_answer: { event_id: event.row_id, status: 0, role: 2 } } });
+      const answer = await ctx.app.inject({
+        method: 'POST',
+        url: `${API}/subscriptions/invitation`,
+        headers: user.auth,
+        payload: { invitation_answer: { event_id: event.row_id, status: 0, role: 2 } },
+      });
       expect(answer.statusCode).toBe(403);
     }
     expect((await subscribe(undefined, { event_id: event.row_id })).statusCode).toBe(401);
@@ -120,8 +149,19 @@ describe.each(databaseKinds)('POST subscriptions/ on %s', (kind) => {
 
   describe('POST subscriptions/invitation (C-015, C-017, C-021, C-022, C-024)', () => {
     const answer = (user: TestUser | undefined, body: Record<string, unknown>) =>
-      ctx.app.inject({ method: 'POST', url: `${API}/subscriptions/invitation`, headers: user ? user.auth : {}, payload: { invitation_answer: { role: 2, ...body } } });
-    const yes = { status: 1, public_contact: '@public', telegram_handle_private: '@private', reward_address: 'addr1qyes', acknowledge_public_contact: true };
+      ctx.app.inject({
+        method: 'POST',
+        url: `${API}/subscriptions/invitation`,
+        headers: user ? user.auth : {},
+        payload: { invitation_answer: { role: 2, ...body } },
+      });
+    const yes = {
+      status: 1,
+      public_contact: '@public',
+      telegram_handle_private: '@private',
+      reward_address: 'addr1qyes',
+      acknowledge_public_contact: true,
+    };
 
     async function invited() {
       const { event } = await openEvent({ lv1: ALWAYS, lv2: ALWAYS });
@@ -130,11 +170,17 @@ describe.each(databaseKinds)('POST subscriptions/ on %s', (kind) => {
       return { event, user };
     }
 
-    it('a yes makes the level-2 subscription active with the second form\'s details', async () => {
+    it("a yes makes the level-2 subscription active with the second form's details", async () => {
       const { event, user } = await invited();
       const response = await answer(user, { event_id: event.row_id, ...yes });
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual([expect.objectContaining({ role: 2, status: 1, extra: expect.objectContaining({ public_contact: '@public', telegram_handle_private: '@private', reward_address: 'addr1qyes' }) })]);
+      expect(response.json()).toEqual([
+        expect.objectContaining({
+          role: 2,
+          status: 1,
+          extra: expect.objectContaining({ public_contact: '@public', telegram_handle_private: '@private', reward_address: 'addr1qyes' }),
+        }),
+      ]);
       // Answered: there is no open invitation any more.
       expect((await answer(user, { event_id: event.row_id, ...yes })).statusCode).toBe(404);
     });
@@ -159,7 +205,10 @@ describe.each(databaseKinds)('POST subscriptions/ on %s', (kind) => {
         expect.arrayContaining([
           expect.objectContaining({ loc: ['body', 'invitation_answer', 'public_contact'], msg: 'public contact required' }),
           expect.objectContaining(detailAt(['body', 'invitation_answer', 'telegram_handle_private'])),
-          expect.objectContaining({ loc: ['body', 'invitation_answer', 'reward_address'], msg: 'The reward address must begin with addr1.' }),
+          expect.objectContaining({
+            loc: ['body', 'invitation_answer', 'reward_address'],
+            msg: 'The reward address must begin with addr1.',
+          }),
           expect.objectContaining(detailAt(['body', 'invitation_answer', 'acknowledge_public_contact'])),
         ]),
       );
@@ -175,7 +224,12 @@ describe.each(databaseKinds)('POST subscriptions/ on %s', (kind) => {
 
   describe('POST subscriptions/invite (admin; C-053, C-054, C-055)', () => {
     const invite = (caller: TestUser | undefined, body: Record<string, unknown>) =>
-      ctx.app.inject({ method: 'POST', url: `${API}/subscriptions/invite`, headers: caller ? caller.auth : {}, payload: { invitation: body } });
+      ctx.app.inject({
+        method: 'POST',
+        url: `${API}/subscriptions/invite`,
+        headers: caller ? caller.auth : {},
+        payload: { invitation: body },
+      });
 
     it('invites a user to level 2; the user then sees an invited subscription and can answer it', async () => {
       const { event } = await openEvent();
@@ -203,7 +257,12 @@ describe.each(databaseKinds)('POST subscriptions/ on %s', (kind) => {
       expect((await invite(undefined, { event_id: event.row_id, catalyst_id: user.catalystId })).statusCode).toBe(401);
       const bad = await invite(admin, { catalyst_id: '' });
       expect(bad.statusCode).toBe(422);
-      expect(bad.json<Detail>().detail.map((item) => item.loc)).toEqual(expect.arrayContaining([['body', 'invitation', 'event_id'], ['body', 'invitation', 'catalyst_id']]));
+      expect(bad.json<Detail>().detail.map((item) => item.loc)).toEqual(
+        expect.arrayContaining([
+          ['body', 'invitation', 'event_id'],
+          ['body', 'invitation', 'catalyst_id'],
+        ]),
+      );
     });
   });
 });

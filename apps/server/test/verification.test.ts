@@ -7,16 +7,36 @@ import { eventFixtures } from './event-fixtures';
 import type { TestUser } from './fixtures';
 
 const SECRET = 'webhook-secret-webhook-secret-webhook-secret';
-const PROVIDER = { VERIFICATION_PROVIDER: 'provider', VERIFICATION_URL: 'https://verify.example/start', VERIFICATION_WEBHOOK_SECRET: SECRET };
+const PROVIDER = {
+  VERIFICATION_PROVIDER: 'provider',
+  VERIFICATION_URL: 'https://verify.example/start',
+  VERIFICATION_WEBHOOK_SECRET: SECRET,
+};
 const NEVER = { ...DEFAULT_LEVEL_QUALIFIER, min_valid_reviews: 1_000_000, max_valid_reviews: 1_000_000 };
-const ALWAYS = { min_valid_reviews: 0, max_valid_reviews: 10, min_perc_valid_reviews: 0, max_perc_valid_reviews: 1, min_active_funds: 0, max_active_funds: 10 };
-const LV2_ANSWER = { public_contact: 'x.com/reviewer', telegram_handle_private: '@reviewer', reward_address: 'addr1qxyz', acknowledge_public_contact: true, status: 1, role: 2 };
+const ALWAYS = {
+  min_valid_reviews: 0,
+  max_valid_reviews: 10,
+  min_perc_valid_reviews: 0,
+  max_perc_valid_reviews: 1,
+  min_active_funds: 0,
+  max_active_funds: 10,
+};
+const LV2_ANSWER = {
+  public_contact: 'x.com/reviewer',
+  telegram_handle_private: '@reviewer',
+  reward_address: 'addr1qxyz',
+  acknowledge_public_contact: true,
+  status: 1,
+  role: 2,
+};
 
 const refOf = (link: string) => new URL(link).searchParams.get('ref')!;
 
 describe('verification configuration', () => {
   it('needs the provider URL and a webhook secret of 32 characters or more', () => {
-    expect(() => loadConfig({ VERIFICATION_PROVIDER: 'provider' })).toThrow(/VERIFICATION_URL: required[\s\S]*VERIFICATION_WEBHOOK_SECRET: required/);
+    expect(() => loadConfig({ VERIFICATION_PROVIDER: 'provider' })).toThrow(
+      /VERIFICATION_URL: required[\s\S]*VERIFICATION_WEBHOOK_SECRET: required/,
+    );
     expect(() => loadConfig({ ...PROVIDER, VERIFICATION_WEBHOOK_SECRET: 'short' })).toThrow(ConfigError);
     expect(() => loadConfig({ VERIFICATION_PROVIDER: 'sumsub' })).toThrow(/VERIFICATION_PROVIDER/);
     expect(loadConfig(PROVIDER).VERIFICATION_PROVIDER).toBe('provider');
@@ -38,7 +58,14 @@ describe.each(databaseKinds)('verification provider and its webhook on %s', (kin
     return event;
   }
   const subscribe = (user: TestUser, eventId: number) =>
-    ctx.app.inject({ method: 'POST', url: `${API}/subscriptions/`, headers: user.auth, payload: { new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: [], event_id: eventId } } });
+    ctx.app.inject({
+      method: 'POST',
+      url: `${API}/subscriptions/`,
+      headers: user.auth,
+      payload: {
+        new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: [], event_id: eventId },
+      },
+    });
   const me = async (user: TestUser) => (await ctx.app.inject({ method: 'GET', url: `${API}/users/me/`, headers: user.auth })).json();
 
   /** What the provider sends: a signed JSON body (a wrong secret makes a forged call). */
@@ -49,11 +76,19 @@ describe.each(databaseKinds)('verification provider and its webhook on %s', (kin
     return ctx.app.inject({
       method: 'POST',
       url: `${API}/sumsub/webhook/`,
-      headers: { 'content-type': 'application/json', 'x-payload-digest-alg': algorithm, ...(digest === null ? {} : { 'x-payload-digest': digest }) },
+      headers: {
+        'content-type': 'application/json',
+        'x-payload-digest-alg': algorithm,
+        ...(digest === null ? {} : { 'x-payload-digest': digest }),
+      },
       payload: raw,
     });
   }
-  const reviewed = (ref: string, answer: 'GREEN' | 'RED') => ({ type: 'applicantReviewed', externalUserId: ref, reviewResult: { reviewAnswer: answer } });
+  const reviewed = (ref: string, answer: 'GREEN' | 'RED') => ({
+    type: 'applicantReviewed',
+    externalUserId: ref,
+    reviewResult: { reviewAnswer: answer },
+  });
 
   it('a new subscription waits for identity verification, with the link to follow (C-013, C-029)', async () => {
     const event = await openEvent();
@@ -102,11 +137,17 @@ describe.each(databaseKinds)('verification provider and its webhook on %s', (kin
     expect((await webhook(body, { digest: null })).statusCode).toBe(401);
     expect((await webhook(body, { digest: 'not-hex' })).statusCode).toBe(401);
     // The signature of another body does not carry over.
-    expect((await webhook(body, { digest: signPayload(SECRET, JSON.stringify({ ...body, type: 'applicantPending' })) })).statusCode).toBe(401);
+    expect((await webhook(body, { digest: signPayload(SECRET, JSON.stringify({ ...body, type: 'applicantPending' })) })).statusCode).toBe(
+      401,
+    );
     const unknownAlgorithm = await ctx.app.inject({
       method: 'POST',
       url: `${API}/sumsub/webhook/`,
-      headers: { 'content-type': 'application/json', 'x-payload-digest-alg': 'MD5', 'x-payload-digest': signPayload(SECRET, JSON.stringify(body)) },
+      headers: {
+        'content-type': 'application/json',
+        'x-payload-digest-alg': 'MD5',
+        'x-payload-digest': signPayload(SECRET, JSON.stringify(body)),
+      },
       payload: JSON.stringify(body),
     });
     expect(unknownAlgorithm.statusCode).toBe(401);
@@ -135,7 +176,12 @@ describe.each(databaseKinds)('verification provider and its webhook on %s', (kin
     const user = await ctx.newUser();
     const [invited] = (await subscribe(user, event.row_id)).json();
     expect(invited).toMatchObject({ role: 2, status: 3, extra: { sumsub_link: null } });
-    const answer = await ctx.app.inject({ method: 'POST', url: `${API}/subscriptions/invitation`, headers: user.auth, payload: { invitation_answer: { ...LV2_ANSWER, event_id: event.row_id } } });
+    const answer = await ctx.app.inject({
+      method: 'POST',
+      url: `${API}/subscriptions/invitation`,
+      headers: user.auth,
+      payload: { invitation_answer: { ...LV2_ANSWER, event_id: event.row_id } },
+    });
     expect(answer.statusCode).toBe(200);
     const [lv2] = answer.json();
     expect(lv2).toMatchObject({ role: 2, status: 0 });
@@ -160,7 +206,12 @@ describe.each(databaseKinds)('verification provider and its webhook on %s', (kin
     const event = await openEvent(ALWAYS);
     const user = await ctx.newUser();
     await subscribe(user, event.row_id);
-    const answer = await ctx.app.inject({ method: 'POST', url: `${API}/subscriptions/invitation`, headers: user.auth, payload: { invitation_answer: { event_id: event.row_id, status: 0, role: 2 } } });
+    const answer = await ctx.app.inject({
+      method: 'POST',
+      url: `${API}/subscriptions/invitation`,
+      headers: user.auth,
+      payload: { invitation_answer: { event_id: event.row_id, status: 0, role: 2 } },
+    });
     const lower = answer.json().find((subscription: { role: number }) => subscription.role === 0);
     expect(lower).toMatchObject({ status: 0 });
     expect(lower.extra.sumsub_link).toMatch(/level=identity/);
@@ -173,7 +224,11 @@ describe.each(databaseKinds)('verification provider and its webhook on %s', (kin
     const [subscription] = (await subscribe(user, event.row_id)).json();
     await webhook(reviewed(refOf(subscription.extra.sumsub_link), 'GREEN'));
     const audit = await ctx.app.inject({ method: 'GET', url: `${API}/admin/audit/?event_id=${event.row_id}`, headers: admin.auth });
-    expect(audit.json().data).toEqual(expect.arrayContaining([expect.objectContaining({ action: 'subscription.verification', before: { status: 0 }, after: { status: 1 } })]));
+    expect(audit.json().data).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ action: 'subscription.verification', before: { status: 0 }, after: { status: 1 } }),
+      ]),
+    );
   });
 });
 

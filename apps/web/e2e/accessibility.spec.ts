@@ -2,7 +2,17 @@ import { test } from '@playwright/test';
 import { demo, expectAccessible, login } from './support';
 
 test.describe('accessibility (axe-core: no serious or critical violation)', () => {
-  for (const path of ['/', '/login', '/register', '/account/activation', '/account/activation?token=x', '/account/email-verification?token=x', '/reset-password?token=x', '/check-your-inbox', '/no/such/page']) {
+  for (const path of [
+    '/',
+    '/login',
+    '/register',
+    '/account/activation',
+    '/account/activation?token=x',
+    '/account/email-verification?token=x',
+    '/reset-password?token=x',
+    '/check-your-inbox',
+    '/no/such/page',
+  ]) {
     test(`anonymous ${path}`, async ({ page }) => {
       await page.goto(path);
       await page.getByRole('contentinfo').waitFor();

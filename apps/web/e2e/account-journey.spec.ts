@@ -25,7 +25,12 @@ test.describe('a new user registers, activates, logs in and out', () => {
     const registration = page.waitForRequest((r) => r.url().endsWith('/api/reviews/users/') && r.method() === 'POST');
     await submit.click();
     const body = (await registration).postDataJSON();
-    expect(body.new_user).toMatchObject({ catalyst_id: user.catalystId, password: user.password, password_confirmation: user.password, extra: { policy_acknowledgments: { privacy_policy: true, terms_and_conditions: true } } });
+    expect(body.new_user).toMatchObject({
+      catalyst_id: user.catalystId,
+      password: user.password,
+      password_confirmation: user.password,
+      extra: { policy_acknowledgments: { privacy_policy: true, terms_and_conditions: true } },
+    });
     await expectToast(page, 'Registration successful');
     await expect(page).toHaveURL(/\/account\/activation$/);
     await expect(page.getByText('Please check your email')).toBeVisible();
@@ -58,12 +63,22 @@ test.describe('a new user registers, activates, logs in and out', () => {
   test('a used activation link shows the server message in a modal with a way back to register', async ({ page, request }) => {
     const user = uniqueIdentity();
     const response = await request.post('/api/reviews/users/', {
-      data: { new_user: { catalyst_id: user.catalystId, email: user.email, password: user.password, password_confirmation: user.password, extra: { policy_acknowledgments: { privacy_policy: true, terms_and_conditions: true } } } },
+      data: {
+        new_user: {
+          catalyst_id: user.catalystId,
+          email: user.email,
+          password: user.password,
+          password_confirmation: user.password,
+          extra: { policy_acknowledgments: { privacy_policy: true, terms_and_conditions: true } },
+        },
+      },
     });
     expect(response.status()).toBe(201);
     const link = new URL(await mailedLink(request, user.email, 'activation'));
     const token = link.searchParams.get('token')!;
-    expect((await request.post('/api/reviews/users/activate', { data: { user_activation: { confirmation_token: token } } })).status()).toBe(200);
+    expect((await request.post('/api/reviews/users/activate', { data: { user_activation: { confirmation_token: token } } })).status()).toBe(
+      200,
+    );
 
     await page.goto(link.pathname + link.search);
     await page.getByRole('button', { name: 'Activate' }).click();

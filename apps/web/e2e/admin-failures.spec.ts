@@ -24,7 +24,9 @@ async function failRequests(page: Page, method: 'GET' | 'POST' | 'PUT', path: st
 
 /** A red error toast whose message is exactly this text. */
 async function expectErrorToast(page: Page, text: string) {
-  const toast = page.locator('.mantine-Notification-root').filter({ has: page.locator('.mantine-Notification-description', { hasText: text }) });
+  const toast = page
+    .locator('.mantine-Notification-root')
+    .filter({ has: page.locator('.mantine-Notification-description', { hasText: text }) });
   await expect(toast.first()).toBeVisible();
   await expect(toast.first().locator('.mantine-Notification-title')).toHaveText('Error');
   await expect(toast.first().locator('.mantine-Notification-description')).toHaveText(text);
@@ -50,7 +52,9 @@ test.describe('admin area and events: fixed error toasts when the server fails',
     await expectErrorToast(page, 'Error fetching current event(s)');
     expect(failed.length).toBeGreaterThan(0);
     // No current event is shown, and the stage badge is hidden (stage inactive).
-    await expect(page.getByRole('region', { name: 'Current funding rounds' }).getByText('No funding round is running right now.')).toBeVisible();
+    await expect(
+      page.getByRole('region', { name: 'Current funding rounds' }).getByText('No funding round is running right now.'),
+    ).toBeVisible();
     await expect(page.getByTestId('stage-badge')).toHaveCount(0);
   });
 
@@ -126,7 +130,11 @@ test.describe('admin area and events: fixed error toasts when the server fails',
     await page.waitForLoadState('networkidle');
     const before = await page.getByTestId('status-message-form').count();
     await page.getByRole('button', { name: 'Add a message' }).click();
-    await page.getByTestId('status-message-form').last().getByRole('textbox', { name: /^Message/ }).fill(marker);
+    await page
+      .getByTestId('status-message-form')
+      .last()
+      .getByRole('textbox', { name: /^Message/ })
+      .fill(marker);
     await page.getByRole('button', { name: 'Save status messages' }).click();
     await expectErrorToast(page, 'Error updating status configuration');
     expect(saved).toHaveLength(1);
@@ -149,7 +157,11 @@ test.describe('admin area and events: fixed error toasts when the server fails',
     // The saved list is unknown, so it is not shown as empty and cannot be overwritten: saving stays off, even with a new message.
     await expect(page.getByText('No status messages.', { exact: false })).toHaveCount(0);
     await page.getByRole('button', { name: 'Add a message' }).click();
-    await page.getByTestId('status-message-form').last().getByRole('textbox', { name: /^Message/ }).fill('Would replace every saved message');
+    await page
+      .getByTestId('status-message-form')
+      .last()
+      .getByRole('textbox', { name: /^Message/ })
+      .fill('Would replace every saved message');
     await expect(page.getByRole('button', { name: 'Save status messages' })).toBeDisabled();
   });
 });

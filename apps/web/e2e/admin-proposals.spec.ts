@@ -7,14 +7,23 @@ import { activeUser, adminHeaders, demo, expectAccessible, expectToast, login } 
  */
 
 const API = '/api/reviews';
-const SAMPLE_CATEGORIES = ['Cardano Open: Developers', 'Cardano Open: Ecosystem', 'Cardano Partners: Tier-1 Enterprise Integrations', 'Cardano Use Cases: Prototype & Launch', 'Midnight: Compact DApps'];
+const SAMPLE_CATEGORIES = [
+  'Cardano Open: Developers',
+  'Cardano Open: Ecosystem',
+  'Cardano Partners: Tier-1 Enterprise Integrations',
+  'Cardano Use Cases: Prototype & Launch',
+  'Midnight: Compact DApps',
+];
 
 let serial = 0;
 async function newEvent(request: APIRequestContext, label: string) {
   serial += 1;
   const headers = await adminHeaders(request);
   const name = `${label} ${Date.now().toString(36)}-${process.pid}-${serial}`;
-  const created = await request.post(`${API}/events/`, { headers, data: { new_event: { name, description: 'Made by the admin-proposals browser test.', active: false } } });
+  const created = await request.post(`${API}/events/`, {
+    headers,
+    data: { new_event: { name, description: 'Made by the admin-proposals browser test.', active: false } },
+  });
   expect(created.status()).toBe(201);
   const event = (await created.json()) as { row_id: number; name: string };
   return { ...event, headers };
@@ -23,20 +32,33 @@ async function newEvent(request: APIRequestContext, label: string) {
 /** An event holding the sample proposals and `reviewers` active LV0 subscribers (subscription opens on the inactive event for a moment). */
 async function roundWithReviewers(request: APIRequestContext, reviewers: number) {
   const event = await newEvent(request, 'E2E allocation');
-  const imported = await request.post(`${API}/proposals/import/${event.row_id}`, { headers: event.headers, data: { import_options: { source: 'sample', dry_run: false } } });
+  const imported = await request.post(`${API}/proposals/import/${event.row_id}`, {
+    headers: event.headers,
+    data: { import_options: { source: 'sample', dry_run: false } },
+  });
   expect(imported.status()).toBe(200);
-  await request.put(`${API}/configs/reviews/${event.row_id}/`, { headers: event.headers, data: { record_update: { reviewer_subscription_enabled: true } } });
+  await request.put(`${API}/configs/reviews/${event.row_id}/`, {
+    headers: event.headers,
+    data: { record_update: { reviewer_subscription_enabled: true } },
+  });
   for (let i = 0; i < reviewers; i += 1) {
     const user = await activeUser(request);
-    const token = (await (await request.post(`${API}/users/token/login`, { form: { username: user.catalystId, password: user.password } })).json()).access_token;
+    const token = (
+      await (await request.post(`${API}/users/token/login`, { form: { username: user.catalystId, password: user.password } })).json()
+    ).access_token;
     const subscribed = await request.post(`${API}/subscriptions/`, {
       headers: { authorization: `Bearer ${token}` },
-      data: { new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: [], event_id: event.row_id } },
+      data: {
+        new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: [], event_id: event.row_id },
+      },
     });
     expect(subscribed.status()).toBe(201);
   }
   // The allocation needs the subscriptions, not an open subscription.
-  await request.put(`${API}/configs/reviews/${event.row_id}/`, { headers: event.headers, data: { record_update: { reviewer_subscription_enabled: false } } });
+  await request.put(`${API}/configs/reviews/${event.row_id}/`, {
+    headers: event.headers,
+    data: { record_update: { reviewer_subscription_enabled: false } },
+  });
   const categories = (await (await request.get(`${API}/categories/?event_id=${event.row_id}`)).json()) as { id: number; title: string }[];
   return { event, categories };
 }
@@ -58,7 +80,9 @@ const rowOf = (scope: Locator, label: string) => scope.getByRole('row', { name: 
 
 async function openSection(page: Page, eventId: number, section: 'import' | 'proposalAllocation') {
   await page.goto(`/admin/${eventId}?section=${section}`);
-  await expect(page.getByRole('heading', { level: 2, name: section === 'import' ? 'Import Proposals' : 'Proposal Allocation' })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { level: 2, name: section === 'import' ? 'Import Proposals' : 'Proposal Allocation' }),
+  ).toBeVisible();
 }
 
 test.describe('Import Proposals (issue 5)', () => {
@@ -83,7 +107,15 @@ test.describe('Import Proposals (issue 5)', () => {
     const dry = page.waitForRequest(isImport(event.row_id));
     await form.getByRole('button', { name: 'Import' }).click();
     // D-047: the form's values, wrapped in import_options.
-    expect((await dry).postDataJSON()).toEqual({ import_options: { source: 'sample', categories: [], accept_non_existent_users: true, accept_non_persistent_users: true, dry_run: true } });
+    expect((await dry).postDataJSON()).toEqual({
+      import_options: {
+        source: 'sample',
+        categories: [],
+        accept_non_existent_users: true,
+        accept_non_persistent_users: true,
+        dry_run: true,
+      },
+    });
     // D-034: no confirmation; the result shows below the form, labelled as a dry run.
     const dryResult = page.getByRole('region', { name: 'Dry run: import result' });
     await expect(dryResult).toBeVisible();
@@ -144,9 +176,17 @@ test.describe('Import Proposals (issue 5)', () => {
     const file = {
       format: 'catalyst-voices-proposals/1',
       categories: { 'cat-1': 'E2E Tools', 'cat-2': 'E2E Education' },
-      templates: { 'tpl-1': { category: 'cat-1', schema: { title: 'F15 E2E Tools Form' } }, 'tpl-2': { category: 'cat-2', schema: { title: 'F15 E2E Education Form' } } },
+      templates: {
+        'tpl-1': { category: 'cat-1', schema: { title: 'F15 E2E Tools Form' } },
+        'tpl-2': { category: 'cat-2', schema: { title: 'F15 E2E Education Form' } },
+      },
       documents: [
-        { id: 'e2e-doc-1', template: 'tpl-1', authors: ['id.catalyst://cardano/e2e-author'], payload: { setup: { title: { title: 'A browser-tested tool' } } } },
+        {
+          id: 'e2e-doc-1',
+          template: 'tpl-1',
+          authors: ['id.catalyst://cardano/e2e-author'],
+          payload: { setup: { title: { title: 'A browser-tested tool' } } },
+        },
         { id: 'e2e-doc-2', template: 'tpl-2', authors: [], payload: { setup: { title: { title: 'A browser-tested course' } } } },
       ],
     };
@@ -161,7 +201,14 @@ test.describe('Import Proposals (issue 5)', () => {
     const dry = page.waitForRequest(isImport(event.row_id));
     await form.getByRole('button', { name: 'Import' }).click();
     expect((await dry).postDataJSON()).toEqual({
-      import_options: { source: 'file', file, categories: ['E2E Tools'], accept_non_existent_users: true, accept_non_persistent_users: false, dry_run: true },
+      import_options: {
+        source: 'file',
+        file,
+        categories: ['E2E Tools'],
+        accept_non_existent_users: true,
+        accept_non_persistent_users: false,
+        dry_run: true,
+      },
     });
     const result = page.getByRole('region', { name: 'Dry run: import result' });
     await expect(rowOf(result, 'Created')).toHaveText(/1$/);
@@ -182,7 +229,9 @@ test.describe('Import Proposals (issue 5)', () => {
     await form.getByRole('button', { name: 'Import' }).click();
     await expectToast(page, /No Catalyst Gateway is configured/);
 
-    await page.route(`**${API}/proposals/import/${event.row_id}`, (route) => route.fulfill({ status: 500, contentType: 'text/plain', body: 'upstream failure' }));
+    await page.route(`**${API}/proposals/import/${event.row_id}`, (route) =>
+      route.fulfill({ status: 500, contentType: 'text/plain', body: 'upstream failure' }),
+    );
     await form.getByRole('radio', { name: 'Demo sample' }).check();
     await form.getByRole('button', { name: 'Import' }).click();
     await expectToast(page, 'Error importing proposals');
@@ -192,7 +241,10 @@ test.describe('Import Proposals (issue 5)', () => {
 
 test.describe('Proposal Allocation (issue 5)', () => {
   // D-032, D-033, D-034, D-035, D-036, D-037, D-038, D-039, D-040, D-041 (disabled after the real run), D-042, D-043
-  test('an admin allocates: defaults, validation after editing, a dry run, then a confirmed real run with statistics and histograms', async ({ page, request }) => {
+  test('an admin allocates: defaults, validation after editing, a dry run, then a confirmed real run with statistics and histograms', async ({
+    page,
+    request,
+  }) => {
     const { event, categories } = await roundWithReviewers(request, 3);
     await login(page, demo.admin);
     await openSection(page, event.row_id, 'proposalAllocation');
@@ -238,7 +290,14 @@ test.describe('Proposal Allocation (issue 5)', () => {
     const dry = page.waitForRequest(isAllocation);
     await generate.click();
     expect((await dry).postDataJSON()).toEqual({
-      allocation_params: { event_id: event.row_id, allocation_seed: 1, nr_of_proposals_lv0: 20, nr_of_proposals_lv1: 60, categories: [midnight.id], dry_run: true },
+      allocation_params: {
+        event_id: event.row_id,
+        allocation_seed: 1,
+        nr_of_proposals_lv0: 20,
+        nr_of_proposals_lv1: 60,
+        categories: [midnight.id],
+        dry_run: true,
+      },
     });
     const dryResult = page.getByRole('region', { name: 'Dry run: proposal allocation statistics' });
     await expect(dryResult).toBeVisible();
@@ -262,7 +321,14 @@ test.describe('Proposal Allocation (issue 5)', () => {
     const real = page.waitForRequest(isAllocation);
     await confirm.getByRole('button', { name: 'Generate' }).click();
     expect((await real).postDataJSON()).toEqual({
-      allocation_params: { event_id: event.row_id, allocation_seed: 1, nr_of_proposals_lv0: 20, nr_of_proposals_lv1: 60, categories: [], dry_run: false },
+      allocation_params: {
+        event_id: event.row_id,
+        allocation_seed: 1,
+        nr_of_proposals_lv0: 20,
+        nr_of_proposals_lv1: 60,
+        categories: [],
+        dry_run: false,
+      },
     });
     const stats = page.getByRole('dialog', { name: 'Proposal allocation statistics' });
     await expect(stats).toBeVisible();
@@ -302,12 +368,17 @@ test.describe('Proposal Allocation (issue 5)', () => {
   });
 
   // D-045, §8
-  test('a failed allocation toasts "Error generating proposals allocation"; a 409 shows the server\'s message; failed flags toast', async ({ page, request }) => {
+  test('a failed allocation toasts "Error generating proposals allocation"; a 409 shows the server\'s message; failed flags toast', async ({
+    page,
+    request,
+  }) => {
     const event = await newEvent(request, 'E2E allocation failure');
     await login(page, demo.admin);
     await openSection(page, event.row_id, 'proposalAllocation');
     const form = page.getByRole('form', { name: 'Proposal allocation' });
-    await page.route(`**${API}/proposal-reviews/generate-allocations`, (route) => route.fulfill({ status: 500, contentType: 'text/plain', body: 'upstream failure' }));
+    await page.route(`**${API}/proposal-reviews/generate-allocations`, (route) =>
+      route.fulfill({ status: 500, contentType: 'text/plain', body: 'upstream failure' }),
+    );
     await form.getByRole('button', { name: 'Generate' }).click();
     await expectToast(page, 'Error generating proposals allocation');
     await expect(page.getByRole('region', { name: /^Dry run/ })).toHaveCount(0);

@@ -10,7 +10,8 @@ test.describe('the admin area (issue 3)', () => {
     await login(page, demo.admin);
     await page.goto('/admin/events');
     await expect(page.getByRole('columnheader', { name: 'description' })).toBeVisible();
-    for (const column of ['id', 'name', 'start', 'end', 'active']) await expect(page.getByRole('columnheader', { name: column, exact: true })).toBeVisible();
+    for (const column of ['id', 'name', 'start', 'end', 'active'])
+      await expect(page.getByRole('columnheader', { name: column, exact: true })).toBeVisible();
 
     await page.getByRole('button', { name: 'New fund' }).click();
     const modal = page.getByRole('dialog', { name: 'New event' });
@@ -46,11 +47,26 @@ test.describe('the admin area (issue 3)', () => {
     await row.getByRole('link', { name: `Configure ${name}` }).click();
     await expect(page).toHaveURL(/\/admin\/\d+/);
     const menu = page.getByRole('navigation', { name: 'Event configuration sections' });
-    for (const section of ['General Configuration', 'Review Levels', 'Proposal Allocation', 'Moderation Allocation', 'Review Outcomes', 'Proposal Scoring', 'Export Data', 'Import Proposals']) {
+    for (const section of [
+      'General Configuration',
+      'Review Levels',
+      'Proposal Allocation',
+      'Moderation Allocation',
+      'Review Outcomes',
+      'Proposal Scoring',
+      'Export Data',
+      'Import Proposals',
+    ]) {
       await expect(menu.getByRole('button', { name: section })).toBeVisible(); // B-047
     }
     // B-049, B-050: switches for *_enabled, date-time inputs for *_at.
-    for (const setting of ['User registration', 'Reviewer subscription', 'Review visibility', 'Review submission', 'Moderation submission']) {
+    for (const setting of [
+      'User registration',
+      'Reviewer subscription',
+      'Review visibility',
+      'Review submission',
+      'Moderation submission',
+    ]) {
       await expect(page.getByRole('switch', { name: setting, exact: true })).toBeVisible();
     }
     await expect(page.locator('input[type="datetime-local"]')).toHaveCount(6);
@@ -68,7 +84,11 @@ test.describe('the admin area (issue 3)', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(stageBadge(page)).toHaveText(/review open/i);
     await page.goto('/admin/events');
-    await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: `Edit ${name}` }).click();
+    await page
+      .getByRole('row')
+      .filter({ hasText: name })
+      .getByRole('button', { name: `Edit ${name}` })
+      .click();
     await page.getByRole('dialog', { name: 'Edit event' }).getByRole('switch', { name: 'Active' }).uncheck();
     await page.getByRole('dialog', { name: 'Edit event' }).getByRole('button', { name: 'Save' }).click();
     await expectToast(page, 'Event created or updated');
@@ -115,7 +135,9 @@ test.describe('the admin area (issue 3)', () => {
     await page.goto('/admin/status');
     await page.getByRole('button', { name: 'Add a message' }).click();
     const form = page.getByTestId('status-message-form').last();
-    await form.getByRole('textbox', { name: /^Message/ }).fill(`<b>${marker}</b> tonight <img src=x onerror="window.__xss=1"><script>window.__xss=2</script>`);
+    await form
+      .getByRole('textbox', { name: /^Message/ })
+      .fill(`<b>${marker}</b> tonight <img src=x onerror="window.__xss=1"><script>window.__xss=2</script>`);
     await form.getByRole('textbox', { name: 'Action URL' }).fill('not a url');
     await expect(form.getByText('Please enter a valid URL.')).toBeVisible(); // B-041
     await expect(page.getByRole('button', { name: 'Save status messages' })).toBeDisabled();
@@ -126,7 +148,11 @@ test.describe('the admin area (issue 3)', () => {
     const put = page.waitForRequest((r) => r.url().endsWith('/api/reviews/configs/status/') && r.method() === 'PUT');
     await page.getByRole('button', { name: 'Save status messages' }).click();
     const sent = (await put).postDataJSON();
-    expect(sent.record_update.messages.at(-1)).toMatchObject({ severity: 'warning', is_active: true, action_url: 'https://docs.projectcatalyst.io' }); // B-043
+    expect(sent.record_update.messages.at(-1)).toMatchObject({
+      severity: 'warning',
+      is_active: true,
+      action_url: 'https://docs.projectcatalyst.io',
+    }); // B-043
     await expectToast(page, 'Status configuration updated'); // B-044
 
     const visitor = await browser.newPage();
@@ -163,7 +189,8 @@ test.describe('the admin area (issue 3)', () => {
     const url = new URL((await first).url());
     expect(url.searchParams.get('size')).toBe('25');
     expect(url.searchParams.get('page')).toBe('0');
-    for (const column of ['catalyst_id', 'username', 'email', 'registered', 'account status']) await expect(page.getByRole('columnheader', { name: column, exact: true })).toBeVisible();
+    for (const column of ['catalyst_id', 'username', 'email', 'registered', 'account status'])
+      await expect(page.getByRole('columnheader', { name: column, exact: true })).toBeVisible();
     const body = page.getByRole('table', { name: 'Users' }).locator('tbody tr');
     await expect(body).toHaveCount(25);
     await page.getByRole('button', { name: '2', exact: true }).click();
@@ -172,10 +199,16 @@ test.describe('the admin area (issue 3)', () => {
 
     await page.getByRole('textbox', { name: 'Search users' }).fill('demo-reviewer');
     await expect(body).toHaveCount(1);
-    await body.first().getByRole('button', { name: /^Copy: id\.catalyst:\/\/cardano\/demo-reviewer/ }).click();
+    await body
+      .first()
+      .getByRole('button', { name: /^Copy: id\.catalyst:\/\/cardano\/demo-reviewer/ })
+      .click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('id.catalyst://cardano/demo-reviewer');
     const fetched = page.waitForRequest((r) => r.url().includes('/api/reviews/admin/users/id.catalyst')); // C-049
-    await body.first().getByRole('link', { name: /View the profile of/ }).click();
+    await body
+      .first()
+      .getByRole('link', { name: /View the profile of/ })
+      .click();
     expect(decodeURIComponent((await fetched).url())).toContain('/api/reviews/admin/users/id.catalyst://cardano/demo-reviewer');
     await expect(page).toHaveURL(/\/admin\/users\/id\.catalyst%3A%2F%2Fcardano%2Fdemo-reviewer$/);
     await expect(page.getByRole('heading', { name: 'id.catalyst://cardano/demo-reviewer' })).toBeVisible();

@@ -5,7 +5,15 @@ import { expectToast, login, mailedLink, uniqueIdentity } from './support';
 async function loggedInNewUser(page: Page, request: APIRequestContext) {
   const user = uniqueIdentity();
   const response = await request.post('/api/reviews/users/', {
-    data: { new_user: { catalyst_id: user.catalystId, email: user.email, password: user.password, password_confirmation: user.password, extra: { policy_acknowledgments: { privacy_policy: true, terms_and_conditions: true } } } },
+    data: {
+      new_user: {
+        catalyst_id: user.catalystId,
+        email: user.email,
+        password: user.password,
+        password_confirmation: user.password,
+        extra: { policy_acknowledgments: { privacy_policy: true, terms_and_conditions: true } },
+      },
+    },
   });
   expect(response.status()).toBe(201);
   await login(page, user.catalystId, user.password);
@@ -98,7 +106,11 @@ test.describe('email verification', () => {
     // when the server does send a message, the toast shows it instead of the fixed text.
     await page.unroute('**/api/reviews/catalyst-ids/verify-email');
     await page.route('**/api/reviews/catalyst-ids/verify-email', (route) =>
-      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'Verification is paused for maintenance.' }) }),
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ message: 'Verification is paused for maintenance.' }),
+      }),
     );
     await page.getByRole('button', { name: 'Verify e-mail address' }).click();
     await expectToast(page, 'Verification is paused for maintenance.');

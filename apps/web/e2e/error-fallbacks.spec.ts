@@ -12,7 +12,9 @@ const emptyJsonFailure = { status: 503, contentType: 'application/json', body: '
 
 /** A red error toast whose message is exactly this text. */
 async function expectErrorToast(page: Page, text: string) {
-  const toast = page.locator('.mantine-Notification-root').filter({ has: page.locator('.mantine-Notification-description', { hasText: text }) });
+  const toast = page
+    .locator('.mantine-Notification-root')
+    .filter({ has: page.locator('.mantine-Notification-description', { hasText: text }) });
   await expect(toast.first()).toBeVisible();
   await expect(toast.first().locator('.mantine-Notification-title')).toHaveText('Error');
   await expect(toast.first().locator('.mantine-Notification-description')).toHaveText(text);

@@ -27,7 +27,8 @@ test.describe('the frame: footer, navigation, routes', () => {
     await expect(nav.getByRole('link', { name: 'My proposals' })).toHaveCount(0);
     await expect(nav.getByRole('link', { name: 'Profile' })).toHaveCount(0);
     await login(page, demo.reviewer);
-    for (const name of ['Home', 'Proposals', 'Reviews', 'Profile']) await expect(nav.getByRole('link', { name, exact: true })).toBeVisible();
+    for (const name of ['Home', 'Proposals', 'Reviews', 'Profile'])
+      await expect(nav.getByRole('link', { name, exact: true })).toBeVisible();
     // the demo reviewer reviews the demo round, whose review submission is open.
     await expect(nav.getByRole('link', { name: 'My proposals' })).toBeVisible();
     await expect(nav.getByRole('link', { name: 'Login' })).toHaveCount(0);

@@ -32,7 +32,9 @@ test.describe('navigation guards of spec §2.2', () => {
     await passwordField(page, /^Password confirmation/).fill('Changed-pass3');
     const update = page.waitForRequest((r) => r.url().endsWith('/api/reviews/users/password/update'));
     await page.getByRole('button', { name: 'Save the new password' }).click();
-    expect((await update).postDataJSON()).toEqual({ update_user: { old_password: 'Demo-pass1', password: 'Changed-pass3', password_confirmation: 'Changed-pass3' } });
+    expect((await update).postDataJSON()).toEqual({
+      update_user: { old_password: 'Demo-pass1', password: 'Changed-pass3', password_confirmation: 'Changed-pass3' },
+    });
     await expectToast(page, 'Password updated');
     await page.goto('/reviews');
     await expect(page).toHaveURL(/\/reviews$/);

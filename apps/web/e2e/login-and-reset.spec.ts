@@ -46,7 +46,15 @@ test.describe('login and password reset', () => {
   test('a forgotten password is reset through the e-mailed link', async ({ page, request }) => {
     const user = uniqueIdentity();
     await request.post('/api/reviews/users/', {
-      data: { new_user: { catalyst_id: user.catalystId, email: user.email, password: user.password, password_confirmation: user.password, extra: { policy_acknowledgments: { privacy_policy: true, terms_and_conditions: true } } } },
+      data: {
+        new_user: {
+          catalyst_id: user.catalystId,
+          email: user.email,
+          password: user.password,
+          password_confirmation: user.password,
+          extra: { policy_acknowledgments: { privacy_policy: true, terms_and_conditions: true } },
+        },
+      },
     });
     await page.goto('/login');
     await catalystIdField(page).fill(user.catalystId);
@@ -70,7 +78,10 @@ test.describe('login and password reset', () => {
     await passwordField(page, /^Password confirmation/).fill('Brand-new-pass2');
     const reset = page.waitForRequest((r) => r.url().endsWith('/api/reviews/users/password/reset'));
     await page.getByRole('button', { name: 'Save the new password' }).click();
-    expect((await reset).postDataJSON().user_reset).toMatchObject({ catalyst_id: user.catalystId, confirmation_token: link.searchParams.get('token') });
+    expect((await reset).postDataJSON().user_reset).toMatchObject({
+      catalyst_id: user.catalystId,
+      confirmation_token: link.searchParams.get('token'),
+    });
     await expectToast(page, 'Password updated');
     await expect(page).toHaveURL(/\/login$/);
     await login(page, user.catalystId, 'Brand-new-pass2');

@@ -18,7 +18,9 @@ async function demoRound(request: APIRequestContext) {
   const events = (await (await request.get(`${API}/events/current/`)).json()) as { row_id: number; name: string }[];
   const event = events.find((item) => item.name === 'Fund 15 (demo)');
   expect(event, 'the demo round').toBeTruthy();
-  const proposals = (await (await request.get(`${API}/proposals/?size=100&page=0`)).json()) as { data: (DemoProposal & { event_id: number })[] };
+  const proposals = (await (await request.get(`${API}/proposals/?size=100&page=0`)).json()) as {
+    data: (DemoProposal & { event_id: number })[];
+  };
   return { eventId: event!.row_id, proposals: proposals.data.filter((proposal) => proposal.event_id === event!.row_id) };
 }
 
@@ -30,7 +32,9 @@ async function freshReviewer(request: APIRequestContext) {
   const round = await demoRound(request);
   const subscribed = await request.post(`${API}/subscriptions/`, {
     headers,
-    data: { new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: [], event_id: round.eventId } },
+    data: {
+      new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: [], event_id: round.eventId },
+    },
   });
   expect(subscribed.status()).toBe(201);
   return { user, headers, ...round };
@@ -49,7 +53,8 @@ async function rate(page: Page, criterion: Criterion, stars: number) {
   await expect(radio).toBeChecked();
 }
 
-const isCall = (method: string, path: RegExp) => (request: Request) => request.method() === method && path.test(new URL(request.url()).pathname);
+const isCall = (method: string, path: RegExp) => (request: Request) =>
+  request.method() === method && path.test(new URL(request.url()).pathname);
 const draftOf = (page: Page, catalystId: string, proposalId: number) =>
   page.evaluate((key) => window.localStorage.getItem(key), `review-draft:${catalystId.replace('id.catalyst://', '')}:${proposalId}`);
 
@@ -108,7 +113,9 @@ test.describe('own-review form on the single proposal (issue 6, spec §2.12)', (
     // The draft is kept while typing and comes back after a reload.
     await rate(page, 'Impact alignment', 4);
     await noteField(page, 'Feasibility').fill(validReview.feasibility_note);
-    await expect.poll(async () => JSON.parse((await draftOf(page, reviewer.user.catalystId, proposal.row_id)) ?? '{}').feasibility_note).toBe(validReview.feasibility_note);
+    await expect
+      .poll(async () => JSON.parse((await draftOf(page, reviewer.user.catalystId, proposal.row_id)) ?? '{}').feasibility_note)
+      .toBe(validReview.feasibility_note);
     await page.reload();
     await expect(ownReview(page).getByText('Your unsaved draft was restored.')).toBeVisible();
     await expect(ratingGroup(page, 'Impact alignment').getByRole('radio', { name: '4 stars', exact: true })).toBeChecked();
@@ -221,7 +228,7 @@ test.describe('own-review form on the single proposal (issue 6, spec §2.12)', (
   });
 
   // E-016
-  test('a failed save toasts the fixed text (or the server\'s message) and loses nothing', async ({ page, request }) => {
+  test("a failed save toasts the fixed text (or the server's message) and loses nothing", async ({ page, request }) => {
     const reviewer = await freshReviewer(request);
     const proposal = reviewer.proposals[6]!;
     await login(page, reviewer.user.catalystId, reviewer.user.password);
@@ -230,17 +237,23 @@ test.describe('own-review form on the single proposal (issue 6, spec §2.12)', (
       await rate(page, criterion, index + 2);
       await noteField(page, criterion).fill(note(21));
     }
-    await page.route(`**${API}/proposal-reviews/`, (route) => route.fulfill({ status: 500, contentType: 'text/html', body: '<h1>Bad gateway</h1>' }));
+    await page.route(`**${API}/proposal-reviews/`, (route) =>
+      route.fulfill({ status: 500, contentType: 'text/html', body: '<h1>Bad gateway</h1>' }),
+    );
     await ownReview(page).getByRole('button', { name: 'Save review' }).click();
     await expectToast(page, 'Error in submitting, updating or deleting a review');
     await expect(noteField(page, 'Auditability (value for money)')).toHaveValue(note(21));
     await expect(ratingGroup(page, 'Auditability (value for money)').getByRole('radio', { name: '4 stars', exact: true })).toBeChecked();
-    await expect.poll(async () => JSON.parse((await draftOf(page, reviewer.user.catalystId, proposal.row_id)) ?? '{}').auditability_note).toBe(note(21));
+    await expect
+      .poll(async () => JSON.parse((await draftOf(page, reviewer.user.catalystId, proposal.row_id)) ?? '{}').auditability_note)
+      .toBe(note(21));
 
     // The toast sits bottom right, over the side column's Save button: a person closes it first.
     await page.locator('.mantine-Notification-root').getByRole('button', { name: 'Close' }).click();
     await page.unroute(`**${API}/proposal-reviews/`);
-    await page.route(`**${API}/proposal-reviews/`, (route) => route.fulfill({ status: 403, json: { message: 'Review submission is closed for this event.' } }));
+    await page.route(`**${API}/proposal-reviews/`, (route) =>
+      route.fulfill({ status: 403, json: { message: 'Review submission is closed for this event.' } }),
+    );
     await ownReview(page).getByRole('button', { name: 'Save review' }).click();
     await expectToast(page, 'Review submission is closed for this event.');
     await expect(ownReview(page).getByTestId('own-review-view')).toHaveCount(0);
@@ -270,7 +283,10 @@ test.describe('who sees the own-review form (spec §2.12, §5, §6)', () => {
   });
 
   // E-006
-  test('a reviewer who is an author in the proposal\'s objective sees no form there, and sees it in another objective', async ({ page, request }) => {
+  test("a reviewer who is an author in the proposal's objective sees no form there, and sees it in another objective", async ({
+    page,
+    request,
+  }) => {
     const reviewer = await freshReviewer(request);
     const authored = reviewer.proposals.find((proposal) => proposal.objective !== null)!;
     const other = reviewer.proposals.find((proposal) => proposal.objective !== null && proposal.objective !== authored.objective)!;
@@ -308,10 +324,16 @@ test.describe('who sees the own-review form (spec §2.12, §5, §6)', () => {
 
 test.describe('the reviews list of a proposal (spec §2.12)', () => {
   // E-035, E-039
-  test('a visitor sees the proposal\'s reviews as cards with the reviewer, level, ranking, ratings, notes and a link', async ({ page, request }) => {
+  test("a visitor sees the proposal's reviews as cards with the reviewer, level, ranking, ratings, notes and a link", async ({
+    page,
+    request,
+  }) => {
     const reviewer = await freshReviewer(request);
     const proposal = reviewer.proposals[8]!;
-    const created = await request.post(`${API}/proposal-reviews/`, { headers: reviewer.headers, data: { new_proposal_review: { ...validReview, proposal_id: proposal.row_id } } });
+    const created = await request.post(`${API}/proposal-reviews/`, {
+      headers: reviewer.headers,
+      data: { new_proposal_review: { ...validReview, proposal_id: proposal.row_id } },
+    });
     expect(created.status()).toBe(201);
     const review = (await created.json()) as { row_id: number; assessor: string };
     try {
@@ -342,14 +364,20 @@ test.describe('the reviews list of a proposal (spec §2.12)', () => {
   // E-038
   test('a failed list toasts and shows an empty list; an empty answer shows the empty state', async ({ page, request }) => {
     const { proposals } = await demoRound(request);
-    await page.route((url) => url.pathname === `${API}/proposal-reviews/filtered`, (route) => route.fulfill({ status: 500, contentType: 'text/html', body: '<h1>Bad gateway</h1>' }));
+    await page.route(
+      (url) => url.pathname === `${API}/proposal-reviews/filtered`,
+      (route) => route.fulfill({ status: 500, contentType: 'text/html', body: '<h1>Bad gateway</h1>' }),
+    );
     await page.goto(`/proposal/${proposals[3]!.row_id}`);
     await expectToast(page, 'Error fetching reviews');
     await expect(page.getByRole('heading', { level: 2, name: 'Reviews (0)' })).toBeVisible();
     await expect(page.getByTestId('proposal-reviews').getByText('No items found.')).toBeVisible();
 
     await page.unroute((url) => url.pathname === `${API}/proposal-reviews/filtered`);
-    await page.route((url) => url.pathname === `${API}/proposal-reviews/filtered`, (route) => route.fulfill({ json: { data: [], page: { total: 0, size: 25, page: 0 } } }));
+    await page.route(
+      (url) => url.pathname === `${API}/proposal-reviews/filtered`,
+      (route) => route.fulfill({ json: { data: [], page: { total: 0, size: 25, page: 0 } } }),
+    );
     await page.reload();
     await expect(page.getByTestId('proposal-reviews').getByText('No items found.')).toBeVisible();
     await expect(page.getByRole('article')).toHaveCount(0);

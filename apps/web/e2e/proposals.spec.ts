@@ -40,7 +40,11 @@ test.describe('proposals list (issue 5, spec §2.11)', () => {
     const filtered = calls.slice(before).filter((url) => url.searchParams.has('title'));
     expect(filtered.map((url) => url.searchParams.get('title'))).toEqual(['wallet']);
     expect(filtered[0]?.searchParams.get('page')).toBe('0');
-    for (const title of ['Accessible Wallet Guides for Screen Readers', 'Selective Disclosure KYC Wallet', 'Mithril Client for Mobile Wallets']) {
+    for (const title of [
+      'Accessible Wallet Guides for Screen Readers',
+      'Selective Disclosure KYC Wallet',
+      'Mithril Client for Mobile Wallets',
+    ]) {
       await expect(listTable(page).getByRole('link', { name: title })).toBeVisible();
     }
 
@@ -52,7 +56,9 @@ test.describe('proposals list (issue 5, spec §2.11)', () => {
     await expect(bodyRows(page)).toHaveCount(3);
 
     // D-004: only spaces is an empty filter: dropped from the query and the request.
-    const unfiltered = page.waitForRequest((request) => isListCall(new URL(request.url())) && !new URL(request.url()).searchParams.has('title'));
+    const unfiltered = page.waitForRequest(
+      (request) => isListCall(new URL(request.url())) && !new URL(request.url()).searchParams.has('title'),
+    );
     await titleFilter(page).fill('   ');
     await unfiltered;
     await expect(page).toHaveURL(/\/proposals$/);
@@ -74,7 +80,8 @@ test.describe('proposals list (issue 5, spec §2.11)', () => {
     const total = await listedTotal(request);
     expect(total).toBeGreaterThan(25);
     await page.goto('/proposals');
-    for (const column of ['ID', 'Title', 'Objective', 'Funds']) await expect(listTable(page).getByRole('columnheader', { name: column, exact: true })).toBeVisible();
+    for (const column of ['ID', 'Title', 'Objective', 'Funds'])
+      await expect(listTable(page).getByRole('columnheader', { name: column, exact: true })).toBeVisible();
     await expect(listTable(page).getByRole('columnheader', { name: 'Reviewed' })).toHaveCount(0); // D-009: only on the allocated view
     await expect(bodyRows(page)).toHaveCount(25);
     await expect(page.getByText('Page 1 of 2')).toBeVisible();
@@ -83,7 +90,9 @@ test.describe('proposals list (issue 5, spec §2.11)', () => {
     await expect(first.getByRole('cell').nth(0)).toHaveText('019a5e00'); // the part of pr_id before the first hyphen
     await expect(first.getByRole('cell').nth(2)).toHaveText('Cardano Open: Ecosystem');
     await expect(first.getByRole('cell').nth(3)).toHaveText('15,000 ADA');
-    await expect(bodyRows(page).filter({ hasText: 'Micro-Insurance for Motorcycle Taxis' }).getByRole('cell').nth(3)).toHaveText('152,000 ADA'); // D-008
+    await expect(bodyRows(page).filter({ hasText: 'Micro-Insurance for Motorcycle Taxis' }).getByRole('cell').nth(3)).toHaveText(
+      '152,000 ADA',
+    ); // D-008
     await expect(bodyRows(page).filter({ hasText: 'Private Payroll DApp in Compact' }).getByRole('cell').nth(3)).toHaveText('2,500 USDM');
 
     const second = page.waitForRequest((r) => isListCall(new URL(r.url())) && new URL(r.url()).searchParams.get('page') === '1');
@@ -147,7 +156,8 @@ test.describe('allocated proposals (issue 5)', () => {
     expect(url.searchParams.get('page')).toBe('0');
     await expect(page.getByRole('heading', { level: 1, name: 'Allocated proposals' })).toBeVisible();
     await expect(bodyRows(page, 'Allocated proposals')).toHaveCount(20);
-    for (const column of ['ID', 'Title', 'Objective', 'Funds', 'Reviewed']) await expect(allocatedTable(page).getByRole('columnheader', { name: column, exact: true })).toBeVisible();
+    for (const column of ['ID', 'Title', 'Objective', 'Funds', 'Reviewed'])
+      await expect(allocatedTable(page).getByRole('columnheader', { name: column, exact: true })).toBeVisible();
     // Nobody has reviewed yet (reviews arrive with issue 6).
     await expect(allocatedTable(page).getByText('Not reviewed')).toHaveCount(20);
     await expect(page.getByText('Page 1 of 1')).toBeVisible();
@@ -191,7 +201,10 @@ test.describe('allocated proposals (issue 5)', () => {
   // D-017, D-018: the allocated list is the viewer's 'My proposals' (the navigation's name); its count comes with the page.
   test('a failing allocated call toasts and leaves an empty list with total 0', async ({ page }) => {
     await login(page, demo.reviewer);
-    await page.route((u) => u.pathname === '/api/reviews/proposals/allocated', (route) => route.fulfill({ status: 500, contentType: 'text/html', body: '<h1>Bad gateway</h1>' }));
+    await page.route(
+      (u) => u.pathname === '/api/reviews/proposals/allocated',
+      (route) => route.fulfill({ status: 500, contentType: 'text/html', body: '<h1>Bad gateway</h1>' }),
+    );
     await page.goto('/allocated-proposals');
     await expectToast(page, 'Error fetching allocated proposals');
     await expect(allocatedTable(page)).toContainText('No items found.');
@@ -226,7 +239,15 @@ test.describe('single proposal (issue 5, spec §2.12)', () => {
     await expect(full).toHaveAttribute('rel', /noopener/);
 
     // D-023: segments (h2) holding sections (h3) holding fields with title and answer.
-    for (const segment of ['Proposal setup', 'Proposal Summary', 'Theme Selection', 'Campaign Category', 'Milestones', 'Self-Assessment', 'Required Acknowledgements']) {
+    for (const segment of [
+      'Proposal setup',
+      'Proposal Summary',
+      'Theme Selection',
+      'Campaign Category',
+      'Milestones',
+      'Self-Assessment',
+      'Required Acknowledgements',
+    ]) {
       await expect(page.getByRole('heading', { level: 2, name: segment, exact: true })).toBeVisible();
     }
     const setup = page.getByRole('region', { name: 'Proposal setup', exact: true });
@@ -235,7 +256,9 @@ test.describe('single proposal (issue 5, spec §2.12)', () => {
     await expect(answer(page, 'Applicant name and surname')).toHaveText('Amara Okafor');
     await expect(answer(page, 'What is the problem you want to solve?')).toHaveText('Current challenge in the Cardano ecosystem...');
     await expect(answer(page, "Will your project's outputs be fully open source?")).toHaveText('Yes');
-    await expect(answer(page, 'Have you previously submitted a project in Catalyst that was funded and is not yet completed?')).toHaveText('No');
+    await expect(answer(page, 'Have you previously submitted a project in Catalyst that was funded and is not yet completed?')).toHaveText(
+      'No',
+    );
     await expect(answer(page, 'I Agree')).toHaveText('Confirmed');
     await expect(answer(page, "Project ID's")).toHaveText('No answer');
     // D-027: markdown renders as HTML (a list here).
@@ -249,11 +272,19 @@ test.describe('single proposal (issue 5, spec §2.12)', () => {
     await expect(links.first()).toHaveAttribute('target', '_blank');
     await expect(links.first()).toHaveAttribute('rel', 'noopener noreferrer');
     // D-030: the grouped tag selector shows group and tag.
-    await expect(answer(page, 'Please choose the most relevant theme and tag related to the outcomes of your proposal')).toHaveText('DeFi › Staking');
+    await expect(answer(page, 'Please choose the most relevant theme and tag related to the outcomes of your proposal')).toHaveText(
+      'DeFi › Staking',
+    );
     // Other types read as text; lists of milestones are nested groups.
     await expect(answer(page, 'Original Language')).toHaveText('de');
-    const milestones = page.getByRole('group', { name: 'What are the key milestones you need to achieve in order to complete your project successfully?', exact: true });
-    const firstMilestone = milestones.getByRole('group', { name: 'What are the key milestones you need to achieve in order to complete your project successfully? 1', exact: true });
+    const milestones = page.getByRole('group', {
+      name: 'What are the key milestones you need to achieve in order to complete your project successfully?',
+      exact: true,
+    });
+    const firstMilestone = milestones.getByRole('group', {
+      name: 'What are the key milestones you need to achieve in order to complete your project successfully? 1',
+      exact: true,
+    });
     await expect(firstMilestone.getByRole('group', { name: 'Milestone Title', exact: true })).toHaveText('Initial Setup and Planning');
     await expect(firstMilestone.getByRole('group', { name: 'Cost', exact: true })).toHaveText('30,000 ADA');
     await expect(firstMilestone.getByRole('group', { name: 'Acceptance Criteria', exact: true }).getByRole('listitem')).toHaveCount(2);
@@ -265,8 +296,14 @@ test.describe('single proposal (issue 5, spec §2.12)', () => {
     await listTable(page).getByRole('link', { name: 'Example Catalyst Proposal' }).click();
     await expect(page.getByTestId('proposal-objective')).toHaveText('No category');
     const enterprise = page.getByRole('group', { name: 'Enterprise partnership', exact: true });
-    await expect(enterprise.getByRole('group', { name: 'Is your proposal led by or in partnership with an established enterprise or team with a proven business track record?' })).toHaveText('Yes');
-    await expect(enterprise.getByRole('group', { name: 'If Yes', exact: true }).getByRole('group', { name: 'Question', exact: true })).toHaveText('Example Enterprise with proven track record');
+    await expect(
+      enterprise.getByRole('group', {
+        name: 'Is your proposal led by or in partnership with an established enterprise or team with a proven business track record?',
+      }),
+    ).toHaveText('Yes');
+    await expect(
+      enterprise.getByRole('group', { name: 'If Yes', exact: true }).getByRole('group', { name: 'Question', exact: true }),
+    ).toHaveText('Example Enterprise with proven track record');
   });
 
   // D-026
@@ -296,7 +333,9 @@ test.describe('single proposal (issue 5, spec §2.12)', () => {
 
     await scrollTo(200);
     await toReviews.click();
-    await expect.poll(() => page.evaluate(() => Math.round(document.getElementById('reviews')!.getBoundingClientRect().top) <= window.innerHeight)).toBe(true);
+    await expect
+      .poll(() => page.evaluate(() => Math.round(document.getElementById('reviews')!.getBoundingClientRect().top) <= window.innerHeight))
+      .toBe(true);
     await expect(toReviews).toHaveCount(0);
     await toTop.click();
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
@@ -323,8 +362,24 @@ const field = (name: string, title: string, extra: Record<string, unknown> = {})
 /** A small template in the Catalyst Voices shape: segments → sections → fields, one field of each type. */
 const craftedSchema = {
   properties: {
-    setup: { $ref: ref('segment'), title: 'Proposal setup', properties: { title: { $ref: ref('section'), title: 'Proposal title', properties: { title: field('singleLineTextEntry', 'Title') } } } },
-    summary: { $ref: ref('segment'), title: 'Proposal summary', properties: { budget: { $ref: ref('section'), title: 'Budget', properties: { requestedFunds: field('tokenValueCardanoADA', 'Requested funds in ADA') } } } },
+    setup: {
+      $ref: ref('segment'),
+      title: 'Proposal setup',
+      properties: {
+        title: { $ref: ref('section'), title: 'Proposal title', properties: { title: field('singleLineTextEntry', 'Title') } },
+      },
+    },
+    summary: {
+      $ref: ref('segment'),
+      title: 'Proposal summary',
+      properties: {
+        budget: {
+          $ref: ref('section'),
+          title: 'Budget',
+          properties: { requestedFunds: field('tokenValueCardanoADA', 'Requested funds in ADA') },
+        },
+      },
+    },
     details: {
       $ref: ref('segment'),
       title: 'Every field type',
@@ -340,7 +395,9 @@ const craftedSchema = {
             agreement: field('agreementConfirmation', 'Agreement'),
             links: field('singleLineHttpsURLEntryList', 'Links', { items: { type: 'string' } }),
             tags: field('tagInput', 'Plain tags', { items: { type: 'string' } }),
-            projects: field('tagInput', 'Project IDs', { items: { type: 'object', properties: { project_id: { type: 'string', title: 'Project ID' } } } }),
+            projects: field('tagInput', 'Project IDs', {
+              items: { type: 'object', properties: { project_id: { type: 'string', title: 'Project ID' } } },
+            }),
             theme: field('singleGroupedTagSelector', 'Theme'),
             language: field('languageCode', 'Language'),
             group: field('borderGroup', 'A border group', { properties: { inner: field('singleLineTextEntry', 'Inner answer') } }),
@@ -386,11 +443,17 @@ const craftedPayload = {
 async function importCrafted(request: APIRequestContext) {
   const headers = await adminHeaders(request);
   const name = `E2E crafted proposals ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  const created = await request.post('/api/reviews/events/', { headers, data: { new_event: { name, description: 'Holds a crafted proposal of a browser test.', active: false } } });
+  const created = await request.post('/api/reviews/events/', {
+    headers,
+    data: { new_event: { name, description: 'Holds a crafted proposal of a browser test.', active: false } },
+  });
   expect(created.status()).toBe(201);
   const event = (await created.json()) as { row_id: number };
   const restore = async () => {
-    const put = await request.put(`/api/reviews/events/${event.row_id}/`, { headers, data: { event_update: { name, description: 'Holds a crafted proposal of a browser test.', active: false } } });
+    const put = await request.put(`/api/reviews/events/${event.row_id}/`, {
+      headers,
+      data: { event_update: { name, description: 'Holds a crafted proposal of a browser test.', active: false } },
+    });
     expect(put.ok()).toBeTruthy();
   };
   try {
@@ -404,7 +467,9 @@ async function importCrafted(request: APIRequestContext) {
             format: 'catalyst-voices-proposals/1',
             categories: {},
             templates: { t1: { category: null, schema: craftedSchema } },
-            documents: [{ id: `crafted-${event.row_id}`, ver: '1', template: 't1', authors: ['id.catalyst://cardano/x'], payload: craftedPayload }],
+            documents: [
+              { id: `crafted-${event.row_id}`, ver: '1', template: 't1', authors: ['id.catalyst://cardano/x'], payload: craftedPayload },
+            ],
           },
         },
       },
@@ -467,7 +532,9 @@ test.describe('a crafted proposal (issue 5)', () => {
       await expect(answer(page, 'Project IDs').getByRole('listitem')).toHaveText(['1234567', '7654321']);
       await expect(answer(page, 'Theme')).toHaveText('Governance › DAO tooling');
       await expect(answer(page, 'Language')).toHaveText('en');
-      await expect(page.getByRole('group', { name: 'A border group', exact: true }).getByRole('group', { name: 'Inner answer' })).toHaveText('nested value');
+      await expect(
+        page.getByRole('group', { name: 'A border group', exact: true }).getByRole('group', { name: 'Inner answer' }),
+      ).toHaveText('nested value');
       await expectAccessible(page);
       expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
       expect(dialogs).toEqual([]);

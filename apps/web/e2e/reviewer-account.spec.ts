@@ -45,7 +45,10 @@ test.describe('account bars, due diligence and the profile (issue 4)', () => {
 
     status = 3; // approved: the next refresh takes the bar away
     await bar.getByRole('button', { name: 'Complete due diligence' }).click();
-    await page.getByRole('dialog', { name: 'Due diligence' }).getByRole('button', { name: /refresh my status/ }).click();
+    await page
+      .getByRole('dialog', { name: 'Due diligence' })
+      .getByRole('button', { name: /refresh my status/ })
+      .click();
     await expect(bar).toHaveCount(0);
   });
 
@@ -101,8 +104,27 @@ test.describe('account bars, due diligence and the profile (issue 4)', () => {
       json.extra.historic_stats.reviews = { active_funds: 3, submitted: 12, blank: 2, valid: 7 };
       json.extra.stats.reviews = { allocations: 40, submitted: 9, allocated_submitted: 6 };
       json.extra.subscriptions = [
-        { row_id: 1, event_id: 1, event: { name: 'Older round' }, role: 0, status: 1, extra: { anonymous_id: 'olderid234', sumsub_link: null, preferred_categories: [], subscribed_at: '2025-01-01T00:00:00.000Z' } },
-        { row_id: 2, event_id: 2, event: { name: 'Newer round' }, role: 1, status: 0, extra: { anonymous_id: 'newerid234', sumsub_link: 'https://verify.example/start?level=identity&ref=x', preferred_categories: [{ id: 1, title: 'Developers' }], subscribed_at: '2026-06-01T00:00:00.000Z' } },
+        {
+          row_id: 1,
+          event_id: 1,
+          event: { name: 'Older round' },
+          role: 0,
+          status: 1,
+          extra: { anonymous_id: 'olderid234', sumsub_link: null, preferred_categories: [], subscribed_at: '2025-01-01T00:00:00.000Z' },
+        },
+        {
+          row_id: 2,
+          event_id: 2,
+          event: { name: 'Newer round' },
+          role: 1,
+          status: 0,
+          extra: {
+            anonymous_id: 'newerid234',
+            sumsub_link: 'https://verify.example/start?level=identity&ref=x',
+            preferred_categories: [{ id: 1, title: 'Developers' }],
+            subscribed_at: '2026-06-01T00:00:00.000Z',
+          },
+        },
       ].reverse(); // the server sends newest first
     });
     await login(page, user.catalystId, user.password);
@@ -151,7 +173,8 @@ test.describe('account bars, due diligence and the profile (issue 4)', () => {
   test('a subscription answered with an identity-verification link shows that link', async ({ page, request }) => {
     const user = await activeUser(request);
     await rewriteJson(page, '**/api/reviews/subscriptions/', (json) => {
-      for (const item of json) Object.assign(item, { status: 0, extra: { ...item.extra, sumsub_link: 'https://verify.example/start?level=identity&ref=abc' } });
+      for (const item of json)
+        Object.assign(item, { status: 0, extra: { ...item.extra, sumsub_link: 'https://verify.example/start?level=identity&ref=abc' } });
     });
     await login(page, user.catalystId, user.password);
     await page.getByRole('button', { name: 'Subscribe' }).click();
@@ -159,12 +182,18 @@ test.describe('account bars, due diligence and the profile (issue 4)', () => {
     await modal.getByRole('checkbox', { name: 'I want to be a reviewer' }).check();
     await modal.getByRole('checkbox', { name: 'accept fund rules' }).check();
     await modal.getByRole('button', { name: 'Subscribe' }).click();
-    await expect(page.getByRole('dialog').getByRole('link', { name: /verif/i })).toHaveAttribute('href', 'https://verify.example/start?level=identity&ref=abc');
+    await expect(page.getByRole('dialog').getByRole('link', { name: /verif/i })).toHaveAttribute(
+      'href',
+      'https://verify.example/start?level=identity&ref=abc',
+    );
     await expect(page.getByTestId('subscription-confirmation')).toHaveCount(0);
   });
 
   // C-008, C-012
-  test('a failed categories fetch toasts and leaves the list empty; a failed subscription toasts and keeps the form', async ({ page, request }) => {
+  test('a failed categories fetch toasts and leaves the list empty; a failed subscription toasts and keeps the form', async ({
+    page,
+    request,
+  }) => {
     const user = await activeUser(request);
     await page.route('**/api/reviews/categories/**', (route) => route.fulfill({ status: 500, body: 'upstream failure' }));
     await page.route('**/api/reviews/subscriptions/', (route) => route.fulfill({ status: 500, body: 'upstream failure' }));
@@ -188,7 +217,16 @@ test.describe('account bars, due diligence and the profile (issue 4)', () => {
     await page.route('**/api/reviews/subscriptions/', (route) =>
       route.fulfill({
         status: 201,
-        json: [{ row_id: 9, event_id: 1, event: { name: 'Fund 15 (demo)' }, role: 2, status: 3, extra: { anonymous_id: 'invited234', sumsub_link: null, preferred_categories: [], subscribed_at: new Date().toISOString() } }],
+        json: [
+          {
+            row_id: 9,
+            event_id: 1,
+            event: { name: 'Fund 15 (demo)' },
+            role: 2,
+            status: 3,
+            extra: { anonymous_id: 'invited234', sumsub_link: null, preferred_categories: [], subscribed_at: new Date().toISOString() },
+          },
+        ],
       }),
     );
     await page.route('**/api/reviews/subscriptions/invitation', (route) => route.fulfill({ status: 500, body: 'upstream failure' }));

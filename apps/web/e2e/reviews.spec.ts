@@ -16,7 +16,8 @@ const bodyRows = (page: Page) => table(page).locator('tbody tr');
 const field = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true });
 
 /** Over 200 characters without spaces, with a line break that the review page must keep. */
-const note = (label: string) => `${label}: the proposal states its goal clearly and the budget is broken down by role and month.\nSecond line: the milestones end with evidence that the community can check, and the team has delivered similar work before, which makes the plan believable and easy to audit over its whole duration.`;
+const note = (label: string) =>
+  `${label}: the proposal states its goal clearly and the budget is broken down by role and month.\nSecond line: the milestones end with evidence that the community can check, and the team has delivered similar work before, which makes the plan believable and easy to audit over its whole duration.`;
 
 interface Reviewer {
   token: string;
@@ -30,7 +31,10 @@ async function demoRound(request: APIRequestContext): Promise<number> {
   return events.find((event) => event.name === 'Fund 15 (demo)')!.row_id;
 }
 
-async function demoProposals(request: APIRequestContext, eventId: number): Promise<{ row_id: number; title: string; objective_title: string | null }[]> {
+async function demoProposals(
+  request: APIRequestContext,
+  eventId: number,
+): Promise<{ row_id: number; title: string; objective_title: string | null }[]> {
   const response = await request.get(`${API}/proposals/?size=100&page=0&event_id=${eventId}`);
   expect(response.ok()).toBeTruthy();
   return (await response.json()).data;
@@ -60,7 +64,12 @@ interface CreatedReview {
   assessor_level: number;
 }
 
-async function writeReview(request: APIRequestContext, reviewer: Reviewer, proposalId: number, ratings: [number, number, number] = [4, 3, 5]): Promise<CreatedReview> {
+async function writeReview(
+  request: APIRequestContext,
+  reviewer: Reviewer,
+  proposalId: number,
+  ratings: [number, number, number] = [4, 3, 5],
+): Promise<CreatedReview> {
   const response = await request.post(`${API}/proposal-reviews/`, {
     headers: { authorization: `Bearer ${reviewer.token}` },
     data: {
@@ -85,7 +94,8 @@ async function reviewerWithReviews(request: APIRequestContext, count = 1) {
   const proposals = await demoProposals(request, reviewer.eventId);
   const offset = Math.floor(Math.random() * proposals.length);
   const reviews: CreatedReview[] = [];
-  for (let index = 0; index < count; index += 1) reviews.push(await writeReview(request, reviewer, proposals[(offset + index) % proposals.length]!.row_id));
+  for (let index = 0; index < count; index += 1)
+    reviews.push(await writeReview(request, reviewer, proposals[(offset + index) % proposals.length]!.row_id));
   return { reviewer, reviews };
 }
 
@@ -96,7 +106,10 @@ async function addTag(page: Page, name: string, value: string) {
 
 test.describe('reviews list (issue 6, spec §2.13)', () => {
   // E-001, E-026, E-027, E-028, E-029, E-033, E-035, E-036
-  test('a visitor filters the list: kept in the query string on reload, repeated array keys, cleared, and opens a review', async ({ page, request }) => {
+  test('a visitor filters the list: kept in the query string on reload, repeated array keys, cleared, and opens a review', async ({
+    page,
+    request,
+  }) => {
     const { reviewer, reviews } = await reviewerWithReviews(request);
     const review = reviews[0]!;
 
@@ -108,7 +121,8 @@ test.describe('reviews list (issue 6, spec §2.13)', () => {
     expect(initial.getAll('rankings')).toEqual(['0']); // E-033: review submission is open in the demo round
     expect(initial.has('my_reviews')).toBe(false); // E-032: a visitor has no my_reviews
     await expect(page.getByRole('checkbox', { name: 'My reviews' })).toHaveCount(0);
-    for (const name of ['ID', 'Proposal title', 'Assessor', 'Ranking', 'Ratings']) await expect(table(page).getByRole('columnheader', { name, exact: true })).toBeVisible(); // E-026
+    for (const name of ['ID', 'Proposal title', 'Assessor', 'Ranking', 'Ratings'])
+      await expect(table(page).getByRole('columnheader', { name, exact: true })).toBeVisible(); // E-026
     await expectAccessible(page);
 
     // E-029: proposal id (debounced), assessors (a tag input), rankings (a multi-select): each lands in the query string.
@@ -157,7 +171,9 @@ test.describe('reviews list (issue 6, spec §2.13)', () => {
     // Back to the one review, then open it.
     await page.goBack();
     await expect(page).toHaveURL(/assessors=/);
-    await table(page).getByRole('link', { name: `Open review ${review.row_id}` }).click();
+    await table(page)
+      .getByRole('link', { name: `Open review ${review.row_id}` })
+      .click();
     await expect(page).toHaveURL(new RegExp(`/review/${review.row_id}$`));
     await expect(page.getByRole('heading', { level: 1, name: review.proposal.title })).toBeVisible();
   });
@@ -181,7 +197,12 @@ test.describe('reviews list (issue 6, spec §2.13)', () => {
     await field(page, 'Proposal title').pressSequentially(`  ${part}  `, { delay: 30 });
     expect(new URL((await byTitle).url()).searchParams.get('proposal')).toBe(part.trim());
     await page.waitForTimeout(600);
-    expect(calls.slice(before).filter((query) => query.has('proposal')).map((query) => query.get('proposal'))).toEqual([part.trim()]);
+    expect(
+      calls
+        .slice(before)
+        .filter((query) => query.has('proposal'))
+        .map((query) => query.get('proposal')),
+    ).toEqual([part.trim()]);
     await expect.poll(() => new URL(page.url()).searchParams.get('proposal')).toBe(part.trim());
     await expect(bodyRows(page)).toHaveCount(1);
 
@@ -223,7 +244,10 @@ test.describe('reviews list (issue 6, spec §2.13)', () => {
   });
 
   // E-030, E-031, E-032
-  test('in the review-open stage a reviewer’s my_reviews is on, disabled, with their anonymous id as assessor', async ({ page, request }) => {
+  test('in the review-open stage a reviewer’s my_reviews is on, disabled, with their anonymous id as assessor', async ({
+    page,
+    request,
+  }) => {
     const { reviewer, reviews } = await reviewerWithReviews(request);
     await login(page, reviewer.catalystId, reviewer.password);
     const first = listCall(page);
@@ -242,7 +266,10 @@ test.describe('reviews list (issue 6, spec §2.13)', () => {
   });
 
   // E-034, E-032
-  test('without review submission or moderation the rankings default is included, and my_reviews is free to switch', async ({ page, request }) => {
+  test('without review submission or moderation the rankings default is included, and my_reviews is free to switch', async ({
+    page,
+    request,
+  }) => {
     const { reviewer } = await reviewerWithReviews(request);
     // This page only sees every round with submission closed; the server's configuration stays as it is.
     await rewriteJson(page, '**/api/reviews/configs/reviews/*/', (json) => {
@@ -273,7 +300,9 @@ test.describe('reviews list (issue 6, spec §2.13)', () => {
     await expect(page.getByText('Page 1 of 1')).toBeVisible();
 
     await page.unroute('**/api/reviews/proposal-reviews/filtered?**');
-    await page.route('**/api/reviews/proposal-reviews/filtered?**', (route) => route.fulfill({ status: 503, json: { message: 'The reviews are resting' } }));
+    await page.route('**/api/reviews/proposal-reviews/filtered?**', (route) =>
+      route.fulfill({ status: 503, json: { message: 'The reviews are resting' } }),
+    );
     await page.getByRole('checkbox', { name: 'Include pending' }).click(); // controlled by the URL: it turns on once the navigation lands
     await expectToast(page, 'The reviews are resting');
   });
@@ -292,7 +321,10 @@ test.describe('reviews list (issue 6, spec §2.13)', () => {
 
 test.describe('single review (issue 6, spec §2.15)', () => {
   // E-001, E-024, E-025, E-043, E-044, E-045, E-046, E-047, E-048, E-050
-  test('a visitor sees the proposal, category, reviewer level, the not-allocated note, three cards and the ranking badge', async ({ page, request }) => {
+  test('a visitor sees the proposal, category, reviewer level, the not-allocated note, three cards and the ranking badge', async ({
+    page,
+    request,
+  }) => {
     const { reviewer, reviews } = await reviewerWithReviews(request);
     const review = reviews[0]!;
     const call = page.waitForRequest((request) => new URL(request.url()).pathname === `${API}/proposal-reviews/${review.row_id}/`);
@@ -315,7 +347,10 @@ test.describe('single review (issue 6, spec §2.15)', () => {
       await expect(card.getByRole('heading', { name })).toBeVisible();
       await expect(card.getByRole('img', { name: `${rating} of 5 stars` })).toBeVisible(); // E-025
       await expect(card.getByText(`${rating}.0 / 5`)).toBeVisible(); // E-024
-      await expect(card.getByRole('progressbar', { name: `${name} rating out of 5` })).toHaveAttribute('aria-valuenow', String(rating * 20));
+      await expect(card.getByRole('progressbar', { name: `${name} rating out of 5` })).toHaveAttribute(
+        'aria-valuenow',
+        String(rating * 20),
+      );
       const text = await card.getByTestId('rating-note').innerText();
       expect(text).toBe(note(label));
     }
@@ -326,7 +361,10 @@ test.describe('single review (issue 6, spec §2.15)', () => {
   });
 
   // E-049, E-050
-  test('the next-allocation button goes to the named review; the badge hides while the viewer moderates the review', async ({ page, request }) => {
+  test('the next-allocation button goes to the named review; the badge hides while the viewer moderates the review', async ({
+    page,
+    request,
+  }) => {
     const { reviewer, reviews } = await reviewerWithReviews(request, 2);
     const [review, next] = reviews as [CreatedReview, CreatedReview];
     // The server gives moderation allocations with the moderation issue; until then this page sees one as it would be.

@@ -7,7 +7,9 @@ test.describe('home, language and account activation screens', () => {
     await page.goto('/');
     await expect(page.locator('html')).toHaveAttribute('lang', 'en-US');
     await expect(page.getByRole('heading', { level: 1, name: 'Community Review' })).toBeVisible();
-    await expect(page.getByText('Review funding proposals, moderate reviews and run funding rounds, together with the community.')).toBeVisible();
+    await expect(
+      page.getByText('Review funding proposals, moderate reviews and run funding rounds, together with the community.'),
+    ).toBeVisible();
     await expect(page.getByRole('link', { name: 'Create an account' })).toBeVisible();
     // Issue 3: the current rounds with their stage and windows.
     const round = page.getByRole('region', { name: 'Current funding rounds' }).getByRole('article', { name: 'Fund 15 (demo)' });

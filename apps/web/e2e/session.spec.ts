@@ -21,7 +21,9 @@ test.describe('the session', () => {
     test.setTimeout(120_000);
     await login(page, demo.reviewer);
     const first = await page.evaluate(() => JSON.parse(localStorage.getItem('session')!).state.auth.access_token);
-    const refresh = page.waitForResponse((r) => r.url().endsWith('/api/reviews/users/token/refresh') && r.status() === 200, { timeout: 20_000 });
+    const refresh = page.waitForResponse((r) => r.url().endsWith('/api/reviews/users/token/refresh') && r.status() === 200, {
+      timeout: 20_000,
+    });
     await refresh;
     await page.waitForTimeout(62_000);
     await page.reload();

@@ -50,12 +50,28 @@ test.describe('subscribing to a funding round (issue 4)', () => {
   test('an LV2-qualified user gets the second form, cannot cancel it, and accepts the invitation', async ({ page, request }) => {
     const headers = await adminHeaders(request);
     const name = `LV2 round ${Date.now().toString(36)}`;
-    const created = await request.post('/api/reviews/events/', { headers, data: { new_event: { name, description: 'Every history qualifies for level 2 here.', active: true } } });
+    const created = await request.post('/api/reviews/events/', {
+      headers,
+      data: { new_event: { name, description: 'Every history qualifies for level 2 here.', active: true } },
+    });
     expect(created.status()).toBe(201);
     const event = await created.json();
-    const always = { min_valid_reviews: 0, max_valid_reviews: 10, min_perc_valid_reviews: 0, max_perc_valid_reviews: 1, min_active_funds: 0, max_active_funds: 10 };
-    await request.put(`/api/reviews/configs/reviews/${event.row_id}/`, { headers, data: { record_update: { reviewer_subscription_enabled: true } } });
-    await request.put(`/api/reviews/configs/reviews-level-qualifiers/${event.row_id}/`, { headers, data: { record_update: { lv1: always, lv2: always } } });
+    const always = {
+      min_valid_reviews: 0,
+      max_valid_reviews: 10,
+      min_perc_valid_reviews: 0,
+      max_perc_valid_reviews: 1,
+      min_active_funds: 0,
+      max_active_funds: 10,
+    };
+    await request.put(`/api/reviews/configs/reviews/${event.row_id}/`, {
+      headers,
+      data: { record_update: { reviewer_subscription_enabled: true } },
+    });
+    await request.put(`/api/reviews/configs/reviews-level-qualifiers/${event.row_id}/`, {
+      headers,
+      data: { record_update: { lv1: always, lv2: always } },
+    });
     try {
       // This page sees the round's moderation open (switching it on for real would change the stage other tests see).
       await rewriteJson(page, `**/api/reviews/configs/reviews/${event.row_id}/`, (json) => {
@@ -109,12 +125,15 @@ test.describe('subscribing to a funding round (issue 4)', () => {
       await expect(page.getByTestId('subscription-confirmation')).toContainText('LV2');
       await expect(moderatorLinks).toHaveCount(2); // A-041: a moderator of a round whose moderation is open
     } finally {
-      await request.put(`/api/reviews/events/${event.row_id}/`, { headers, data: { event_update: { name, description: 'Done.', active: false } } });
+      await request.put(`/api/reviews/events/${event.row_id}/`, {
+        headers,
+        data: { event_update: { name, description: 'Done.', active: false } },
+      });
     }
   });
 
   // C-053, C-054, C-055, C-056
-  test('an admin opens a user\'s profile and invites them to level 2 of the demo round', async ({ page, request }) => {
+  test("an admin opens a user's profile and invites them to level 2 of the demo round", async ({ page, request }) => {
     const user = await activeUser(request);
     await login(page, demo.admin);
     await page.goto(`/admin/users/${encodeURIComponent(user.catalystId)}`);
@@ -133,11 +152,16 @@ test.describe('subscribing to a funding round (issue 4)', () => {
   });
 
   // C-042
-  test('an invited user subscribes from their profile while the round\'s subscription is open', async ({ page, request }) => {
+  test("an invited user subscribes from their profile while the round's subscription is open", async ({ page, request }) => {
     const user = await activeUser(request);
     const headers = await adminHeaders(request);
-    const [round] = (await (await request.get('/api/reviews/events/current')).json()).filter((event: { name: string }) => event.name === 'Fund 15 (demo)');
-    const invited = await request.post('/api/reviews/subscriptions/invite', { headers, data: { invitation: { event_id: round.row_id, catalyst_id: user.catalystId } } });
+    const [round] = (await (await request.get('/api/reviews/events/current')).json()).filter(
+      (event: { name: string }) => event.name === 'Fund 15 (demo)',
+    );
+    const invited = await request.post('/api/reviews/subscriptions/invite', {
+      headers,
+      data: { invitation: { event_id: round.row_id, catalyst_id: user.catalystId } },
+    });
     expect(invited.status()).toBe(201);
 
     // While the round's subscription is closed, the invitation has no Subscribe button.

@@ -57,7 +57,15 @@ export async function expectAccessible(page: Page) {
 /** Registers an account through the API, as the registration form would. */
 export async function registerThroughApi(request: APIRequestContext, user = uniqueIdentity()) {
   const response = await request.post('/api/reviews/users/', {
-    data: { new_user: { catalyst_id: user.catalystId, email: user.email, password: user.password, password_confirmation: user.password, extra: { policy_acknowledgments: { privacy_policy: true, terms_and_conditions: true } } } },
+    data: {
+      new_user: {
+        catalyst_id: user.catalystId,
+        email: user.email,
+        password: user.password,
+        password_confirmation: user.password,
+        extra: { policy_acknowledgments: { privacy_policy: true, terms_and_conditions: true } },
+      },
+    },
   });
   expect(response.status()).toBe(201);
   return user;
@@ -67,7 +75,9 @@ export async function registerThroughApi(request: APIRequestContext, user = uniq
 export async function activeUser(request: APIRequestContext) {
   const user = await registerThroughApi(request);
   const link = new URL(await mailedLink(request, user.email, 'activation'));
-  const activated = await request.post('/api/reviews/users/activate', { data: { user_activation: { confirmation_token: link.searchParams.get('token') } } });
+  const activated = await request.post('/api/reviews/users/activate', {
+    data: { user_activation: { confirmation_token: link.searchParams.get('token') } },
+  });
   expect(activated.ok()).toBeTruthy();
   return user;
 }

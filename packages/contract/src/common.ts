@@ -1,5 +1,10 @@
 import { z } from 'zod';
 
+/** The largest id a PostgreSQL integer column holds; a larger one would make the query fail (500) instead of 422. */
+export const MAX_ROW_ID = 2_147_483_647;
+/** A row id in a path or query: a positive integer within the database's integer range. */
+export const rowId = z.coerce.number().int().min(1).max(MAX_ROW_ID);
+
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
 

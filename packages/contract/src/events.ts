@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { messages, requiredText } from './rules';
+import { rowId } from './common';
 
 /**
  * Events (funding rounds), their configuration, review-level qualifiers, status messages and categories
@@ -7,7 +8,10 @@ import { messages, requiredText } from './rules';
  */
 
 const isoDateTime = z.iso.datetime({ offset: true, error: messages.date });
-const optionalDateTime = z.union([isoDateTime, z.null()]).optional().transform((value) => value ?? null);
+const optionalDateTime = z
+  .union([isoDateTime, z.null()])
+  .optional()
+  .transform((value) => value ?? null);
 
 // ---------- events ----------
 
@@ -38,11 +42,6 @@ export const eventPublic = z.object({
   end_time: z.string().nullable(),
 });
 export type EventPublic = z.infer<typeof eventPublic>;
-
-/** The largest id a PostgreSQL integer column holds; a larger one would make the query fail (500) instead of 422. */
-export const MAX_ROW_ID = 2_147_483_647;
-/** A row id in a path or query: a positive integer within the database's integer range. */
-export const rowId = z.coerce.number().int().min(1).max(MAX_ROW_ID);
 
 export const eventIdParams = z.object({ eventId: rowId });
 export const rowIdParams = z.object({ row_id: rowId });
@@ -100,7 +99,11 @@ export const reviewsConfigValue = z.record(z.string(), settingValue).superRefine
     }
     const kind = settingKind(name);
     const ok =
-      kind === 'switch' ? typeof value === 'boolean' : kind === 'datetime' ? value === null || isoDateTime.safeParse(value).success : typeof value === 'string' || value === null;
+      kind === 'switch'
+        ? typeof value === 'boolean'
+        : kind === 'datetime'
+          ? value === null || isoDateTime.safeParse(value).success
+          : typeof value === 'string' || value === null;
     if (!ok) ctx.addIssue({ code: 'custom', message: kind === 'datetime' ? messages.date : messages.settingType, path: [name] });
   }
   for (const prefix of WINDOWED) {
@@ -247,11 +250,20 @@ export const statusMessage = z.object({
 export type StatusMessage = z.infer<typeof statusMessage>;
 
 export const statusConfigBody = z.object({ record_update: z.object({ messages: z.array(statusMessageInput).max(50) }) });
-export const statusConfigPublic = z.object({ row_id: z.number().int(), id: z.string(), value: z.object({ messages: z.array(statusMessage) }) });
+export const statusConfigPublic = z.object({
+  row_id: z.number().int(),
+  id: z.string(),
+  value: z.object({ messages: z.array(statusMessage) }),
+});
 
 // ---------- categories ----------
 
-export const category = z.object({ id: z.number().int(), title: z.string(), description: z.string().nullable(), event_id: z.number().int() });
+export const category = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  description: z.string().nullable(),
+  event_id: z.number().int(),
+});
 export type Category = z.infer<typeof category>;
 export const categoriesQuery = z.object({ event_id: rowId.optional() });
 

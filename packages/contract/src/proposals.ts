@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from './common';
-import { rowId } from './events';
+import { rowId } from './common';
 import { messages } from './rules';
 
 /**
@@ -98,7 +98,9 @@ export const ALLOCATION_DEFAULTS = { allocation_seed: 1, nr_of_proposals_lv0: 20
 /** A quota beyond any real round, so that a typo can't ask for millions of rows. */
 export const MAX_ALLOCATION_QUOTA = 1000;
 
-const requiredInt = z.number({ error: (issue) => (issue.input === undefined ? messages.required : messages.integer) }).int({ error: messages.integer });
+const requiredInt = z
+  .number({ error: (issue) => (issue.input === undefined ? messages.required : messages.integer) })
+  .int({ error: messages.integer });
 
 export const allocationParams = z.object({
   event_id: rowId,
@@ -120,7 +122,10 @@ export const allocationStats = z.object({
   per_reviewer: averages,
   per_proposal: averages,
   /** [allocations, how many proposals have that many] and the same per reviewer, for the statistics modal. */
-  histograms: z.object({ per_proposal: z.array(z.tuple([z.number().int(), z.number().int()])), per_reviewer: z.array(z.tuple([z.number().int(), z.number().int()])) }),
+  histograms: z.object({
+    per_proposal: z.array(z.tuple([z.number().int(), z.number().int()])),
+    per_reviewer: z.array(z.tuple([z.number().int(), z.number().int()])),
+  }),
   dry_run: z.boolean(),
 });
 export type AllocationStats = z.infer<typeof allocationStats>;
@@ -141,7 +146,8 @@ export const importOptions = z
     gateway_url: z.url({ protocol: /^https?$/, error: messages.url }).optional(),
   })
   .superRefine((options, context) => {
-    if (options.source === 'file' && options.file === undefined) context.addIssue({ code: 'custom', path: ['file'], message: messages.required });
+    if (options.source === 'file' && options.file === undefined)
+      context.addIssue({ code: 'custom', path: ['file'], message: messages.required });
   });
 export type ImportOptions = z.infer<typeof importOptions>;
 export type ImportOptionsInput = z.input<typeof importOptions>;
@@ -158,7 +164,10 @@ export const proposalDocument = z.object({
   category: z.string().nullable().optional(),
   authors: z.array(z.string().min(1)).default([]),
   collaborators: z.array(z.string().min(1)).default([]),
-  url: z.url({ protocol: /^https$/ }).nullable().optional(),
+  url: z
+    .url({ protocol: /^https$/ })
+    .nullable()
+    .optional(),
   payload: z.record(z.string(), z.unknown()),
 });
 export type ProposalDocument = z.infer<typeof proposalDocument>;
@@ -177,7 +186,12 @@ export type ParsedImportFile = z.infer<typeof importFile>;
 export function categoryTitleOfTemplate(schema: Record<string, unknown>): string | null {
   const title = typeof schema.title === 'string' ? schema.title : null;
   if (!title) return null;
-  return title.replace(/^F\d+\s+/, '').replace(/\s+Form$/, '').trim() || null;
+  return (
+    title
+      .replace(/^F\d+\s+/, '')
+      .replace(/\s+Form$/, '')
+      .trim() || null
+  );
 }
 
 export const importResult = z.object({

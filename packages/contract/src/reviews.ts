@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from './common';
-import { rowId } from './events';
+import { rowId } from './common';
 import { messages, nonWhitespaceLength } from './rules';
 
 /**
@@ -13,7 +13,10 @@ export const ReviewRanking = { pending: 0, included: 1, excluded_moderation: 2, 
 export type ReviewRanking = (typeof ReviewRanking)[keyof typeof ReviewRanking];
 
 /** The ranking as shown (spec §4): pending reads 'pending moderation' unless the review is moderated. */
-export function rankingLabel(ranking: number | null, moderated: boolean): 'pending' | 'pending_moderation' | 'included' | 'excluded_moderation' | 'excluded_threshold' {
+export function rankingLabel(
+  ranking: number | null,
+  moderated: boolean,
+): 'pending' | 'pending_moderation' | 'included' | 'excluded_moderation' | 'excluded_threshold' {
   switch (ranking) {
     case ReviewRanking.included:
       return 'included';
@@ -34,21 +37,29 @@ export const reviewMessages = {
   rating: 'Rating must be between 1 and 5',
   noteMin: 'Please provide at least 200 characters',
   contentMin: (minLength: number) => `Content must be at least ${minLength} characters long (excluding spaces)`,
-  contentMax: (maxLength: number, current: number) => `Content must not exceed ${maxLength} characters (excluding spaces), currently ${current}`,
+  contentMax: (maxLength: number, current: number) =>
+    `Content must not exceed ${maxLength} characters (excluding spaces), currently ${current}`,
 };
 
 /** A rating: a whole number from 1 to 5 (a new form starts at 0, which is not yet a rating). */
-export const rating = z.number({ error: messages.required }).int({ error: reviewMessages.rating }).min(1, { error: reviewMessages.rating }).max(RATING_MAX, { error: reviewMessages.rating });
+export const rating = z
+  .number({ error: messages.required })
+  .int({ error: reviewMessages.rating })
+  .min(1, { error: reviewMessages.rating })
+  .max(RATING_MAX, { error: reviewMessages.rating });
 
 /** A note: 200 to 3000 characters, white space not counted (spec §5; the same rule on client and server). */
 /** White space is not counted, but a note of megabytes of it is refused all the same. */
 export const NOTE_RAW_MAX = NOTE_MAX * 4;
-export const note = z.string({ error: messages.required }).max(NOTE_RAW_MAX, { error: messages.maxLength }).superRefine((value, context) => {
-  const length = nonWhitespaceLength(value);
-  if (length === 0) context.addIssue({ code: 'custom', message: messages.required });
-  else if (length < NOTE_MIN) context.addIssue({ code: 'custom', message: reviewMessages.noteMin });
-  else if (length > NOTE_MAX) context.addIssue({ code: 'custom', message: reviewMessages.contentMax(NOTE_MAX, length) });
-});
+export const note = z
+  .string({ error: messages.required })
+  .max(NOTE_RAW_MAX, { error: messages.maxLength })
+  .superRefine((value, context) => {
+    const length = nonWhitespaceLength(value);
+    if (length === 0) context.addIssue({ code: 'custom', message: messages.required });
+    else if (length < NOTE_MIN) context.addIssue({ code: 'custom', message: reviewMessages.noteMin });
+    else if (length > NOTE_MAX) context.addIssue({ code: 'custom', message: reviewMessages.contentMax(NOTE_MAX, length) });
+  });
 
 export const reviewFields = z.object({
   impact_alignment_rating_given: rating,
@@ -72,7 +83,13 @@ export const proposalReviewUpdateBody = z.object({ proposal_review_update: propo
 export const reviewPublic = z.object({
   row_id: z.number().int(),
   proposal_id: z.number().int(),
-  proposal: z.object({ title: z.string(), url: z.string().nullable(), category: z.string().nullable(), objective_title: z.string().nullable(), event_id: z.number().int() }),
+  proposal: z.object({
+    title: z.string(),
+    url: z.string().nullable(),
+    category: z.string().nullable(),
+    objective_title: z.string().nullable(),
+    event_id: z.number().int(),
+  }),
   assessor: z.string(),
   assessor_level: z.number().int(),
   allocated: z.boolean(),
@@ -81,7 +98,14 @@ export const reviewPublic = z.object({
   ranking: z.number().int().nullable(),
   moderation: z.object({ row_id: z.number().int(), classification: z.number().int(), rationale: z.string() }).nullable(),
   moderated: z.boolean(),
-  flags: z.array(z.object({ flag_type: z.number().int(), score: z.number(), related_reviews: z.array(z.number().int()), related_criteria: z.array(z.string()).nullable() })),
+  flags: z.array(
+    z.object({
+      flag_type: z.number().int(),
+      score: z.number(),
+      related_reviews: z.array(z.number().int()),
+      related_criteria: z.array(z.string()).nullable(),
+    }),
+  ),
   impact_alignment_rating_given: z.number().int(),
   impact_alignment_note: z.string(),
   feasibility_rating_given: z.number().int(),
@@ -96,11 +120,17 @@ export const reviewPublic = z.object({
 export type ReviewPublic = z.infer<typeof reviewPublic>;
 
 /** The mean of the three ratings, to one decimal (spec §5: displayed ratings round to one decimal). */
-export const overallScore = (review: Pick<ReviewFields, 'impact_alignment_rating_given' | 'feasibility_rating_given' | 'auditability_rating_given'>) =>
+export const overallScore = (
+  review: Pick<ReviewFields, 'impact_alignment_rating_given' | 'feasibility_rating_given' | 'auditability_rating_given'>,
+) =>
   Math.round(((review.impact_alignment_rating_given + review.feasibility_rating_given + review.auditability_rating_given) / 3) * 10) / 10;
 
-const arrayParam = <T extends z.ZodType>(item: T) => z.preprocess((value) => (value === undefined || Array.isArray(value) ? value : [value]), z.array(item).max(100).optional());
-const boolParam = z.preprocess((value) => (value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value), z.boolean().optional());
+const arrayParam = <T extends z.ZodType>(item: T) =>
+  z.preprocess((value) => (value === undefined || Array.isArray(value) ? value : [value]), z.array(item).max(100).optional());
+const boolParam = z.preprocess(
+  (value) => (value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value),
+  z.boolean().optional(),
+);
 
 /** Spec §2.13 filters (array filters repeat the key, ARCHITECTURE.md). */
 export const reviewsFilterQuery = pageQuery.extend({
@@ -123,5 +153,7 @@ export const reviewsFilterQuery = pageQuery.extend({
 });
 export type ReviewsFilterQuery = z.infer<typeof reviewsFilterQuery>;
 
-export const byIdsQuery = z.object({ ids: z.preprocess((value) => (Array.isArray(value) ? value : [value]), z.array(rowId).min(1).max(500)) });
+export const byIdsQuery = z.object({
+  ids: z.preprocess((value) => (Array.isArray(value) ? value : [value]), z.array(rowId).min(1).max(500)),
+});
 export const reviewIdParams = z.object({ id: rowId });

@@ -94,8 +94,10 @@ export const invitationAnswer = z
     if (!answer.public_contact) ctx.addIssue({ code: 'custom', message: messages.publicContact, path: ['public_contact'] });
     if (!answer.telegram_handle_private) ctx.addIssue({ code: 'custom', message: messages.required, path: ['telegram_handle_private'] });
     if (!answer.reward_address) ctx.addIssue({ code: 'custom', message: messages.required, path: ['reward_address'] });
-    else if (!answer.reward_address.startsWith(REWARD_ADDRESS_PREFIX)) ctx.addIssue({ code: 'custom', message: messages.rewardAddress, path: ['reward_address'] });
-    if (!answer.acknowledge_public_contact) ctx.addIssue({ code: 'custom', message: messages.accepted, path: ['acknowledge_public_contact'] });
+    else if (!answer.reward_address.startsWith(REWARD_ADDRESS_PREFIX))
+      ctx.addIssue({ code: 'custom', message: messages.rewardAddress, path: ['reward_address'] });
+    if (!answer.acknowledge_public_contact)
+      ctx.addIssue({ code: 'custom', message: messages.accepted, path: ['acknowledge_public_contact'] });
   });
 export type InvitationAnswer = z.input<typeof invitationAnswer>;
 export const invitationAnswerBody = z.object({ invitation_answer: invitationAnswer });
@@ -105,7 +107,9 @@ export const lv2Form = z.object({
   want_to_be_lv2: z.literal(true, { error: messages.accepted }),
   public_contact: z.string({ error: messages.publicContact }).trim().min(1, messages.publicContact).max(500, messages.maxLength),
   telegram_handle_private: requiredText.max(100, messages.maxLength),
-  reward_address: requiredText.max(200, messages.maxLength).refine((value) => value.startsWith(REWARD_ADDRESS_PREFIX), messages.rewardAddress),
+  reward_address: requiredText
+    .max(200, messages.maxLength)
+    .refine((value) => value.startsWith(REWARD_ADDRESS_PREFIX), messages.rewardAddress),
   acknowledge_public_contact: z.literal(true, { error: messages.accepted }),
 });
 
@@ -125,7 +129,9 @@ export function accountReady(user: Pick<UserInfo, 'catalyst_id'>): boolean {
 export function canReview(user: Pick<UserInfo, 'catalyst_id' | 'extra'>, eventId: number): boolean {
   return (
     accountReady(user) &&
-    user.extra.subscriptions.some((item) => item.event_id === eventId && item.role !== ReviewerLevel.level_2 && item.status === SubscriptionStatus.active)
+    user.extra.subscriptions.some(
+      (item) => item.event_id === eventId && item.role !== ReviewerLevel.level_2 && item.status === SubscriptionStatus.active,
+    )
   );
 }
 
@@ -133,6 +139,8 @@ export function canReview(user: Pick<UserInfo, 'catalyst_id' | 'extra'>, eventId
 export function isModerator(user: Pick<UserInfo, 'catalyst_id' | 'extra'>, eventId: number): boolean {
   return (
     accountReady(user) &&
-    user.extra.subscriptions.some((item) => item.event_id === eventId && item.role === ReviewerLevel.level_2 && item.status === SubscriptionStatus.active)
+    user.extra.subscriptions.some(
+      (item) => item.event_id === eventId && item.role === ReviewerLevel.level_2 && item.status === SubscriptionStatus.active,
+    )
   );
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_ROW_ID } from '../src/common';
 import {
   DEFAULT_LEVEL_QUALIFIER,
   DEFAULT_REVIEWS_CONFIG,
   EVENT_STAGES,
-  MAX_ROW_ID,
   categoriesQuery,
   eventIdParams,
   deriveStage,
@@ -49,7 +49,13 @@ describe('switchActive', () => {
   const config = (values: ReviewsConfigValue): ReviewsConfigValue => ({ ...DEFAULT_REVIEWS_CONFIG, ...values });
 
   it('is off when the switch is off, even inside its window', () => {
-    expect(switchActive(config({ review_submission_enabled: false, review_submission_starts_at: BEFORE, review_submission_ends_at: AFTER }), 'review_submission_enabled', NOW)).toBe(false);
+    expect(
+      switchActive(
+        config({ review_submission_enabled: false, review_submission_starts_at: BEFORE, review_submission_ends_at: AFTER }),
+        'review_submission_enabled',
+        NOW,
+      ),
+    ).toBe(false);
   });
 
   it('is off for a missing config or a switch that is not exactly true', () => {
@@ -63,15 +69,33 @@ describe('switchActive', () => {
   });
 
   it('is off before the window starts', () => {
-    expect(switchActive(config({ review_submission_enabled: true, review_submission_starts_at: '2030-06-20T00:00:00Z', review_submission_ends_at: AFTER }), 'review_submission_enabled', NOW)).toBe(false);
+    expect(
+      switchActive(
+        config({ review_submission_enabled: true, review_submission_starts_at: '2030-06-20T00:00:00Z', review_submission_ends_at: AFTER }),
+        'review_submission_enabled',
+        NOW,
+      ),
+    ).toBe(false);
   });
 
   it('is off after the window ends', () => {
-    expect(switchActive(config({ review_submission_enabled: true, review_submission_starts_at: BEFORE, review_submission_ends_at: '2030-06-10T00:00:00Z' }), 'review_submission_enabled', NOW)).toBe(false);
+    expect(
+      switchActive(
+        config({ review_submission_enabled: true, review_submission_starts_at: BEFORE, review_submission_ends_at: '2030-06-10T00:00:00Z' }),
+        'review_submission_enabled',
+        NOW,
+      ),
+    ).toBe(false);
   });
 
   it('is on inside the window', () => {
-    expect(switchActive(config({ moderation_submission_enabled: true, moderation_submission_starts_at: BEFORE, moderation_submission_ends_at: AFTER }), 'moderation_submission_enabled', NOW)).toBe(true);
+    expect(
+      switchActive(
+        config({ moderation_submission_enabled: true, moderation_submission_starts_at: BEFORE, moderation_submission_ends_at: AFTER }),
+        'moderation_submission_enabled',
+        NOW,
+      ),
+    ).toBe(true);
   });
 
   it('with only a start: off before it, on from it onwards', () => {
@@ -133,20 +157,30 @@ describe('deriveStage (B-009 to B-013)', () => {
     expect(deriveStage([], NOW)).toBe('inactive');
     expect(deriveStage([DEFAULT_REVIEWS_CONFIG], NOW)).toBe('inactive');
     expect(deriveStage([undefined], NOW)).toBe('inactive');
-    expect(deriveStage([{ ...DEFAULT_REVIEWS_CONFIG, user_registration_enabled: true, review_visibility_enabled: true }], NOW)).toBe('inactive');
+    expect(deriveStage([{ ...DEFAULT_REVIEWS_CONFIG, user_registration_enabled: true, review_visibility_enabled: true }], NOW)).toBe(
+      'inactive',
+    );
   });
 
   it('lets moderation beat review and review beat subscription, in one event or across events', () => {
     const all = { ...on('reviewer_subscription_enabled'), review_submission_enabled: true, moderation_submission_enabled: true };
     expect(deriveStage([all], NOW)).toBe('moderation_open');
-    expect(deriveStage([on('reviewer_subscription_enabled'), on('review_submission_enabled'), on('moderation_submission_enabled')], NOW)).toBe('moderation_open');
+    expect(
+      deriveStage([on('reviewer_subscription_enabled'), on('review_submission_enabled'), on('moderation_submission_enabled')], NOW),
+    ).toBe('moderation_open');
     expect(deriveStage([on('reviewer_subscription_enabled'), on('review_submission_enabled')], NOW)).toBe('review_open');
     expect(deriveStage([{ ...on('reviewer_subscription_enabled'), review_submission_enabled: true }], NOW)).toBe('review_open');
   });
 
   it('never derives inter_fund_period (B-009), though it is a known stage', () => {
     expect(EVENT_STAGES).toEqual(['inter_fund_period', 'inactive', 'subscription_open', 'review_open', 'moderation_open']);
-    const samples = [[], [DEFAULT_REVIEWS_CONFIG], [on('reviewer_subscription_enabled')], [on('review_submission_enabled')], [on('moderation_submission_enabled')]];
+    const samples = [
+      [],
+      [DEFAULT_REVIEWS_CONFIG],
+      [on('reviewer_subscription_enabled')],
+      [on('review_submission_enabled')],
+      [on('moderation_submission_enabled')],
+    ];
     for (const configs of samples) expect(deriveStage(configs, NOW)).not.toBe('inter_fund_period');
   });
 
@@ -163,7 +197,9 @@ describe('deriveStage (B-009 to B-013)', () => {
 describe('reviewsConfigValue: suffix typing (B-049, B-050)', () => {
   it('accepts the default map and extra text settings', () => {
     expect(reviewsConfigValue.safeParse(DEFAULT_REVIEWS_CONFIG).success).toBe(true);
-    expect(reviewsConfigValue.safeParse({ ...DEFAULT_REVIEWS_CONFIG, welcome_text: 'Hello', note: null, extra_enabled: false }).success).toBe(true);
+    expect(
+      reviewsConfigValue.safeParse({ ...DEFAULT_REVIEWS_CONFIG, welcome_text: 'Hello', note: null, extra_enabled: false }).success,
+    ).toBe(true);
   });
 
   it('covers the five switches and the three windows (B-050)', () => {
@@ -191,15 +227,30 @@ describe('reviewsConfigValue: suffix typing (B-049, B-050)', () => {
     ['a date-time without offset', { review_submission_starts_at: '2030-06-15T12:00:00' }, 'review_submission_starts_at', messages.date],
     ['a date-time given as a boolean', { review_submission_ends_at: true }, 'review_submission_ends_at', messages.date],
     ['a text given as a boolean', { welcome_text: true }, 'welcome_text', messages.settingType],
-    ['an end before the start', { moderation_submission_starts_at: AFTER, moderation_submission_ends_at: BEFORE }, 'moderation_submission_ends_at', messages.endAfterStart],
-    ['an end equal to the start', { review_submission_starts_at: BEFORE, review_submission_ends_at: BEFORE }, 'review_submission_ends_at', messages.endAfterStart],
+    [
+      'an end before the start',
+      { moderation_submission_starts_at: AFTER, moderation_submission_ends_at: BEFORE },
+      'moderation_submission_ends_at',
+      messages.endAfterStart,
+    ],
+    [
+      'an end equal to the start',
+      { review_submission_starts_at: BEFORE, review_submission_ends_at: BEFORE },
+      'review_submission_ends_at',
+      messages.endAfterStart,
+    ],
   ])('refuses %s', (_label, value, path, message) => {
     expect(issuesOf(reviewsConfigValue, value)).toContainEqual({ path, message });
   });
 
   it('accepts null date-times and an end after the start with offsets', () => {
     expect(reviewsConfigValue.safeParse({ review_submission_starts_at: null, review_submission_ends_at: null }).success).toBe(true);
-    expect(reviewsConfigValue.safeParse({ review_submission_starts_at: '2030-06-15T12:00:00+02:00', review_submission_ends_at: '2030-06-15T11:00:00Z' }).success).toBe(true);
+    expect(
+      reviewsConfigValue.safeParse({
+        review_submission_starts_at: '2030-06-15T12:00:00+02:00',
+        review_submission_ends_at: '2030-06-15T11:00:00Z',
+      }).success,
+    ).toBe(true);
   });
 
   it.each(['Bad-Name', '', '1st', 'with space', 'x'.repeat(65)])('refuses the setting name %j with the setting-name message', (name) => {
@@ -216,7 +267,15 @@ describe('levelQualifier (B-053, B-054, B-055)', () => {
 
   it('accepts the defaults and both bounds', () => {
     expect(levelQualifier.safeParse(valid).success).toBe(true);
-    expect(levelQualifier.safeParse({ ...valid, min_valid_reviews: 0, max_valid_reviews: 0, min_perc_valid_reviews: 0, max_perc_valid_reviews: 1.0 }).success).toBe(true);
+    expect(
+      levelQualifier.safeParse({
+        ...valid,
+        min_valid_reviews: 0,
+        max_valid_reviews: 0,
+        min_perc_valid_reviews: 0,
+        max_perc_valid_reviews: 1.0,
+      }).success,
+    ).toBe(true);
     expect(levelQualifier.safeParse({ ...valid, min_perc_valid_reviews: 1, max_perc_valid_reviews: 1 }).success).toBe(true);
   });
 
@@ -243,13 +302,23 @@ describe('levelQualifier (B-053, B-054, B-055)', () => {
   });
 
   it('accepts max equal to min', () => {
-    expect(levelQualifier.safeParse({ ...valid, min_valid_reviews: 4, max_valid_reviews: 4, min_perc_valid_reviews: 0.5, max_perc_valid_reviews: 0.5 }).success).toBe(true);
+    expect(
+      levelQualifier.safeParse({
+        ...valid,
+        min_valid_reviews: 4,
+        max_valid_reviews: 4,
+        min_perc_valid_reviews: 0.5,
+        max_perc_valid_reviews: 0.5,
+      }).success,
+    ).toBe(true);
   });
 
   it('requires both levels, each with every field (B-053)', () => {
     expect(levelQualifiers.safeParse({ lv1: valid, lv2: valid }).success).toBe(true);
     expect(issuesOf(levelQualifiers, { lv1: valid }).map((issue) => issue.path)).toEqual(['lv2']);
-    expect(issuesOf(levelQualifiers, { lv1: valid, lv2: { ...valid, max_perc_valid_reviews: 2 } }).map((issue) => issue.path)).toEqual(['lv2.max_perc_valid_reviews']);
+    expect(issuesOf(levelQualifiers, { lv1: valid, lv2: { ...valid, max_perc_valid_reviews: 2 } }).map((issue) => issue.path)).toEqual([
+      'lv2.max_perc_valid_reviews',
+    ]);
   });
 });
 
@@ -258,7 +327,13 @@ describe('status message rules (B-038 to B-041)', () => {
 
   it('accepts a message with HTML, each severity, and fills the optional fields (B-038)', () => {
     for (const severity of ['info', 'warning', 'critical', 'success']) {
-      expect(statusMessageInput.parse({ ...base, severity })).toEqual({ message: '<b>Hello</b>', severity, is_active: true, action_text: null, action_url: null });
+      expect(statusMessageInput.parse({ ...base, severity })).toEqual({
+        message: '<b>Hello</b>',
+        severity,
+        is_active: true,
+        action_text: null,
+        action_url: null,
+      });
     }
   });
 
@@ -277,9 +352,12 @@ describe('status message rules (B-038 to B-041)', () => {
     expect(issuesOf(statusMessageInput, { message: 'x' })).toEqual([{ path: 'severity', message: messages.required }]);
   });
 
-  it.each(['not a url', 'www.example.org', 'javascript:alert(1)', 'ftp://example.org/file', 'http://', 'mailto:a@example.org'])('refuses action_url %j (B-041)', (url) => {
-    expect(issuesOf(statusMessageInput, { ...base, action_url: url })).toEqual([{ path: 'action_url', message: messages.url }]);
-  });
+  it.each(['not a url', 'www.example.org', 'javascript:alert(1)', 'ftp://example.org/file', 'http://', 'mailto:a@example.org'])(
+    'refuses action_url %j (B-041)',
+    (url) => {
+      expect(issuesOf(statusMessageInput, { ...base, action_url: url })).toEqual([{ path: 'action_url', message: messages.url }]);
+    },
+  );
 
   it.each(['https://example.org/path?q=1', 'http://localhost:3000', 'HTTPS://EXAMPLE.ORG'])('accepts action_url %j (B-041)', (url) => {
     expect(statusMessageInput.parse({ ...base, action_url: url }).action_url).toBe(url);
@@ -287,13 +365,18 @@ describe('status message rules (B-038 to B-041)', () => {
 
   it('treats an empty or blank action url and text as absent', () => {
     expect(statusMessageInput.parse({ ...base, action_url: '  ', action_text: '' })).toMatchObject({ action_url: null, action_text: null });
-    expect(statusMessageInput.parse({ ...base, action_url: null, action_text: null })).toMatchObject({ action_url: null, action_text: null });
+    expect(statusMessageInput.parse({ ...base, action_url: null, action_text: null })).toMatchObject({
+      action_url: null,
+      action_text: null,
+    });
   });
 
   it('takes the list of messages as record_update.messages (B-043)', () => {
     expect(statusConfigBody.safeParse({ record_update: { messages: [base] } }).success).toBe(true);
     expect(statusConfigBody.safeParse({ record_update: { messages: [] } }).success).toBe(true);
-    expect(issuesOf(statusConfigBody, { record_update: { messages: [base, { ...base, message: ' ' }] } }).map((issue) => issue.path)).toEqual(['record_update.messages.1.message']);
+    expect(
+      issuesOf(statusConfigBody, { record_update: { messages: [base, { ...base, message: ' ' }] } }).map((issue) => issue.path),
+    ).toEqual(['record_update.messages.1.message']);
   });
 });
 
@@ -310,12 +393,22 @@ describe('event input (B-001, B-026, B-028)', () => {
   });
 
   it('makes a new event inactive by default and without times (B-028)', () => {
-    expect(eventInput.parse({ name: 'Fund 14', description: 'A round' })).toEqual({ name: 'Fund 14', description: 'A round', active: false, start_time: null, end_time: null });
+    expect(eventInput.parse({ name: 'Fund 14', description: 'A round' })).toEqual({
+      name: 'Fund 14',
+      description: 'A round',
+      active: false,
+      start_time: null,
+      end_time: null,
+    });
     expect(newEventBody.parse({ new_event: { name: 'Fund 14', description: 'A round' } }).new_event.active).toBe(false);
   });
 
   it('keeps active when given and trims name and description', () => {
-    expect(eventInput.parse({ name: ' Fund 14 ', description: ' d ', active: true })).toMatchObject({ name: 'Fund 14', description: 'd', active: true });
+    expect(eventInput.parse({ name: ' Fund 14 ', description: ' d ', active: true })).toMatchObject({
+      name: 'Fund 14',
+      description: 'd',
+      active: true,
+    });
   });
 
   it('refuses a name that is too long', () => {
@@ -324,9 +417,15 @@ describe('event input (B-001, B-026, B-028)', () => {
   });
 
   it('refuses a time that is not an ISO date-time and an end not after the start', () => {
-    expect(issuesOf(eventInput, { name: 'n', description: 'd', start_time: '2030-01-01' })).toEqual([{ path: 'start_time', message: messages.date }]);
-    expect(issuesOf(eventInput, { name: 'n', description: 'd', start_time: AFTER, end_time: BEFORE })).toEqual([{ path: 'end_time', message: messages.endAfterStart }]);
-    expect(issuesOf(eventInput, { name: 'n', description: 'd', start_time: BEFORE, end_time: BEFORE })).toEqual([{ path: 'end_time', message: messages.endAfterStart }]);
+    expect(issuesOf(eventInput, { name: 'n', description: 'd', start_time: '2030-01-01' })).toEqual([
+      { path: 'start_time', message: messages.date },
+    ]);
+    expect(issuesOf(eventInput, { name: 'n', description: 'd', start_time: AFTER, end_time: BEFORE })).toEqual([
+      { path: 'end_time', message: messages.endAfterStart },
+    ]);
+    expect(issuesOf(eventInput, { name: 'n', description: 'd', start_time: BEFORE, end_time: BEFORE })).toEqual([
+      { path: 'end_time', message: messages.endAfterStart },
+    ]);
     expect(eventInput.safeParse({ name: 'n', description: 'd', start_time: BEFORE, end_time: null }).success).toBe(true);
     expect(eventInput.safeParse({ name: 'n', description: 'd', start_time: BEFORE, end_time: AFTER }).success).toBe(true);
   });
@@ -353,7 +452,13 @@ describe('review visibility (B-008)', () => {
     expect(reviewsVisible({ review_visibility_enabled: true, moderation_submission_enabled: false })).toBe(true);
     expect(reviewsVisible({ review_visibility_enabled: false, moderation_submission_enabled: true })).toBe(true);
     // A moderation window that has ended no longer overrides.
-    expect(reviewsVisible({ review_visibility_enabled: false, moderation_submission_enabled: true, moderation_submission_ends_at: '2000-01-01T00:00:00Z' })).toBe(false);
+    expect(
+      reviewsVisible({
+        review_visibility_enabled: false,
+        moderation_submission_enabled: true,
+        moderation_submission_ends_at: '2000-01-01T00:00:00Z',
+      }),
+    ).toBe(false);
     expect(reviewsVisible(undefined)).toBe(false);
   });
 });

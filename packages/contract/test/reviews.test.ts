@@ -30,7 +30,9 @@ describe('review note length: 200 to 3000 characters, white space not counted (E
       expect(issues(text(NOTE_MIN - 1, alphabet, space))).toEqual([reviewMessages.noteMin]);
       expect(issues(text(NOTE_MIN, alphabet, space))).toEqual([]);
       expect(issues(text(NOTE_MAX, alphabet, space))).toEqual([]);
-      expect(issues(text(NOTE_MAX + 1, alphabet, space))).toEqual([`Content must not exceed 3000 characters (excluding spaces), currently 3001`]);
+      expect(issues(text(NOTE_MAX + 1, alphabet, space))).toEqual([
+        `Content must not exceed 3000 characters (excluding spaces), currently 3001`,
+      ]);
     });
   }
 
@@ -52,7 +54,14 @@ describe('ratings, the overall score and the ranking label', () => {
 
   it('requires every field (E-017)', () => {
     const result = reviewFields.safeParse({});
-    expect(result.error?.issues.map((issue) => issue.path[0]).sort()).toEqual(['auditability_note', 'auditability_rating_given', 'feasibility_note', 'feasibility_rating_given', 'impact_alignment_note', 'impact_alignment_rating_given']);
+    expect(result.error?.issues.map((issue) => issue.path[0]).sort()).toEqual([
+      'auditability_note',
+      'auditability_rating_given',
+      'feasibility_note',
+      'feasibility_rating_given',
+      'impact_alignment_note',
+      'impact_alignment_rating_given',
+    ]);
   });
 
   it('rounds the overall score to one decimal (E-024)', () => {

@@ -16,8 +16,10 @@ import {
 import { loginForm, newUser, updateUser, userReset } from '../src/users';
 
 /** The messages a schema gives for a value, in order. */
-const messagesOf = (schema: { safeParse(value: unknown): { success: boolean; error?: { issues: { message: string }[] } } }, value: unknown) =>
-  schema.safeParse(value).error?.issues.map((issue) => issue.message) ?? [];
+const messagesOf = (
+  schema: { safeParse(value: unknown): { success: boolean; error?: { issues: { message: string }[] } } },
+  value: unknown,
+) => schema.safeParse(value).error?.issues.map((issue) => issue.message) ?? [];
 
 describe('Catalyst ID pattern (A-053, A-063, A-093)', () => {
   it.each([
@@ -154,11 +156,19 @@ describe('confirmation and old password length (A-097, A-098)', () => {
 });
 
 const acks = { policy_acknowledgments: { privacy_policy: true, terms_and_conditions: true } };
-const validNewUser = { catalyst_id: 'id.catalyst://cardano/abc', email: 'a@example.test', password: 'Valid-pass1', password_confirmation: 'Valid-pass1', extra: acks };
+const validNewUser = {
+  catalyst_id: 'id.catalyst://cardano/abc',
+  email: 'a@example.test',
+  password: 'Valid-pass1',
+  password_confirmation: 'Valid-pass1',
+  extra: acks,
+};
 
 /** `path: message` of every issue, to check where each rule reports. */
-const issuesOf = (schema: { safeParse(value: unknown): { error?: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown) =>
-  schema.safeParse(value).error?.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`) ?? [];
+const issuesOf = (
+  schema: { safeParse(value: unknown): { error?: { issues: { path: PropertyKey[]; message: string }[] } } },
+  value: unknown,
+) => schema.safeParse(value).error?.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`) ?? [];
 
 describe('registration schema (A-063..A-067)', () => {
   it('accepts a complete registration', () => {
@@ -166,7 +176,9 @@ describe('registration schema (A-063..A-067)', () => {
   });
 
   it('requires password_confirmation to equal password, reported on the confirmation (A-066)', () => {
-    expect(issuesOf(newUser, { ...validNewUser, password_confirmation: 'Valid-pass2' })).toEqual([`password_confirmation: ${messages.passwordMatch}`]);
+    expect(issuesOf(newUser, { ...validNewUser, password_confirmation: 'Valid-pass2' })).toEqual([
+      `password_confirmation: ${messages.passwordMatch}`,
+    ]);
   });
 
   it('reports the registration password rules on the password field (A-064, A-065)', () => {
@@ -203,8 +215,12 @@ describe('password reset and change schemas (A-093, A-095..A-098)', () => {
   });
 
   it('requires the confirmation to equal the new password', () => {
-    expect(issuesOf(userReset, { ...reset, password_confirmation: 'Other-pass1' })).toEqual([`password_confirmation: ${messages.passwordMatch}`]);
-    expect(issuesOf(updateUser, { ...update, password_confirmation: 'Other-pass1' })).toEqual([`password_confirmation: ${messages.passwordMatch}`]);
+    expect(issuesOf(userReset, { ...reset, password_confirmation: 'Other-pass1' })).toEqual([
+      `password_confirmation: ${messages.passwordMatch}`,
+    ]);
+    expect(issuesOf(updateUser, { ...update, password_confirmation: 'Other-pass1' })).toEqual([
+      `password_confirmation: ${messages.passwordMatch}`,
+    ]);
   });
 
   it('requires a Catalyst ID matching the pattern and a token in the reset', () => {
@@ -220,14 +236,19 @@ describe('password reset and change schemas (A-093, A-095..A-098)', () => {
   });
 
   it('requires the confirmation to be 7 to 100 characters long (A-097)', () => {
-    expect(issuesOf(updateUser, { ...update, password_confirmation: 'Ab1' })).toContain(`password_confirmation: ${messages.passwordLength}`);
+    expect(issuesOf(updateUser, { ...update, password_confirmation: 'Ab1' })).toContain(
+      `password_confirmation: ${messages.passwordLength}`,
+    );
   });
 });
 
 describe('login form (A-053)', () => {
   it('requires both fields and a Catalyst ID matching the pattern', () => {
     expect(loginForm.safeParse({ username: 'cardano/abc', password: 'x' }).success).toBe(true);
-    expect(issuesOf(loginForm, { username: '', password: '' })).toEqual([`username: ${messages.required}`, `password: ${messages.required}`]);
+    expect(issuesOf(loginForm, { username: '', password: '' })).toEqual([
+      `username: ${messages.required}`,
+      `password: ${messages.required}`,
+    ]);
     expect(issuesOf(loginForm, { username: 'cardano abc', password: 'x' })).toEqual([`username: ${messages.catalystId}`]);
   });
 });

@@ -1,10 +1,34 @@
 import { describe, expect, it } from 'vitest';
 import type { LevelQualifier } from '../src/events';
-import { approvalRate, decideLevel, excludedReviews, fitsLevel, levelLabel, newSubscription, ReviewerLevel, SubscriptionStatus, type ReviewHistory } from '../src/subscriptions';
+import {
+  approvalRate,
+  decideLevel,
+  excludedReviews,
+  fitsLevel,
+  levelLabel,
+  newSubscription,
+  ReviewerLevel,
+  SubscriptionStatus,
+  type ReviewHistory,
+} from '../src/subscriptions';
 import { canReview, isModerator } from '../src/subscriptions';
 
-const lv1: LevelQualifier = { min_valid_reviews: 5, max_valid_reviews: 50, min_perc_valid_reviews: 0.5, max_perc_valid_reviews: 1, min_active_funds: 1, max_active_funds: 10 };
-const lv2: LevelQualifier = { min_valid_reviews: 30, max_valid_reviews: 1000, min_perc_valid_reviews: 0.9, max_perc_valid_reviews: 1, min_active_funds: 3, max_active_funds: 100 };
+const lv1: LevelQualifier = {
+  min_valid_reviews: 5,
+  max_valid_reviews: 50,
+  min_perc_valid_reviews: 0.5,
+  max_perc_valid_reviews: 1,
+  min_active_funds: 1,
+  max_active_funds: 10,
+};
+const lv2: LevelQualifier = {
+  min_valid_reviews: 30,
+  max_valid_reviews: 1000,
+  min_perc_valid_reviews: 0.9,
+  max_perc_valid_reviews: 1,
+  min_active_funds: 3,
+  max_active_funds: 100,
+};
 // Inside every lv1 range: 10 valid of 10 submitted, 2 funds.
 const base: ReviewHistory = { valid: 10, submitted: 10, blank: 0, activeFunds: 2 };
 
@@ -57,7 +81,12 @@ describe('fitsLevel: each bound is inclusive', () => {
 
 describe('decideLevel', () => {
   it('checks LV2 before LV1', () => {
-    expect(decideLevel({ valid: 40, submitted: 40, blank: 0, activeFunds: 4 }, { lv1: { ...lv1, max_valid_reviews: 1000, max_active_funds: 100 }, lv2 })).toBe(2);
+    expect(
+      decideLevel(
+        { valid: 40, submitted: 40, blank: 0, activeFunds: 4 },
+        { lv1: { ...lv1, max_valid_reviews: 1000, max_active_funds: 100 }, lv2 },
+      ),
+    ).toBe(2);
   });
   it('gives LV1 when only LV1 fits, LV0 when neither does', () => {
     expect(decideLevel(base, { lv1, lv2 })).toBe(1);
@@ -80,18 +109,30 @@ describe('new_subscription (C-004, C-005, C-006)', () => {
 });
 
 describe('invitation answer and LV2 form (C-018 … C-024)', () => {
-  const yes = { event_id: 1, status: 1, public_contact: '@me', telegram_handle_private: '@me_tg', reward_address: 'addr1qxyz', acknowledge_public_contact: true };
+  const yes = {
+    event_id: 1,
+    status: 1,
+    public_contact: '@me',
+    telegram_handle_private: '@me_tg',
+    reward_address: 'addr1qxyz',
+    acknowledge_public_contact: true,
+  };
   it('accepts a complete yes and a bare no', async () => {
     const { invitationAnswer } = await import('../src/subscriptions');
     expect(invitationAnswer.parse(yes).role).toBe(2);
     expect(invitationAnswer.safeParse({ event_id: 1, status: 0 }).success).toBe(true);
   });
-  it('requires the second form\'s fields for a yes, with the spec\'s public-contact message', async () => {
+  it("requires the second form's fields for a yes, with the spec's public-contact message", async () => {
     const { invitationAnswer } = await import('../src/subscriptions');
     const result = invitationAnswer.safeParse({ event_id: 1, status: 1 });
     expect(result.success).toBe(false);
     const issues = Object.fromEntries(result.error!.issues.map((issue) => [issue.path.join('.'), issue.message]));
-    expect(issues).toMatchObject({ public_contact: 'validation.publicContact', telegram_handle_private: 'validation.required', reward_address: 'validation.required', acknowledge_public_contact: 'validation.accepted' });
+    expect(issues).toMatchObject({
+      public_contact: 'validation.publicContact',
+      telegram_handle_private: 'validation.required',
+      reward_address: 'validation.required',
+      acknowledge_public_contact: 'validation.accepted',
+    });
   });
   it('wants a reward address beginning with addr1 (C-021)', async () => {
     const { invitationAnswer, lv2Form } = await import('../src/subscriptions');
@@ -101,9 +142,20 @@ describe('invitation answer and LV2 form (C-018 … C-024)', () => {
   });
   it('LV2 form: want_to_be_lv2 and the acknowledgement must be accepted, public contact says so when missing (C-018, C-019, C-020, C-023)', async () => {
     const { lv2Form } = await import('../src/subscriptions');
-    const result = lv2Form.safeParse({ want_to_be_lv2: false, public_contact: ' ', telegram_handle_private: '', reward_address: 'addr1x', acknowledge_public_contact: false });
+    const result = lv2Form.safeParse({
+      want_to_be_lv2: false,
+      public_contact: ' ',
+      telegram_handle_private: '',
+      reward_address: 'addr1x',
+      acknowledge_public_contact: false,
+    });
     const issues = Object.fromEntries(result.error!.issues.map((issue) => [issue.path.join('.'), issue.message]));
-    expect(issues).toMatchObject({ want_to_be_lv2: 'validation.accepted', public_contact: 'validation.publicContact', telegram_handle_private: 'validation.required', acknowledge_public_contact: 'validation.accepted' });
+    expect(issues).toMatchObject({
+      want_to_be_lv2: 'validation.accepted',
+      public_contact: 'validation.publicContact',
+      telegram_handle_private: 'validation.required',
+      acknowledge_public_contact: 'validation.accepted',
+    });
   });
 });
 
@@ -117,7 +169,14 @@ describe('who may review and moderate (A-040, A-041, C-036)', () => {
     extra: { anonymous_id: 'abc', sumsub_link: null, preferred_categories: [], subscribed_at: '2026-01-01T00:00:00.000Z' },
   });
   const user = (subscriptions: ReturnType<typeof subscription>[], account: { status?: number; rbac?: number } = {}) => ({
-    catalyst_id: { id: 'cardano/x', email: null, email_verified: true, username: null, status: account.status ?? 2, rbac_reg_status: account.rbac ?? 3 },
+    catalyst_id: {
+      id: 'cardano/x',
+      email: null,
+      email_verified: true,
+      username: null,
+      status: account.status ?? 2,
+      rbac_reg_status: account.rbac ?? 3,
+    },
     extra: { subscriptions } as never,
   });
 

@@ -21,22 +21,36 @@ describe('catalyst-ids/me body', () => {
     expect(catalystIdUpdate.safeParse({ email: 'a@example.test', redirect }).success).toBe(true);
   });
 
-  it.each(['//evil.example', 'https://evil.example/', 'profile', '/with space'])('refuses the redirect %j, which would leave the app', (redirect) => {
-    expect(catalystIdUpdate.safeParse({ email: 'a@example.test', redirect }).success).toBe(false);
-  });
+  it.each(['//evil.example', 'https://evil.example/', 'profile', '/with space'])(
+    'refuses the redirect %j, which would leave the app',
+    (redirect) => {
+      expect(catalystIdUpdate.safeParse({ email: 'a@example.test', redirect }).success).toBe(false);
+    },
+  );
 });
 
 describe('user info (A-112)', () => {
   it('requires every field of spec §3', () => {
     const keys = Object.keys(userInfo.shape.extra.shape).sort();
-    expect(keys).toEqual(['due_diligence', 'force_reset', 'historic_stats', 'registered_at', 'role', 'stats', 'subscriptions', 'unique_objectives_as_author'].sort());
+    expect(keys).toEqual(
+      [
+        'due_diligence',
+        'force_reset',
+        'historic_stats',
+        'registered_at',
+        'role',
+        'stats',
+        'subscriptions',
+        'unique_objectives_as_author',
+      ].sort(),
+    );
     expect(Object.keys(userInfo.shape.catalyst_id.shape)).toEqual(expect.arrayContaining(['status', 'rbac_reg_status']));
   });
 });
 
 describe('password confirmation (A-066)', () => {
-  it('reports a mismatch next to the other fields\' messages, not only once they are valid', () => {
-        const result = registerBody.safeParse({
+  it("reports a mismatch next to the other fields' messages, not only once they are valid", () => {
+    const result = registerBody.safeParse({
       new_user: { catalyst_id: 'nope', email: 'a@', password: 'Longenough1', password_confirmation: 'Longenough2', extra: {} },
     });
     expect(result.success).toBe(false);
@@ -46,7 +60,7 @@ describe('password confirmation (A-066)', () => {
   });
 
   it('does not fail on a body that is not an object', () => {
-        expect(registerBody.safeParse({ new_user: 'text' }).success).toBe(false);
+    expect(registerBody.safeParse({ new_user: 'text' }).success).toBe(false);
     expect(registerBody.safeParse({}).success).toBe(false);
   });
 });

@@ -58,7 +58,8 @@ export function refOf(value: unknown): Ref | undefined {
   return id ? { id } : undefined;
 }
 
-const text = (value: unknown) => (value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : typeof value === 'string' ? value : undefined);
+const text = (value: unknown) =>
+  value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : typeof value === 'string' ? value : undefined;
 
 /** Decodes one signed document: metadata, JSON payload, and the signers' Catalyst IDs. */
 export function decodeSignedDocument(bytes: Uint8Array): SignedDocument {
@@ -77,7 +78,12 @@ function decodeUnchecked(bytes: Uint8Array): SignedDocument {
   const [protectedBytes, , payloadBytes, signatures] = structure as [unknown, unknown, unknown, unknown];
   const decoded: unknown = protectedBytes instanceof Uint8Array && protectedBytes.length > 0 ? decode(protectedBytes) : new Map();
   // An empty or all-text-key map may come back as a plain object.
-  const metadata = decoded instanceof Map ? decoded : decoded && typeof decoded === 'object' && !Array.isArray(decoded) ? new Map(Object.entries(decoded)) : undefined;
+  const metadata =
+    decoded instanceof Map
+      ? decoded
+      : decoded && typeof decoded === 'object' && !Array.isArray(decoded)
+        ? new Map(Object.entries(decoded))
+        : undefined;
   if (!metadata) throw new GatewayError('The document header is not a map.');
   if (!(payloadBytes instanceof Uint8Array)) throw new GatewayError('The document has no payload.');
   const encoding = metadata.get('content-encoding');
@@ -129,7 +135,8 @@ export function createGatewayReader(fetchImpl: typeof fetch = fetch) {
     if (ref.ver) url.searchParams.set('version', ref.ver);
     const response = await call(url, { headers: { accept: 'application/cbor' } });
     if (!response.ok) throw new GatewayError(`The Catalyst Gateway answered ${response.status} for document ${ref.id}.`);
-    if (Number(response.headers.get('content-length') ?? 0) > MAX_DOCUMENT_BYTES) throw new GatewayError(`Document ${ref.id} is larger than ${MAX_DOCUMENT_BYTES} bytes.`);
+    if (Number(response.headers.get('content-length') ?? 0) > MAX_DOCUMENT_BYTES)
+      throw new GatewayError(`Document ${ref.id} is larger than ${MAX_DOCUMENT_BYTES} bytes.`);
     const bytes = new Uint8Array(await response.arrayBuffer());
     if (bytes.length > MAX_DOCUMENT_BYTES) throw new GatewayError(`Document ${ref.id} is larger than ${MAX_DOCUMENT_BYTES} bytes.`);
     return bytes;
@@ -142,7 +149,11 @@ export function createGatewayReader(fetchImpl: typeof fetch = fetch) {
       const url = new URL('/api/v1/document/index', base);
       url.searchParams.set('page', String(page));
       url.searchParams.set('limit', String(PAGE_LIMIT));
-      const response = await call(url, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ type: PROPOSAL_DOCUMENT_TYPE }) });
+      const response = await call(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        body: JSON.stringify({ type: PROPOSAL_DOCUMENT_TYPE }),
+      });
       if (response.status === 404) break;
       if (!response.ok) throw new GatewayError(`The Catalyst Gateway's document index answered ${response.status}.`);
       let body: { docs?: { id: string; ver?: { ver: string }[] }[]; page?: { remaining?: number } };
@@ -165,7 +176,10 @@ export function createGatewayReader(fetchImpl: typeof fetch = fetch) {
   /** The gateway's proposals in the upload file's shape. */
   return async function readGateway(base: string): Promise<ImportFile> {
     const refs = await indexedProposals(base);
-    const documents = await mapLimited(refs, PARALLEL, async (ref) => ({ ref, document: decodeSignedDocument(await documentBytes(base, ref)) }));
+    const documents = await mapLimited(refs, PARALLEL, async (ref) => ({
+      ref,
+      document: decodeSignedDocument(await documentBytes(base, ref)),
+    }));
     const templateRefs = new Map<string, Ref>();
     const proposals: ProposalDocument[] = [];
     for (const { ref, document } of documents) {

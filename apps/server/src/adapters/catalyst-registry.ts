@@ -37,6 +37,11 @@ export function gatewayRegistry(baseUrl: string, fetchImpl: typeof fetch = fetch
   };
 }
 
-export function createCatalystRegistry(config: { CATALYST_REGISTRY: 'local' | 'gateway'; CATALYST_GATEWAY_URL?: string | undefined }): CatalystRegistry {
-  return config.CATALYST_REGISTRY === 'gateway' && config.CATALYST_GATEWAY_URL ? gatewayRegistry(config.CATALYST_GATEWAY_URL) : localRegistry;
+export function createCatalystRegistry(config: {
+  CATALYST_REGISTRY: 'local' | 'gateway';
+  CATALYST_GATEWAY_URL?: string | undefined;
+}): CatalystRegistry {
+  return config.CATALYST_REGISTRY === 'gateway' && config.CATALYST_GATEWAY_URL
+    ? gatewayRegistry(config.CATALYST_GATEWAY_URL)
+    : localRegistry;
 }

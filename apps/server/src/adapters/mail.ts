@@ -17,7 +17,11 @@ const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function compose(kind: MailMessage['kind'], to: string, link: string, intro: string, action: string, after: string): MailMessage {
-  const subject = { activation: 'Activate your Community Review account', email_verification: 'Verify your e-mail address', password_reset: 'Reset your Community Review password' }[kind];
+  const subject = {
+    activation: 'Activate your Community Review account',
+    email_verification: 'Verify your e-mail address',
+    password_reset: 'Reset your Community Review password',
+  }[kind];
   const text = `Hello,\n\n${intro}\n\n${action}: ${link}\n\n${after}\n\nCommunity Review`;
   const html =
     `<p>Hello,</p><p>${escapeHtml(intro)}</p>` +
@@ -29,11 +33,32 @@ function compose(kind: MailMessage['kind'], to: string, link: string, intro: str
 /** The three messages the product sends (plain text and HTML), with links built from PUBLIC_URL. */
 export const mailTemplates = {
   activation: (to: string, link: string) =>
-    compose('activation', to, link, 'Thank you for registering. Activate your account to start reviewing.', 'Activate your account', 'The link is valid for 48 hours. If you did not register, ignore this message.'),
+    compose(
+      'activation',
+      to,
+      link,
+      'Thank you for registering. Activate your account to start reviewing.',
+      'Activate your account',
+      'The link is valid for 48 hours. If you did not register, ignore this message.',
+    ),
   emailVerification: (to: string, link: string) =>
-    compose('email_verification', to, link, 'Please confirm that this is your e-mail address.', 'Verify your e-mail address', 'The link is valid for 48 hours. If you did not ask for this, ignore this message.'),
+    compose(
+      'email_verification',
+      to,
+      link,
+      'Please confirm that this is your e-mail address.',
+      'Verify your e-mail address',
+      'The link is valid for 48 hours. If you did not ask for this, ignore this message.',
+    ),
   passwordReset: (to: string, link: string) =>
-    compose('password_reset', to, link, 'Someone asked to reset the password of your account.', 'Choose a new password', 'The link is valid for 1 hour. If you did not ask for this, ignore this message: your password stays as it is.'),
+    compose(
+      'password_reset',
+      to,
+      link,
+      'Someone asked to reset the password of your account.',
+      'Choose a new password',
+      'The link is valid for 1 hour. If you did not ask for this, ignore this message: your password stays as it is.',
+    ),
 };
 
 /**
@@ -69,14 +94,23 @@ export function createMailer(options: { db: Db; smtpUrl?: string | undefined; fr
       for (const row of claimed) {
         try {
           if (transport) {
-            await transport.sendMail({ from: options.from, to: row.recipient, subject: row.subject, text: row.textBody, html: row.htmlBody });
+            await transport.sendMail({
+              from: options.from,
+              to: row.recipient,
+              subject: row.subject,
+              text: row.textBody,
+              html: row.htmlBody,
+            });
           } else {
             // The link is what a local operator needs; the recipient is not logged.
             options.log.info({ mail: row.kind, link: row.link }, 'mail kept in the outbox (no SMTP_URL)');
           }
         } catch (error) {
           options.log.warn({ mail: row.kind, err: error }, 'mail delivery failed');
-          await options.db.update(outbox).set({ sentAt: null, error: String(error) }).where(eq(outbox.id, row.id));
+          await options.db
+            .update(outbox)
+            .set({ sentAt: null, error: String(error) })
+            .where(eq(outbox.id, row.id));
         }
       }
     },

@@ -48,7 +48,11 @@ export function outcomeOf(payload: WebhookPayload): CheckOutcome | null {
 export const digestAlgorithms = { HMAC_SHA1_HEX: 'sha1', HMAC_SHA256_HEX: 'sha256', HMAC_SHA512_HEX: 'sha512' } as const;
 
 /** The signature a provider sends with a body: used by the tests' fake provider and by `signatureValid`. */
-export function signPayload(secret: string, rawBody: Buffer | string, algorithm: keyof typeof digestAlgorithms = 'HMAC_SHA256_HEX'): string {
+export function signPayload(
+  secret: string,
+  rawBody: Buffer | string,
+  algorithm: keyof typeof digestAlgorithms = 'HMAC_SHA256_HEX',
+): string {
   return createHmac(digestAlgorithms[algorithm], secret).update(rawBody).digest('hex');
 }
 

@@ -114,9 +114,15 @@ export function allocateProposals(input: AllocationInput): AllocationResult {
   }
 
   // Reviewers with constraints first (LV1 preferences, then conflicts), each set in seeded random order.
-  const reviewers = shuffleInPlace([...input.reviewers].sort((a, b) => a.id - b.id), prng);
-  const rank = (reviewer: AllocationReviewer) => (reviewer.level === 1 && reviewer.preferred.length > 0 ? 0 : reviewer.conflicts.length > 0 ? 1 : 2);
-  const order = reviewers.map((reviewer, index) => ({ reviewer, index })).sort((a, b) => rank(a.reviewer) - rank(b.reviewer) || a.index - b.index);
+  const reviewers = shuffleInPlace(
+    [...input.reviewers].sort((a, b) => a.id - b.id),
+    prng,
+  );
+  const rank = (reviewer: AllocationReviewer) =>
+    reviewer.level === 1 && reviewer.preferred.length > 0 ? 0 : reviewer.conflicts.length > 0 ? 1 : 2;
+  const order = reviewers
+    .map((reviewer, index) => ({ reviewer, index }))
+    .sort((a, b) => rank(a.reviewer) - rank(b.reviewer) || a.index - b.index);
 
   const pairsReviewer: number[] = [];
   const pairsProposal: number[] = [];

@@ -23,7 +23,9 @@ export function elementName(node: Json): string | null {
 /** Property names in display order: those `x-order` names that exist, then the rest as they come. */
 export function orderedKeys(node: Json): string[] {
   const properties = isObject(node.properties) ? Object.keys(node.properties) : [];
-  const order = Array.isArray(node['x-order']) ? node['x-order'].filter((key): key is string => typeof key === 'string' && properties.includes(key)) : [];
+  const order = Array.isArray(node['x-order'])
+    ? node['x-order'].filter((key): key is string => typeof key === 'string' && properties.includes(key))
+    : [];
   return [...order, ...properties.filter((key) => !order.includes(key))];
 }
 
@@ -75,9 +77,11 @@ export function readExtra(template: Json, payload: Json): ProposalExtraField[] {
       const section = segment.properties[sectionKey];
       if (!isObject(section)) continue;
       const fields = readChildren(section, segmentAnswer[sectionKey], 0);
-      if (fields.length > 0) sections.push({ ref: elementName(section) ?? 'section', title: titleOf(section, sectionKey), answer: null, sub_fields: fields });
+      if (fields.length > 0)
+        sections.push({ ref: elementName(section) ?? 'section', title: titleOf(section, sectionKey), answer: null, sub_fields: fields });
     }
-    if (sections.length > 0) segments.push({ ref: elementName(segment) ?? 'segment', title: titleOf(segment, segmentKey), answer: null, sub_fields: sections });
+    if (sections.length > 0)
+      segments.push({ ref: elementName(segment) ?? 'segment', title: titleOf(segment, segmentKey), answer: null, sub_fields: sections });
   }
   return segments;
 }

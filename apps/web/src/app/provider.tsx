@@ -1,4 +1,13 @@
-import { DEFAULT_THEME, Drawer, MantineProvider, Modal, Notification, createTheme, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
+import {
+  DEFAULT_THEME,
+  Drawer,
+  MantineProvider,
+  Modal,
+  Notification,
+  createTheme,
+  type CSSVariablesResolver,
+  type MantineColorsTuple,
+} from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -15,7 +24,18 @@ import { router } from './router';
  * An indigo whose shade 8, the primary shade (filled buttons, links, light variants of every colour), keeps a 4.5:1
  * contrast against white (WCAG AA).
  */
-const brand: MantineColorsTuple = ['#eef0fd', '#dde2fb', '#c3cbf6', '#a3b0f1', '#8597ee', '#6a7feb', '#5468e2', '#4659d6', '#3a50c9', '#2d3fa6'];
+const brand: MantineColorsTuple = [
+  '#eef0fd',
+  '#dde2fb',
+  '#c3cbf6',
+  '#a3b0f1',
+  '#8597ee',
+  '#6a7feb',
+  '#5468e2',
+  '#4659d6',
+  '#3a50c9',
+  '#2d3fa6',
+];
 
 /** Mantine's palette with shades 8 and 9 darkened where the stock shade falls below 4.5:1 on white or on its light tint. */
 function darker(name: keyof typeof DEFAULT_THEME.colors, shade8: string, shade9: string): MantineColorsTuple {

@@ -17,7 +17,10 @@ export function guard({ request }: { request: Request }) {
   if (path === '/login' && session.logged) return redirect('/profile');
   if (!session.logged && LOGIN_REQUIRED.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) return redirect('/login');
   if (path === '/reset-password' && session.logged && !isForcedReset(session)) return redirect('/profile');
-  if (isForcedReset(session) && BLOCKED_BY_FORCED_RESET.some((prefix) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`))) {
+  if (
+    isForcedReset(session) &&
+    BLOCKED_BY_FORCED_RESET.some((prefix) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`))
+  ) {
     return redirect('/reset-password');
   }
   return null;
@@ -60,8 +63,18 @@ export const routes: RouteObject[] = [
       { id: 'AllocatedProposals', path: 'allocated-proposals', lazy: lazyPage(() => import('./routes/proposals/allocated-proposals')) },
       { id: 'reviews', path: 'reviews/:page?', loader: pageInPath, lazy: lazyPage(() => import('./routes/reviews/reviews')) },
       { id: 'review', path: 'review/:id', lazy: lazyPage(() => import('./routes/reviews/review')) },
-      { id: 'allocated-reviews', path: 'allocated-reviews/:page?', loader: pageInPath, lazy: lazyPage(() => import('./routes/reviews/allocated-reviews')) },
-      { id: 'moderated-reviews', path: 'moderated-reviews/:page?', loader: pageInPath, lazy: lazyPage(() => import('./routes/reviews/moderated-reviews')) },
+      {
+        id: 'allocated-reviews',
+        path: 'allocated-reviews/:page?',
+        loader: pageInPath,
+        lazy: lazyPage(() => import('./routes/reviews/allocated-reviews')),
+      },
+      {
+        id: 'moderated-reviews',
+        path: 'moderated-reviews/:page?',
+        loader: pageInPath,
+        lazy: lazyPage(() => import('./routes/reviews/moderated-reviews')),
+      },
       {
         id: 'admin',
         path: 'admin',

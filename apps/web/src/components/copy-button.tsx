@@ -9,7 +9,12 @@ export function CopyButton({ value, label }: { value: string; label?: string }) 
     <MantineCopyButton value={value} timeout={1500}>
       {({ copied, copy }) => (
         <Tooltip label={copied ? t('common.copied') : (label ?? t('common.copy'))} withArrow>
-          <ActionIcon variant="subtle" color={copied ? 'teal' : 'gray'} onClick={copy} aria-label={`${label ?? t('common.copy')}: ${value}`}>
+          <ActionIcon
+            variant="subtle"
+            color={copied ? 'teal' : 'gray'}
+            onClick={copy}
+            aria-label={`${label ?? t('common.copy')}: ${value}`}
+          >
             {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
           </ActionIcon>
         </Tooltip>

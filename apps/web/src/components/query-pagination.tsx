@@ -29,7 +29,12 @@ export function QueryPagination({ total, size = TABLE_PAGE_SIZE }: { total: numb
       <Text size="sm" c="dimmed">
         {t('common.page', { page: page + 1, pages })}
       </Text>
-      <Pagination total={pages} value={page + 1} onChange={(value) => setPage(value - 1)} getControlProps={(control) => ({ 'aria-label': `${control}` })} />
+      <Pagination
+        total={pages}
+        value={page + 1}
+        onChange={(value) => setPage(value - 1)}
+        getControlProps={(control) => ({ 'aria-label': `${control}` })}
+      />
     </Group>
   );
 }

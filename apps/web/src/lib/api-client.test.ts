@@ -5,7 +5,11 @@ import { ApiError } from './api-error';
 const ORIGIN = 'http://app.test';
 const fetchMock = vi.fn<typeof fetch>();
 
-function respond(status: number, body?: unknown, { statusText = '', headers = {} }: { statusText?: string; headers?: Record<string, string> } = {}) {
+function respond(
+  status: number,
+  body?: unknown,
+  { statusText = '', headers = {} }: { statusText?: string; headers?: Record<string, string> } = {},
+) {
   const text = body === undefined ? null : typeof body === 'string' ? body : JSON.stringify(body);
   return new Response(text, { status, statusText, headers });
 }
@@ -47,9 +51,9 @@ describe('buildUrl', () => {
   });
 
   it('repeats the key of an array filter and keeps 0 and false, skipping empty values (§7)', () => {
-    expect(buildUrl('reviews', { assessors: ['a', 'b'], page: 0, size: 25, flagged: false, title: '', category: null, event: undefined })).toBe(
-      '/api/reviews/reviews?assessors=a&assessors=b&page=0&size=25&flagged=false',
-    );
+    expect(
+      buildUrl('reviews', { assessors: ['a', 'b'], page: 0, size: 25, flagged: false, title: '', category: null, event: undefined }),
+    ).toBe('/api/reviews/reviews?assessors=a&assessors=b&page=0&size=25&flagged=false');
   });
 
   it('encodes query values and leaves out the ? when there is no query (§7)', () => {
@@ -166,12 +170,21 @@ describe('api: answers', () => {
     fetchMock.mockImplementation(async () => respond(400, { message: 'Your activation link has expired.' }, { statusText: 'Bad Request' }));
     const error = await api('users/activate', { method: 'POST', body: {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 400, message: 'Your activation link has expired.', serverMessage: 'Your activation link has expired.' });
+    expect(error).toMatchObject({
+      status: 400,
+      message: 'Your activation link has expired.',
+      serverMessage: 'Your activation link has expired.',
+    });
   });
 
   it('rejects with the labelled detail messages joined by line breaks (A-120, A-121, A-122)', async () => {
     fetchMock.mockResolvedValue(
-      respond(422, { detail: [{ loc: ['body', 'new_user', 'password'], msg: 'too short', type: 'x' }, { loc: ['body', 'zzz'], msg: 'odd', type: 'x' }] }),
+      respond(422, {
+        detail: [
+          { loc: ['body', 'new_user', 'password'], msg: 'too short', type: 'x' },
+          { loc: ['body', 'zzz'], msg: 'odd', type: 'x' },
+        ],
+      }),
     );
     await expect(api('users/', { method: 'POST', body: {} })).rejects.toMatchObject({ status: 422, message: 'Password: too short\nodd' });
   });
@@ -218,7 +231,9 @@ describe('api: 401 refresh and retry', () => {
   it('does not refresh a 401 of a call made without a token or marked as a retry (§7)', async () => {
     const { refreshMock } = signedIn(undefined, async () => true);
     fetchMock.mockImplementation(async () => respond(401, { message: 'Login failed' }));
-    await expect(api('users/token/login', { method: 'POST', form: { username: 'u', password: 'p' } })).rejects.toMatchObject({ status: 401 });
+    await expect(api('users/token/login', { method: 'POST', form: { username: 'u', password: 'p' } })).rejects.toMatchObject({
+      status: 401,
+    });
     expect(refreshMock).not.toHaveBeenCalled();
     const second = signedIn('tok', async () => true);
     await expect(api('users/token/refresh', { retried: true })).rejects.toMatchObject({ status: 401 });
@@ -246,7 +261,9 @@ describe('api: downloads', () => {
 
   it('saves a GET download as a file named by the answer (A-118)', async () => {
     const { link, append, created } = stubDocument();
-    fetchMock.mockImplementation(async () => respond(200, 'a,b\n1,2', { headers: { 'content-disposition': 'attachment; filename="reviews.csv"', 'content-type': 'text/csv' } }));
+    fetchMock.mockImplementation(async () =>
+      respond(200, 'a,b\n1,2', { headers: { 'content-disposition': 'attachment; filename="reviews.csv"', 'content-type': 'text/csv' } }),
+    );
     await expect(api('exports/reviews', { download: true, query: { event: 3 } })).resolves.toBeUndefined();
     expect(call().url).toBe('/api/reviews/exports/reviews?event=3');
     expect(call().init.method).toBe('GET');
@@ -264,7 +281,9 @@ describe('api: downloads', () => {
   it('saves a POST download, preferring the UTF-8 file name (A-118)', async () => {
     const { link } = stubDocument();
     fetchMock.mockResolvedValue(
-      respond(200, 'x', { headers: { 'content-disposition': `attachment; filename="fallback.csv"; filename*=UTF-8''r%C3%A9sum%C3%A9%20final.csv` } }),
+      respond(200, 'x', {
+        headers: { 'content-disposition': `attachment; filename="fallback.csv"; filename*=UTF-8''r%C3%A9sum%C3%A9%20final.csv` },
+      }),
     );
     await api('exports/custom', { method: 'POST', body: { ids: [1] }, download: true });
     expect(call().init.method).toBe('POST');

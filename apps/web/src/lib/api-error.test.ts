@@ -6,7 +6,12 @@ const noLabel = () => undefined;
 
 describe('errorFromBody (spec §7)', () => {
   it("takes the message from the body's message field first (A-120)", () => {
-    const error = errorFromBody(409, 'Conflict', { message: 'Catalyst ID taken', detail: [{ loc: ['body'], msg: 'ignored', type: 'x' }] }, noLabel);
+    const error = errorFromBody(
+      409,
+      'Conflict',
+      { message: 'Catalyst ID taken', detail: [{ loc: ['body'], msg: 'ignored', type: 'x' }] },
+      noLabel,
+    );
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(409);
     expect(error.message).toBe('Catalyst ID taken');

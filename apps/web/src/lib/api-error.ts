@@ -18,7 +18,12 @@ export function isApiError(error: unknown): error is ApiError {
 }
 
 /** Builds the error of spec §7 from a response body (already parsed or undefined) and a status. */
-export function errorFromBody(status: number, statusText: string, body: unknown, labelFor: (loc: (string | number)[]) => string | undefined): ApiError {
+export function errorFromBody(
+  status: number,
+  statusText: string,
+  body: unknown,
+  labelFor: (loc: (string | number)[]) => string | undefined,
+): ApiError {
   const record = (body && typeof body === 'object' ? body : {}) as { message?: unknown; detail?: unknown };
   if (typeof record.message === 'string' && record.message) return new ApiError(status, record.message, record.message);
   if (Array.isArray(record.detail)) {

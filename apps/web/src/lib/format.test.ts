@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { displayCatalystId, formatAda, formatDateLong, formatDateShort, formatMonth, formatPercent, formatScore, shortProposalId } from './format';
+import {
+  displayCatalystId,
+  formatAda,
+  formatDateLong,
+  formatDateShort,
+  formatMonth,
+  formatPercent,
+  formatScore,
+  shortProposalId,
+} from './format';
 
 // Local-time inputs (no 'Z'), so the expectations hold in any time zone.
 const march7 = '2025-03-07T09:05:00';

@@ -49,7 +49,12 @@ const percentFormats = new Map<number, Intl.NumberFormat>();
 function percentFormat(decimals: number): Intl.NumberFormat {
   let format = percentFormats.get(decimals);
   if (!format) {
-    format = new Intl.NumberFormat(LOCALE, { style: 'percent', minimumFractionDigits: decimals, maximumFractionDigits: decimals, useGrouping: false });
+    format = new Intl.NumberFormat(LOCALE, {
+      style: 'percent',
+      minimumFractionDigits: decimals,
+      maximumFractionDigits: decimals,
+      useGrouping: false,
+    });
     percentFormats.set(decimals, format);
   }
   return format;

@@ -9,11 +9,24 @@ const closeLabel = () => ({ 'aria-label': i18n.t('common.close') });
 
 /** A green success toast (spec §8). */
 export function notifySuccess(key: string) {
-  notifications.show({ color: 'green', title: i18n.t('notify.successTitle'), message: i18n.t(key), autoClose: TOAST_MS, closeButtonProps: closeLabel() });
+  notifications.show({
+    color: 'green',
+    title: i18n.t('notify.successTitle'),
+    message: i18n.t(key),
+    autoClose: TOAST_MS,
+    closeButtonProps: closeLabel(),
+  });
 }
 
 /** A red error toast: the server's message when it sent one, otherwise the fixed text (spec §8). */
 export function notifyError(error: unknown, fallbackKey = 'notify.default') {
   const message = isApiError(error) && error.serverMessage ? error.serverMessage : i18n.t(fallbackKey);
-  notifications.show({ color: 'red', title: i18n.t('notify.errorTitle'), message, autoClose: TOAST_MS, closeButtonProps: closeLabel(), style: { whiteSpace: 'pre-line' } });
+  notifications.show({
+    color: 'red',
+    title: i18n.t('notify.errorTitle'),
+    message,
+    autoClose: TOAST_MS,
+    closeButtonProps: closeLabel(),
+    style: { whiteSpace: 'pre-line' },
+  });
 }

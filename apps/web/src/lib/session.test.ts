@@ -58,7 +58,14 @@ function userInfo({ role = UserRole.user as number, forceReset = false, status =
   return {
     email: 'reviewer@example.org',
     username: 'reviewer',
-    catalyst_id: { id: 'cardano/abc', email: 'reviewer@example.org', email_verified: true, username: 'reviewer', status, rbac_reg_status: 3 },
+    catalyst_id: {
+      id: 'cardano/abc',
+      email: 'reviewer@example.org',
+      email_verified: true,
+      username: 'reviewer',
+      status,
+      rbac_reg_status: 3,
+    },
     extra: {
       role,
       force_reset: forceReset,
@@ -75,7 +82,12 @@ function userInfo({ role = UserRole.user as number, forceReset = false, status =
 const loggedOut: SessionState = { localUser: null, logged: false, fetching: false, userInfo: null, auth: null, refreshTokenTimeout: null };
 
 function logIn(accessToken: string, expiresAt: number) {
-  useSession.setState({ logged: true, localUser: { catalyst_id: 'cardano/abc' }, userInfo: userInfo(), auth: { access_token: accessToken, token_type: 'bearer', expires_at: expiresAt } });
+  useSession.setState({
+    logged: true,
+    localUser: { catalyst_id: 'cardano/abc' },
+    userInfo: userInfo(),
+    auth: { access_token: accessToken, token_type: 'bearer', expires_at: expiresAt },
+  });
 }
 
 const persisted = () => (JSON.parse(storage.get(SESSION_STORAGE_KEY) ?? '{}') as { state?: SessionState }).state;
@@ -176,7 +188,9 @@ describe('the refresh timer', () => {
   it('refreshes at once when the token is about to expire or has expired (A-108)', async () => {
     const now = fakeClock();
     logIn('old-token', now - 1_000);
-    fetchMock.mockImplementation(async () => respond(200, { access_token: jwt({ exp: Math.floor(now / 1000) + 900 }), token_type: 'bearer' }));
+    fetchMock.mockImplementation(async () =>
+      respond(200, { access_token: jwt({ exp: Math.floor(now / 1000) + 900 }), token_type: 'bearer' }),
+    );
     scheduleRefresh();
     expect(useSession.getState().refreshTokenTimeout).toBe(now);
     await vi.advanceTimersByTimeAsync(0);
@@ -211,7 +225,11 @@ describe('the refresh timer', () => {
       return authorization === `Bearer ${fresh}` ? respond(200, { ok: true }) : respond(401, { message: 'expired' });
     });
     const { api } = await import('./api-client');
-    await expect(Promise.all([api('users/me/'), api('events/current'), refreshSession()])).resolves.toEqual([{ ok: true }, { ok: true }, true]);
+    await expect(Promise.all([api('users/me/'), api('events/current'), refreshSession()])).resolves.toEqual([
+      { ok: true },
+      { ok: true },
+      true,
+    ]);
     const refreshes = fetchMock.mock.calls.filter(([input]) => String(input).endsWith('users/token/refresh'));
     expect(refreshes).toHaveLength(1);
     expect(useSession.getState().auth?.access_token).toBe(fresh);

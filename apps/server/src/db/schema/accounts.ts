@@ -33,9 +33,7 @@ export const users = pgTable('users', {
   passwordHash: text('password_hash').notNull(),
   role: smallint('role').notNull().default(0),
   forceReset: boolean('force_reset').notNull().default(false),
-  policyAcknowledgments: jsonb('policy_acknowledgments')
-    .$type<{ privacy_policy: boolean; terms_and_conditions: boolean }>()
-    .notNull(),
+  policyAcknowledgments: jsonb('policy_acknowledgments').$type<{ privacy_policy: boolean; terms_and_conditions: boolean }>().notNull(),
   registeredAt: timestamp('registered_at', { withTimezone: true }).notNull().defaultNow(),
   /** Due diligence (spec §4): 0 unknown … 4 red, the provider's link, and our reference the provider echoes back. */
   dueDiligenceStatus: smallint('due_diligence_status').notNull().default(0),

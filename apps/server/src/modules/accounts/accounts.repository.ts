@@ -149,8 +149,16 @@ export async function listAccounts(db: DbOrTx, options: { size: number; page: nu
     ? sql`(${catalystIds.catalystId} ilike ${pattern} or ${catalystIds.username} ilike ${pattern} or ${catalystIds.email} ilike ${pattern})`
     : undefined;
   const [rows, totals] = await Promise.all([
-    accounts(db).where(where).orderBy(sql`${users.id} desc`).limit(options.size).offset(options.size * options.page),
-    db.select({ total: sql<number>`count(*)::int` }).from(users).innerJoin(catalystIds, eq(users.catalystIdRef, catalystIds.id)).where(where),
+    accounts(db)
+      .where(where)
+      .orderBy(sql`${users.id} desc`)
+      .limit(options.size)
+      .offset(options.size * options.page),
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(users)
+      .innerJoin(catalystIds, eq(users.catalystIdRef, catalystIds.id))
+      .where(where),
   ]);
   return { rows, total: totals[0]?.total ?? 0 };
 }

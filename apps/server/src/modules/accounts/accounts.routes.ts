@@ -50,27 +50,42 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
   const refreshCookie = (request: FastifyRequest) => request.cookies[REFRESH_COOKIE];
   const tags = ['users'];
 
-  api.post('/users/', { config: { access: 'public' }, schema: { tags, body: registerBody, response: { 201: okBody, ...errors } } }, async (request, reply) => {
-    await accounts.register(request.body.new_user);
-    return reply.code(201).send(true);
-  });
+  api.post(
+    '/users/',
+    { config: { access: 'public' }, schema: { tags, body: registerBody, response: { 201: okBody, ...errors } } },
+    async (request, reply) => {
+      await accounts.register(request.body.new_user);
+      return reply.code(201).send(true);
+    },
+  );
 
-  api.post('/users/token/login', { config: { access: 'public' }, schema: { tags, consumes: ['application/x-www-form-urlencoded'], body: loginForm, response: { 200: accessToken, ...errors } } }, async (request, reply) => {
-    const result = await session.login(request.body.username, request.body.password, request.ip);
-    setRefreshCookie(reply, result.refreshToken);
-    return { access_token: result.accessToken, token_type: 'bearer' as const };
-  });
-
-  api.get('/users/token/refresh', { config: { access: 'public' }, schema: { tags, response: { 200: accessToken, 401: errorBody } } }, async (request, reply) => {
-    try {
-      const result = await session.refresh(refreshCookie(request));
+  api.post(
+    '/users/token/login',
+    {
+      config: { access: 'public' },
+      schema: { tags, consumes: ['application/x-www-form-urlencoded'], body: loginForm, response: { 200: accessToken, ...errors } },
+    },
+    async (request, reply) => {
+      const result = await session.login(request.body.username, request.body.password, request.ip);
       setRefreshCookie(reply, result.refreshToken);
       return { access_token: result.accessToken, token_type: 'bearer' as const };
-    } catch (error) {
-      clearRefreshCookie(reply);
-      throw error;
-    }
-  });
+    },
+  );
+
+  api.get(
+    '/users/token/refresh',
+    { config: { access: 'public' }, schema: { tags, response: { 200: accessToken, 401: errorBody } } },
+    async (request, reply) => {
+      try {
+        const result = await session.refresh(refreshCookie(request));
+        setRefreshCookie(reply, result.refreshToken);
+        return { access_token: result.accessToken, token_type: 'bearer' as const };
+      } catch (error) {
+        clearRefreshCookie(reply);
+        throw error;
+      }
+    },
+  );
 
   api.post('/users/token/logout', { config: { access: 'public' }, schema: { tags, response: { 200: okBody } } }, async (request, reply) => {
     await session.logout(refreshCookie(request));
@@ -78,44 +93,86 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
     return true;
   });
 
-  api.get('/users/me/', { config: { access: 'user' }, schema: { tags, security: [{ bearer: [] }], response: { 200: userInfo, 401: errorBody } } }, (request) =>
-    options.userInfo.me(currentUser(request).id),
+  api.get(
+    '/users/me/',
+    { config: { access: 'user' }, schema: { tags, security: [{ bearer: [] }], response: { 200: userInfo, 401: errorBody } } },
+    (request) => options.userInfo.me(currentUser(request).id),
   );
 
-  api.post('/users/activate', { config: { access: 'public' }, schema: { tags, body: activateBody, response: { 200: okBody, ...errors } } }, async (request) => {
-    await accounts.activate(request.body.user_activation.confirmation_token);
-    return true;
-  });
-
-  api.post('/users/password/reset-request', { config: { access: 'public' }, schema: { tags, body: resetRequestBody, response: { 201: okBody, ...errors } } }, async (request, reply) => {
-    await accounts.requestPasswordReset(request.body.new_user.catalyst_id, request.ip);
-    return reply.code(201).send(true);
-  });
-
-  api.post('/users/password/reset', { config: { access: 'public' }, schema: { tags, body: resetBody, response: { 200: okBody, ...errors } } }, async (request) => {
-    await accounts.resetPassword(request.body.user_reset);
-    return true;
-  });
-
-  api.post('/users/password/update', { config: { access: 'user' }, schema: { tags, security: [{ bearer: [] }], body: updatePasswordBody, response: { 200: okBody, ...errors } } }, async (request) => {
-    const cookie = refreshCookie(request);
-    const keepFamily = cookie ? await session.familyOf(cookie) : undefined;
-    await accounts.updatePassword(currentUser(request).id, request.body.update_user, keepFamily);
-    return true;
-  });
-
-  api.get('/catalyst-ids/me', { config: { access: 'user' }, schema: { tags: ['catalyst-ids'], security: [{ bearer: [] }], response: { 200: catalystIdPublic, 401: errorBody } } }, (request) =>
-    options.userInfo.catalystId(currentUser(request).id),
+  api.post(
+    '/users/activate',
+    { config: { access: 'public' }, schema: { tags, body: activateBody, response: { 200: okBody, ...errors } } },
+    async (request) => {
+      await accounts.activate(request.body.user_activation.confirmation_token);
+      return true;
+    },
   );
 
-  api.post('/catalyst-ids/me', { config: { access: 'user' }, schema: { tags: ['catalyst-ids'], security: [{ bearer: [] }], body: catalystIdUpdateBody, response: { 200: catalystIdPublic, ...errors } } }, async (request) => {
-    const userId = currentUser(request).id;
-    await accounts.requestEmailChange(userId, request.body.email, request.body.redirect);
-    return options.userInfo.catalystId(userId);
-  });
+  api.post(
+    '/users/password/reset-request',
+    { config: { access: 'public' }, schema: { tags, body: resetRequestBody, response: { 201: okBody, ...errors } } },
+    async (request, reply) => {
+      await accounts.requestPasswordReset(request.body.new_user.catalyst_id, request.ip);
+      return reply.code(201).send(true);
+    },
+  );
 
-  api.post('/catalyst-ids/verify-email', { config: { access: 'public' }, schema: { tags: ['catalyst-ids'], body: verifyEmailBody, response: { 200: okBody, ...errors } } }, async (request) => {
-    await accounts.verifyEmail(request.body.email_verification.confirmation_token);
-    return true;
-  });
+  api.post(
+    '/users/password/reset',
+    { config: { access: 'public' }, schema: { tags, body: resetBody, response: { 200: okBody, ...errors } } },
+    async (request) => {
+      await accounts.resetPassword(request.body.user_reset);
+      return true;
+    },
+  );
+
+  api.post(
+    '/users/password/update',
+    {
+      config: { access: 'user' },
+      schema: { tags, security: [{ bearer: [] }], body: updatePasswordBody, response: { 200: okBody, ...errors } },
+    },
+    async (request) => {
+      const cookie = refreshCookie(request);
+      const keepFamily = cookie ? await session.familyOf(cookie) : undefined;
+      await accounts.updatePassword(currentUser(request).id, request.body.update_user, keepFamily);
+      return true;
+    },
+  );
+
+  api.get(
+    '/catalyst-ids/me',
+    {
+      config: { access: 'user' },
+      schema: { tags: ['catalyst-ids'], security: [{ bearer: [] }], response: { 200: catalystIdPublic, 401: errorBody } },
+    },
+    (request) => options.userInfo.catalystId(currentUser(request).id),
+  );
+
+  api.post(
+    '/catalyst-ids/me',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags: ['catalyst-ids'],
+        security: [{ bearer: [] }],
+        body: catalystIdUpdateBody,
+        response: { 200: catalystIdPublic, ...errors },
+      },
+    },
+    async (request) => {
+      const userId = currentUser(request).id;
+      await accounts.requestEmailChange(userId, request.body.email, request.body.redirect);
+      return options.userInfo.catalystId(userId);
+    },
+  );
+
+  api.post(
+    '/catalyst-ids/verify-email',
+    { config: { access: 'public' }, schema: { tags: ['catalyst-ids'], body: verifyEmailBody, response: { 200: okBody, ...errors } } },
+    async (request) => {
+      await accounts.verifyEmail(request.body.email_verification.confirmation_token);
+      return true;
+    },
+  );
 }

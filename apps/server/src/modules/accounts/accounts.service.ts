@@ -51,7 +51,13 @@ export function createAccountsService(deps: AccountsDeps) {
   const adminIds = new Set(deps.adminCatalystIds.map((id) => normalizeCatalystId(id).id));
   const link = (path: string, query: Record<string, string>) => `${deps.publicUrl}${path}?${new URLSearchParams(query)}`;
 
-  async function issueToken(tx: Parameters<Parameters<Db['transaction']>[0]>[0], userId: number, purpose: 'activation' | 'email_verification' | 'password_reset', ttlMs: number, payload?: Record<string, string>) {
+  async function issueToken(
+    tx: Parameters<Parameters<Db['transaction']>[0]>[0],
+    userId: number,
+    purpose: 'activation' | 'email_verification' | 'password_reset',
+    ttlMs: number,
+    payload?: Record<string, string>,
+  ) {
     const token = newToken();
     await repo.expireTokens(tx, userId, purpose);
     await repo.insertToken(tx, { userId, purpose, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + ttlMs), payload });
@@ -65,14 +71,16 @@ export function createAccountsService(deps: AccountsDeps) {
       const email = input.email.trim();
       const passwordHash = await hashPassword(input.password);
       const rbacRegStatus = await deps.registry.registrationStatus(catalystId);
-      await db.transaction(async (tx) => {
-        if (await repo.isCatalystIdTaken(tx, catalystId)) throw conflict(messages.catalystIdTaken);
-        if (await repo.isEmailTaken(tx, email)) throw conflict(messages.emailTaken);
-        const role = adminIds.has(catalystId) ? UserRole.admin : UserRole.user;
-        const userId = await repo.insertAccount(tx, { catalystId, email, passwordHash, role, rbacRegStatus });
-        const token = await issueToken(tx, userId, 'activation', ACTIVATION_TTL_MS);
-        await mailer.enqueue(tx, mailTemplates.activation(email, link('/account/activation', { token })));
-      }).catch(rethrowTaken);
+      await db
+        .transaction(async (tx) => {
+          if (await repo.isCatalystIdTaken(tx, catalystId)) throw conflict(messages.catalystIdTaken);
+          if (await repo.isEmailTaken(tx, email)) throw conflict(messages.emailTaken);
+          const role = adminIds.has(catalystId) ? UserRole.admin : UserRole.user;
+          const userId = await repo.insertAccount(tx, { catalystId, email, passwordHash, role, rbacRegStatus });
+          const token = await issueToken(tx, userId, 'activation', ACTIVATION_TTL_MS);
+          await mailer.enqueue(tx, mailTemplates.activation(email, link('/account/activation', { token })));
+        })
+        .catch(rethrowTaken);
       await mailer.flush();
     },
 
@@ -91,19 +99,21 @@ export function createAccountsService(deps: AccountsDeps) {
     },
 
     async verifyEmail(token: string): Promise<void> {
-      await db.transaction(async (tx) => {
-        const used = await repo.consumeToken(tx, hashToken(token), 'email_verification');
-        const account = used && (await repo.findAccountById(tx, used.userId));
-        if (!used || !account) throw badRequest(messages.verificationInvalid);
-        const email = used.payload?.email ?? account.email;
-        if (!email) throw badRequest(messages.verificationInvalid);
-        if (await repo.isEmailTaken(tx, email, account.catalystIdRef)) throw conflict(messages.emailTaken);
-        await repo.updateCatalystId(tx, account.catalystIdRef, {
-          email,
-          emailVerifiedAt: new Date(),
-          ...(account.status === AccountStatus.inactive ? { status: AccountStatus.email_verified } : {}),
-        });
-      }).catch(rethrowTaken);
+      await db
+        .transaction(async (tx) => {
+          const used = await repo.consumeToken(tx, hashToken(token), 'email_verification');
+          const account = used && (await repo.findAccountById(tx, used.userId));
+          if (!used || !account) throw badRequest(messages.verificationInvalid);
+          const email = used.payload?.email ?? account.email;
+          if (!email) throw badRequest(messages.verificationInvalid);
+          if (await repo.isEmailTaken(tx, email, account.catalystIdRef)) throw conflict(messages.emailTaken);
+          await repo.updateCatalystId(tx, account.catalystIdRef, {
+            email,
+            emailVerifiedAt: new Date(),
+            ...(account.status === AccountStatus.inactive ? { status: AccountStatus.email_verified } : {}),
+          });
+        })
+        .catch(rethrowTaken);
     },
 
     /** Sends a link to confirm a new e-mail address; the address changes when the link is opened. */

@@ -10,11 +10,18 @@ const errors = { 401: errorBody, 403: errorBody, 404: errorBody, 422: validation
 export async function adminUsersRoutes(app: FastifyInstance, options: { userInfo: UserInfoService }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  api.get('/admin/users', { config: { access: 'admin' }, schema: { tags: ['admin'], querystring: adminUsersQuery, response: { 200: paged(adminUserRow), ...errors } } }, (request) =>
-    options.userInfo.list({ ...request.query, search: request.query.search || undefined }),
+  api.get(
+    '/admin/users',
+    {
+      config: { access: 'admin' },
+      schema: { tags: ['admin'], querystring: adminUsersQuery, response: { 200: paged(adminUserRow), ...errors } },
+    },
+    (request) => options.userInfo.list({ ...request.query, search: request.query.search || undefined }),
   );
 
-  api.get('/admin/users/:id', { config: { access: 'admin' }, schema: { tags: ['admin'], params: adminUserParams, response: { 200: userInfo, ...errors } } }, (request) =>
-    options.userInfo.userInfoFor(request.params.id),
+  api.get(
+    '/admin/users/:id',
+    { config: { access: 'admin' }, schema: { tags: ['admin'], params: adminUserParams, response: { 200: userInfo, ...errors } } },
+    (request) => options.userInfo.userInfoFor(request.params.id),
   );
 }

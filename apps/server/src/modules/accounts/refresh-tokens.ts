@@ -4,9 +4,7 @@ import { refreshTokens } from '../../db/schema/index';
 import { hashToken, newFamilyId, newToken } from '../../lib/secrets';
 
 export type RefreshOutcome =
-  | { kind: 'rotated'; userId: number; token: string; familyId: string }
-  | { kind: 'reused' }
-  | { kind: 'invalid' };
+  { kind: 'rotated'; userId: number; token: string; familyId: string } | { kind: 'reused' } | { kind: 'invalid' };
 
 /**
  * Refresh tokens: random, stored hashed, rotated on every use. A family is one login; presenting an already
@@ -37,7 +35,11 @@ export function createRefreshTokens(db: Db, ttlDays: number) {
     async rotate(token: string): Promise<RefreshOutcome> {
       return db.transaction(async (tx) => {
         // Row lock: two refreshes with one token can't both rotate it.
-        const [row] = await tx.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hashToken(token))).for('update');
+        const [row] = await tx
+          .select()
+          .from(refreshTokens)
+          .where(eq(refreshTokens.tokenHash, hashToken(token)))
+          .for('update');
         if (!row) return { kind: 'invalid' } as const;
         if (row.revokedAt) return { kind: 'invalid' } as const;
         if (row.rotatedAt) {
@@ -51,7 +53,10 @@ export function createRefreshTokens(db: Db, ttlDays: number) {
     },
 
     async familyOf(token: string): Promise<string | undefined> {
-      const [row] = await db.select({ familyId: refreshTokens.familyId }).from(refreshTokens).where(eq(refreshTokens.tokenHash, hashToken(token)));
+      const [row] = await db
+        .select({ familyId: refreshTokens.familyId })
+        .from(refreshTokens)
+        .where(eq(refreshTokens.tokenHash, hashToken(token)));
       return row?.familyId;
     },
 
@@ -63,7 +68,10 @@ export function createRefreshTokens(db: Db, ttlDays: number) {
     async revokeAllForUser(tx: DbOrTx, userId: number, exceptFamily?: string): Promise<void> {
       const conditions = [eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)];
       if (exceptFamily) conditions.push(ne(refreshTokens.familyId, exceptFamily));
-      await tx.update(refreshTokens).set({ revokedAt: new Date() }).where(and(...conditions));
+      await tx
+        .update(refreshTokens)
+        .set({ revokedAt: new Date() })
+        .where(and(...conditions));
     },
   };
 }

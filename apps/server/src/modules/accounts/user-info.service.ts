@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { notFound } from '../../errors';
 import type { AuthUser } from '../../plugins/auth';
 import { displayCatalystId, normalizeCatalystId } from '@cr/contract/rules';
-import { MAX_ROW_ID } from '@cr/contract/events';
+import { MAX_ROW_ID } from '@cr/contract/common';
 import { RegistrationStatus } from '@cr/contract/users';
 import type { CatalystRegistry } from '../../adapters/catalyst-registry';
 import { findAccountByCatalystId, findAccountById, listAccounts, updateCatalystId, type AccountRow } from './accounts.repository';

@@ -18,7 +18,12 @@ export function toEventPublic(row: EventRow): EventPublic {
 
 export async function listEvents(db: DbOrTx, page: { size: number; page: number }) {
   const [rows, totals] = await Promise.all([
-    db.select().from(events).orderBy(desc(events.id)).limit(page.size).offset(page.size * page.page),
+    db
+      .select()
+      .from(events)
+      .orderBy(desc(events.id))
+      .limit(page.size)
+      .offset(page.size * page.page),
     db.select({ total: count() }).from(events),
   ]);
   return { rows, total: totals[0]?.total ?? 0 };
@@ -68,7 +73,12 @@ export async function updateEvent(db: DbOrTx, id: number, values: EventValues) {
 const configScope = (kind: ConfigKind, eventId: number | null) =>
   and(eq(configs.kind, kind), eventId === null ? isNull(configs.eventId) : eq(configs.eventId, eventId));
 
-export async function findConfig(db: DbOrTx, kind: ConfigKind, eventId: number | null, options: { forUpdate?: boolean; noWait?: boolean } = {}) {
+export async function findConfig(
+  db: DbOrTx,
+  kind: ConfigKind,
+  eventId: number | null,
+  options: { forUpdate?: boolean; noWait?: boolean } = {},
+) {
   const query = db.select().from(configs).where(configScope(kind, eventId)).limit(1);
   const rows = options.forUpdate ? await query.for('update', options.noWait ? { noWait: true } : {}) : await query;
   return rows[0];
@@ -114,15 +124,23 @@ export async function upsertConfig(db: DbOrTx, kind: ConfigKind, eventId: number
 
 export async function listCategories(db: DbOrTx, eventId?: number) {
   const query = db.select().from(categories);
-  return eventId === undefined ? query.orderBy(asc(categories.eventId), asc(categories.title)) : query.where(eq(categories.eventId, eventId)).orderBy(asc(categories.title));
+  return eventId === undefined
+    ? query.orderBy(asc(categories.eventId), asc(categories.title))
+    : query.where(eq(categories.eventId, eventId)).orderBy(asc(categories.title));
 }
 
 /** Finds or creates categories by title for an event; answers all of them in the given order. */
-export async function ensureCategories(db: DbOrTx, eventId: number, items: { title: string; description?: string | null; externalId?: string | null }[]) {
+export async function ensureCategories(
+  db: DbOrTx,
+  eventId: number,
+  items: { title: string; description?: string | null; externalId?: string | null }[],
+) {
   if (items.length === 0) return [];
   await db
     .insert(categories)
-    .values(items.map((item) => ({ eventId, title: item.title, description: item.description ?? null, externalId: item.externalId ?? null })))
+    .values(
+      items.map((item) => ({ eventId, title: item.title, description: item.description ?? null, externalId: item.externalId ?? null })),
+    )
     .onConflictDoNothing();
   const rows = await db.select().from(categories).where(eq(categories.eventId, eventId));
   const byTitle = new Map(rows.map((row) => [row.title.toLowerCase(), row]));

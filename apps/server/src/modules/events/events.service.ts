@@ -147,13 +147,19 @@ export function createEventsService(db: Db) {
     },
 
     putLevelQualifiers(actorUserId: number, eventId: number, value: LevelQualifiers) {
-      return putConfig(actorUserId, 'reviews-level-qualifiers', eventId, value, { lv1: DEFAULT_LEVEL_QUALIFIER, lv2: DEFAULT_LEVEL_QUALIFIER });
+      return putConfig(actorUserId, 'reviews-level-qualifiers', eventId, value, {
+        lv1: DEFAULT_LEVEL_QUALIFIER,
+        lv2: DEFAULT_LEVEL_QUALIFIER,
+      });
     },
 
     async allocationConfig(eventId: number) {
       await requireEvent(db, eventId);
       const row = await repo.findConfig(db, 'allocations', eventId);
-      return configRecord(row, 'allocations', eventId, { ...DEFAULT_ALLOCATION_CONFIG, ...((row?.value as Partial<AllocationConfig> | undefined) ?? {}) });
+      return configRecord(row, 'allocations', eventId, {
+        ...DEFAULT_ALLOCATION_CONFIG,
+        ...((row?.value as Partial<AllocationConfig> | undefined) ?? {}),
+      });
     },
 
     /** Creates the event's allocation flags record if missing, outside any run's transaction. */
@@ -198,12 +204,15 @@ export function createEventsService(db: Db) {
     categoriesOf: (tx: DbOrTx, eventId: number) => repo.listCategories(tx, eventId),
 
     /** Finds or creates an event's categories by title (the proposal import). */
-    ensureCategories: (tx: DbOrTx, eventId: number, items: { title: string; externalId?: string | null }[]) => repo.ensureCategories(tx, eventId, items),
+    ensureCategories: (tx: DbOrTx, eventId: number, items: { title: string; externalId?: string | null }[]) =>
+      repo.ensureCategories(tx, eventId, items),
 
     /** Ids of the events whose reviews config satisfies a rule now (e.g. reviews visible to everyone). */
     async eventIdsWhere(rule: (config: ReviewsConfigValue) => boolean) {
       const rows = await repo.allConfigs(db, 'reviews');
-      return rows.filter((row) => row.eventId !== null && rule({ ...DEFAULT_REVIEWS_CONFIG, ...(row.value as ReviewsConfigValue) })).map((row) => row.eventId!);
+      return rows
+        .filter((row) => row.eventId !== null && rule({ ...DEFAULT_REVIEWS_CONFIG, ...(row.value as ReviewsConfigValue) }))
+        .map((row) => row.eventId!);
     },
 
     /** Whether a switch of an event counts now (on, and inside its window where one is set). */
@@ -219,14 +228,22 @@ export function createEventsService(db: Db) {
     async registrationOpen(now = new Date()) {
       const current = await repo.listActiveEvents(db);
       if (current.length === 0) return true;
-      const rows = await repo.findConfigs(db, 'reviews', current.map((event) => event.id));
+      const rows = await repo.findConfigs(
+        db,
+        'reviews',
+        current.map((event) => event.id),
+      );
       const byEvent = new Map(rows.map((row) => [row.eventId, row.value as ReviewsConfigValue]));
-      return current.some((event) => switchActive({ ...DEFAULT_REVIEWS_CONFIG, ...(byEvent.get(event.id) ?? {}) }, 'user_registration_enabled', now));
+      return current.some((event) =>
+        switchActive({ ...DEFAULT_REVIEWS_CONFIG, ...(byEvent.get(event.id) ?? {}) }, 'user_registration_enabled', now),
+      );
     },
 
     async status(options: { activeOnly?: boolean } = {}) {
       const row = await repo.findConfig(db, 'status', null);
-      const messages = ((row?.value as { messages?: StatusMessage[] } | undefined)?.messages ?? []).filter((message) => !options.activeOnly || message.is_active);
+      const messages = ((row?.value as { messages?: StatusMessage[] } | undefined)?.messages ?? []).filter(
+        (message) => !options.activeOnly || message.is_active,
+      );
       return { row_id: row?.id ?? 0, id: 'status', value: { messages } };
     },
 
@@ -244,7 +261,8 @@ export function createEventsService(db: Db) {
           return {
             row_id: rowId,
             // Markup that sanitises to nothing (a lone script) is kept as visible, harmless text.
-            message: sanitizeMessageHtml(message.message) || sanitizeHtml(message.message, { allowedTags: [], disallowedTagsMode: 'escape' }),
+            message:
+              sanitizeMessageHtml(message.message) || sanitizeHtml(message.message, { allowedTags: [], disallowedTagsMode: 'escape' }),
             severity: message.severity,
             is_active: message.is_active ?? true,
             action_text: message.action_text ?? null,
@@ -252,7 +270,15 @@ export function createEventsService(db: Db) {
           };
         });
         const row = await repo.updateConfig(tx, before.id, { messages });
-        await recordAudit(tx, { actorUserId, action: 'config.status.update', entity: 'config:status', entityId: null, eventId: null, before: { messages: previous }, after: { messages } });
+        await recordAudit(tx, {
+          actorUserId,
+          action: 'config.status.update',
+          entity: 'config:status',
+          entityId: null,
+          eventId: null,
+          before: { messages: previous },
+          after: { messages },
+        });
         return { row_id: row.id, id: 'status', value: { messages } };
       });
     },

@@ -30,7 +30,8 @@ export function createProposalAllocationService(deps: { db: Db; events: EventsSe
         const proposals = await repo.allocationProposals(tx, params.event_id);
         const authorCategories = await repo.eventAuthorCategories(tx, params.event_id);
         const conflictsOf = new Map<string, number[]>();
-        for (const row of authorCategories) conflictsOf.set(row.catalystKey, [...(conflictsOf.get(row.catalystKey) ?? []), row.categoryId ?? NO_CATEGORY]);
+        for (const row of authorCategories)
+          conflictsOf.set(row.catalystKey, [...(conflictsOf.get(row.catalystKey) ?? []), row.categoryId ?? NO_CATEGORY]);
         const reviewers: AllocationReviewer[] = reviewerRows.map((row) => ({
           id: row.id,
           level: row.role === 1 ? 1 : 0,
@@ -45,7 +46,14 @@ export function createProposalAllocationService(deps: { db: Db; events: EventsSe
           categories: params.categories,
           seed: params.allocation_seed,
         });
-        return { result, stats: { ...result.stats, histograms: { per_proposal: histogram(result.perProposal), per_reviewer: histogram(result.perReviewer) }, dry_run: params.dry_run } };
+        return {
+          result,
+          stats: {
+            ...result.stats,
+            histograms: { per_proposal: histogram(result.perProposal), per_reviewer: histogram(result.perReviewer) },
+            dry_run: params.dry_run,
+          },
+        };
       };
 
       if (params.dry_run) return (await run(db)).stats;
@@ -57,7 +65,15 @@ export function createProposalAllocationService(deps: { db: Db; events: EventsSe
         await repo.insertAllocations(tx, params.event_id, result.reviewerIds, result.proposalIds);
         await flags.mark('proposal_allocation_generated');
         const { histograms: _histograms, ...summary } = stats;
-        await recordAudit(tx, { actorUserId, action: 'proposals.allocate', entity: 'event', entityId: String(params.event_id), eventId: params.event_id, before: flags.value, after: { params, stats: summary } });
+        await recordAudit(tx, {
+          actorUserId,
+          action: 'proposals.allocate',
+          entity: 'event',
+          entityId: String(params.event_id),
+          eventId: params.event_id,
+          before: flags.value,
+          after: { params, stats: summary },
+        });
         return stats;
       });
     },

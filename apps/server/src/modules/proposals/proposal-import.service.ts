@@ -73,7 +73,11 @@ export function createProposalImportService(deps: {
     const parsed = importFile.safeParse(content);
     if (!parsed.success) {
       throw new ValidationFailure(
-        parsed.error.issues.slice(0, 50).map((issue) => ({ loc: ['body', 'import_options', 'file', ...issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part))], msg: issue.message, type: issue.code })),
+        parsed.error.issues.slice(0, 50).map((issue) => ({
+          loc: ['body', 'import_options', 'file', ...issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part))],
+          msg: issue.message,
+          type: issue.code,
+        })),
       );
     }
     return parsed.data;
@@ -100,7 +104,13 @@ export function createProposalImportService(deps: {
 
       const unknown = file.documents.flatMap((document, index) => (Object.hasOwn(file.templates, templateIdOf(document)) ? [] : [index]));
       if (unknown.length > 0) {
-        throw new ValidationFailure(unknown.slice(0, 50).map((index) => ({ loc: ['body', 'import_options', 'file', 'documents', index, 'template'], msg: importMessages.unknownTemplate, type: 'unknown_template' })));
+        throw new ValidationFailure(
+          unknown.slice(0, 50).map((index) => ({
+            loc: ['body', 'import_options', 'file', 'documents', index, 'template'],
+            msg: importMessages.unknownTemplate,
+            type: 'unknown_template',
+          })),
+        );
       }
 
       const skipped: ImportResult['skipped_proposals'] = [];
@@ -148,7 +158,10 @@ export function createProposalImportService(deps: {
           skip(document, fields.title, importMessages.skipped.unknownAuthor);
           continue;
         }
-        if (options.accept_non_persistent_users === false && authorStatus.some((status) => status !== RegistrationStatus.persistent && status !== RegistrationStatus.not_found)) {
+        if (
+          options.accept_non_persistent_users === false &&
+          authorStatus.some((status) => status !== RegistrationStatus.persistent && status !== RegistrationStatus.not_found)
+        ) {
           skip(document, fields.title, importMessages.skipped.volatileAuthor);
           continue;
         }
@@ -159,8 +172,16 @@ export function createProposalImportService(deps: {
         // One import per event at a time; a re-import of the same file then finds every row unchanged.
         await events.lockEvent(tx, event.row_id);
         const before = new Set((await events.categoriesOf(tx, event.row_id)).map((category) => category.title.toLowerCase()));
-        const titles = [...new Map(accepted.filter((item) => item.categoryTitle).map((item) => [item.categoryTitle!.toLowerCase(), item.categoryTitle!])).values()];
-        const categoryRows = await events.ensureCategories(tx, event.row_id, titles.map((title) => ({ title })));
+        const titles = [
+          ...new Map(
+            accepted.filter((item) => item.categoryTitle).map((item) => [item.categoryTitle!.toLowerCase(), item.categoryTitle!]),
+          ).values(),
+        ];
+        const categoryRows = await events.ensureCategories(
+          tx,
+          event.row_id,
+          titles.map((title) => ({ title })),
+        );
         const categoryId = new Map(categoryRows.map((row) => [row.title.toLowerCase(), row.id]));
         const existing = await repo.existingByPrId(tx, event.row_id);
         let created = 0;
@@ -212,7 +233,9 @@ export function createProposalImportService(deps: {
         await repo.replaceAuthors(
           tx,
           updatedIds,
-          [...existing.values()].filter((row) => authorsOf.has(row.prId)).flatMap((row) => authorsOf.get(row.prId)!.map((key) => ({ proposalId: row.id, catalystKey: key }))),
+          [...existing.values()]
+            .filter((row) => authorsOf.has(row.prId))
+            .flatMap((row) => authorsOf.get(row.prId)!.map((key) => ({ proposalId: row.id, catalystKey: key }))),
         );
         const result: ImportResult = {
           dry_run: options.dry_run,
@@ -231,7 +254,16 @@ export function createProposalImportService(deps: {
           entityId: String(event.row_id),
           eventId: event.row_id,
           before: null,
-          after: { source: options.source, categories: options.categories, accept_non_existent_users: options.accept_non_existent_users, accept_non_persistent_users: options.accept_non_persistent_users, created, updated, unchanged, skipped: skippedCount },
+          after: {
+            source: options.source,
+            categories: options.categories,
+            accept_non_existent_users: options.accept_non_existent_users,
+            accept_non_persistent_users: options.accept_non_persistent_users,
+            created,
+            updated,
+            unchanged,
+            skipped: skippedCount,
+          },
         });
         return result;
       };

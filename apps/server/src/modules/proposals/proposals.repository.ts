@@ -2,7 +2,16 @@ import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { ReviewerLevel, SubscriptionStatus } from '@cr/contract/subscriptions';
 import { AccountStatus, RegistrationStatus } from '@cr/contract/users';
-import { catalystIds, categories, events, proposalAllocations, proposalAuthors, proposals, subscriptions, users } from '../../db/schema/index';
+import {
+  catalystIds,
+  categories,
+  events,
+  proposalAllocations,
+  proposalAuthors,
+  proposals,
+  subscriptions,
+  users,
+} from '../../db/schema/index';
 
 export type ProposalInsert = typeof proposals.$inferInsert;
 
@@ -85,7 +94,11 @@ export async function listAllocated(db: DbOrTx, subscriptionIds: number[], page:
 
 export async function findProposal(db: DbOrTx, id: number) {
   const rows = await db
-    .select({ proposal: proposals, categoryTitle: categories.title, authors: sql<number>`(select count(*)::int from ${proposalAuthors} where ${proposalAuthors.proposalId} = ${proposals.id})` })
+    .select({
+      proposal: proposals,
+      categoryTitle: categories.title,
+      authors: sql<number>`(select count(*)::int from ${proposalAuthors} where ${proposalAuthors.proposalId} = ${proposals.id})`,
+    })
     .from(proposals)
     .leftJoin(categories, eq(categories.id, proposals.categoryId))
     .where(eq(proposals.id, id))
@@ -100,7 +113,10 @@ export async function activeEventIds(db: DbOrTx) {
 
 /** The event's proposals by document id, with what the import needs to tell new, changed and unchanged apart. */
 export async function existingByPrId(db: DbOrTx, eventId: number) {
-  const rows = await db.select({ id: proposals.id, prId: proposals.prId, contentHash: proposals.contentHash }).from(proposals).where(eq(proposals.eventId, eventId));
+  const rows = await db
+    .select({ id: proposals.id, prId: proposals.prId, contentHash: proposals.contentHash })
+    .from(proposals)
+    .where(eq(proposals.eventId, eventId));
   return new Map(rows.map((row) => [row.prId, row]));
 }
 
@@ -139,7 +155,12 @@ export async function authoredCategories(db: DbOrTx, catalystKey: string) {
  */
 export async function allocationReviewers(db: DbOrTx, eventId: number) {
   return db
-    .select({ id: subscriptions.id, role: subscriptions.role, preferred: subscriptions.preferredCategories, catalystId: catalystIds.catalystId })
+    .select({
+      id: subscriptions.id,
+      role: subscriptions.role,
+      preferred: subscriptions.preferredCategories,
+      catalystId: catalystIds.catalystId,
+    })
     .from(subscriptions)
     .innerJoin(users, eq(users.id, subscriptions.userId))
     .innerJoin(catalystIds, eq(catalystIds.id, users.catalystIdRef))
@@ -156,7 +177,11 @@ export async function allocationReviewers(db: DbOrTx, eventId: number) {
 }
 
 export async function allocationProposals(db: DbOrTx, eventId: number) {
-  return db.select({ id: proposals.id, category: proposals.categoryId }).from(proposals).where(eq(proposals.eventId, eventId)).orderBy(asc(proposals.id));
+  return db
+    .select({ id: proposals.id, category: proposals.categoryId })
+    .from(proposals)
+    .where(eq(proposals.eventId, eventId))
+    .orderBy(asc(proposals.id));
 }
 
 /** (author key, category) pairs of an event's proposals. */

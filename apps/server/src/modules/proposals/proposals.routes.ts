@@ -1,7 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorBody, pageQuery, paged, validationErrorBody } from '@cr/contract/common';
-import { allocationParamsBody, allocationStats, importOptionsBody, importResult, proposalIdParams, proposalPublic, proposalRow, proposalsQuery } from '@cr/contract/proposals';
+import {
+  allocationParamsBody,
+  allocationStats,
+  importOptionsBody,
+  importResult,
+  proposalIdParams,
+  proposalPublic,
+  proposalRow,
+  proposalsQuery,
+} from '@cr/contract/proposals';
 import { eventIdParams } from '@cr/contract/events';
 import { currentUser } from '../../plugins/auth';
 import type { ProposalAllocationService } from './proposal-allocation.service';
@@ -18,27 +27,52 @@ export async function proposalsRoutes(
 ) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  api.get('/proposals/', { config: { access: 'public' }, schema: { tags, querystring: proposalsQuery, response: { 200: paged(proposalRow), 422: validationErrorBody } } }, (request) =>
-    options.proposals.list(request.query, request.user?.id),
+  api.get(
+    '/proposals/',
+    {
+      config: { access: 'public' },
+      schema: { tags, querystring: proposalsQuery, response: { 200: paged(proposalRow), 422: validationErrorBody } },
+    },
+    (request) => options.proposals.list(request.query, request.user?.id),
   );
 
-  api.get('/proposals/allocated', { config: { access: 'user' }, schema: { tags, security: [{ bearer: [] }], querystring: pageQuery, response: { 200: paged(proposalRow), ...errors } } }, (request) =>
-    options.proposals.allocated(currentUser(request).id, request.query),
+  api.get(
+    '/proposals/allocated',
+    {
+      config: { access: 'user' },
+      schema: { tags, security: [{ bearer: [] }], querystring: pageQuery, response: { 200: paged(proposalRow), ...errors } },
+    },
+    (request) => options.proposals.allocated(currentUser(request).id, request.query),
   );
 
-  api.get('/proposals/:id/', { config: { access: 'public' }, schema: { tags, params: proposalIdParams, response: { 200: proposalPublic, ...errors } } }, (request) =>
-    options.proposals.get(request.params.id, request.user?.id),
+  api.get(
+    '/proposals/:id/',
+    { config: { access: 'public' }, schema: { tags, params: proposalIdParams, response: { 200: proposalPublic, ...errors } } },
+    (request) => options.proposals.get(request.params.id, request.user?.id),
   );
 
   api.post(
     '/proposals/import/:eventId',
-    { config: { access: 'admin' }, bodyLimit: options.importBodyLimit, schema: { tags, security: [{ bearer: [] }], params: eventIdParams, body: importOptionsBody, response: { 200: importResult, ...errors } } },
+    {
+      config: { access: 'admin' },
+      bodyLimit: options.importBodyLimit,
+      schema: {
+        tags,
+        security: [{ bearer: [] }],
+        params: eventIdParams,
+        body: importOptionsBody,
+        response: { 200: importResult, ...errors },
+      },
+    },
     (request) => options.imports.import(currentUser(request).id, request.params.eventId, request.body.import_options),
   );
 
   api.post(
     '/proposal-reviews/generate-allocations',
-    { config: { access: 'admin' }, schema: { tags, security: [{ bearer: [] }], body: allocationParamsBody, response: { 200: allocationStats, ...errors } } },
+    {
+      config: { access: 'admin' },
+      schema: { tags, security: [{ bearer: [] }], body: allocationParamsBody, response: { 200: allocationStats, ...errors } },
+    },
     (request) => options.allocation.generate(currentUser(request).id, request.body.allocation_params),
   );
 }

@@ -34,14 +34,22 @@ export function createProposalsService(deps: {
 }) {
   const { db } = deps;
   const reviewedAmong = async (viewerId: number | undefined, rows: { id: number }[]) =>
-    viewerId && deps.reviewedBy ? deps.reviewedBy(viewerId, rows.map((row) => row.id)) : new Set<number>();
+    viewerId && deps.reviewedBy
+      ? deps.reviewedBy(
+          viewerId,
+          rows.map((row) => row.id),
+        )
+      : new Set<number>();
   const totals = createCountCache();
   return {
     /** A page of proposals; without an event, those of the current (active) events. */
     async list(query: ProposalsQuery & { size: number; page: number }, viewerId?: number) {
       const eventIds = query.event_id ? [query.event_id] : await repo.activeEventIds(db);
       const filter = { eventIds, title: query.title?.toLowerCase(), category: query.category };
-      const [rows, total] = await Promise.all([repo.listProposals(db, filter, query), totals.get(JSON.stringify(filter), () => repo.countProposals(db, filter))]);
+      const [rows, total] = await Promise.all([
+        repo.listProposals(db, filter, query),
+        totals.get(JSON.stringify(filter), () => repo.countProposals(db, filter)),
+      ]);
       const reviewed = await reviewedAmong(viewerId, rows);
       return { data: rows.map((row) => toRow(row, reviewed)), page: { total, size: query.size, page: query.page } };
     },

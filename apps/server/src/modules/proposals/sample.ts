@@ -30,9 +30,18 @@ const CATEGORIES: SampleCategory[] = [
     title: 'Cardano Open: Ecosystem',
     funds: [15_000, 60_000],
     proposals: [
-      ['Stake Pool Operator Academy in Swahili', 'Free video courses and live workshops that teach East African operators to run reliable stake pools.'],
-      ['Cardano Governance Explained for Voters', 'A weekly explainer series that turns on-chain governance actions into plain language for ada holders.'],
-      ['Community Hubs Meetup Toolkit', 'Ready-made slides, budgets and checklists so that local hubs can host their first Cardano meetup.'],
+      [
+        'Stake Pool Operator Academy in Swahili',
+        'Free video courses and live workshops that teach East African operators to run reliable stake pools.',
+      ],
+      [
+        'Cardano Governance Explained for Voters',
+        'A weekly explainer series that turns on-chain governance actions into plain language for ada holders.',
+      ],
+      [
+        'Community Hubs Meetup Toolkit',
+        'Ready-made slides, budgets and checklists so that local hubs can host their first Cardano meetup.',
+      ],
       ['Open Catalyst Proposal Writing Clinic', 'Monthly clinics where experienced proposers review drafts from first-time applicants.'],
       ['Cardano for Journalists Fellowship', 'A six-week fellowship that trains reporters to cover Cardano accurately and independently.'],
       ['Accessible Wallet Guides for Screen Readers', 'Step-by-step wallet guides written and tested with blind and low-vision users.'],
@@ -44,8 +53,14 @@ const CATEGORIES: SampleCategory[] = [
     title: 'Cardano Use Cases: Prototype & Launch',
     funds: [15_000, 200_000],
     proposals: [
-      ['Farm-to-Market Crop Receipts on Cardano', 'Tokenised warehouse receipts that let smallholder farmers borrow against stored harvests.'],
-      ['Verifiable Diplomas for Vocational Schools', 'A launch-ready issuer portal for vocational schools to publish tamper-proof certificates.'],
+      [
+        'Farm-to-Market Crop Receipts on Cardano',
+        'Tokenised warehouse receipts that let smallholder farmers borrow against stored harvests.',
+      ],
+      [
+        'Verifiable Diplomas for Vocational Schools',
+        'A launch-ready issuer portal for vocational schools to publish tamper-proof certificates.',
+      ],
       ['Micro-Insurance for Motorcycle Taxis', 'Parametric accident cover paid out in stablecoins within a day of a verified claim.'],
       ['Community Solar Energy Credits', 'A prototype that meters rooftop solar and trades surplus credits between neighbours.'],
       ['Transparent Charity Donations Tracker', 'Donors follow every ada from their gift to the invoice it paid, on chain.'],
@@ -72,7 +87,10 @@ const CATEGORIES: SampleCategory[] = [
     title: 'Cardano Partners: Tier-1 Enterprise Integrations',
     funds: [250_000, 750_000],
     proposals: [
-      ['Cardano Settlement Rail for a Regional Bank', 'Integrate Cardano stablecoin settlement into a regional bank’s cross-border payments.'],
+      [
+        'Cardano Settlement Rail for a Regional Bank',
+        'Integrate Cardano stablecoin settlement into a regional bank’s cross-border payments.',
+      ],
       ['Supply-Chain Provenance for a Coffee Exporter', 'Track every bag from farm cooperative to roaster for a top-ten coffee exporter.'],
       ['Airline Loyalty Points as Native Tokens', 'Move an airline partner’s loyalty programme onto Cardano native tokens.'],
       ['Telecom Identity Bridge', 'Let a national telecom issue verifiable credentials to its thirty million subscribers.'],
@@ -87,7 +105,10 @@ const CATEGORIES: SampleCategory[] = [
     funds: [15_000, 100_000],
     proposals: [
       ['Plutus Property Testing Library', 'QuickCheck-style generators and shrinkers for Plutus validators, with CI examples.'],
-      ['TypeScript Transaction Builder Docs Sprint', 'Complete reference docs and recipes for the most used TypeScript transaction builder.'],
+      [
+        'TypeScript Transaction Builder Docs Sprint',
+        'Complete reference docs and recipes for the most used TypeScript transaction builder.',
+      ],
       ['Local Devnet in One Command', 'A single command that starts a node, indexer and faucet for local development.'],
       ['Aiken Smart Contract Audit Checklist', 'An open checklist and linter rules distilled from fifty public Aiken audits.'],
       ['Mithril Client for Mobile Wallets', 'A lightweight Mithril client library so that mobile wallets sync in seconds.'],
@@ -103,7 +124,18 @@ const CATEGORIES: SampleCategory[] = [
   },
 ];
 
-const PROPOSERS = ['Amara Okafor', 'Lucas Moreau', 'Priya Natarajan', 'Kenji Watanabe', 'Sofia Lindqvist', 'Mateo Alvarez', 'Hana Novak', 'Tomás Ribeiro', 'Zanele Dlamini', 'Ivan Petrov'];
+const PROPOSERS = [
+  'Amara Okafor',
+  'Lucas Moreau',
+  'Priya Natarajan',
+  'Kenji Watanabe',
+  'Sofia Lindqvist',
+  'Mateo Alvarez',
+  'Hana Novak',
+  'Tomás Ribeiro',
+  'Zanele Dlamini',
+  'Ivan Petrov',
+];
 
 const ANSWER_TEXT =
   'We will measure this with public dashboards updated every month. The first milestone sets the baseline, the second shows ' +
@@ -120,7 +152,8 @@ function categoryAnswers(template: Json): Json {
   }
   if (Object.keys(filled).length > 0) answers.campaign_category = { category_questions: filled };
   const checklist = template.properties?.self_assessment?.properties?.self_assessment_checklist?.properties;
-  if (checklist) answers.self_assessment = { self_assessment_checklist: Object.fromEntries(Object.keys(checklist).map((key) => [key, true])) };
+  if (checklist)
+    answers.self_assessment = { self_assessment_checklist: Object.fromEntries(Object.keys(checklist).map((key) => [key, true])) };
   return answers;
 }
 

@@ -1,6 +1,15 @@
 import { and, asc, count, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { catalystIds, categories, proposalAllocations, proposalAuthors, proposals, reviews, subscriptions, users } from '../../db/schema/index';
+import {
+  catalystIds,
+  categories,
+  proposalAllocations,
+  proposalAuthors,
+  proposals,
+  reviews,
+  subscriptions,
+  users,
+} from '../../db/schema/index';
 
 export type ReviewInsert = typeof reviews.$inferInsert;
 
@@ -54,13 +63,19 @@ function filterWhere(filter: ReviewFilter): SQL[] {
   const parts: SQL[] = [];
   if (filter.proposalId) parts.push(eq(reviews.proposalId, filter.proposalId));
   if (filter.eventId) parts.push(eq(reviews.eventId, filter.eventId));
-  if (filter.subscriptionIds) parts.push(filter.subscriptionIds.length > 0 ? inArray(reviews.subscriptionId, filter.subscriptionIds) : sql`false`);
+  if (filter.subscriptionIds)
+    parts.push(filter.subscriptionIds.length > 0 ? inArray(reviews.subscriptionId, filter.subscriptionIds) : sql`false`);
   if (filter.rankings && filter.rankings.length > 0) parts.push(inArray(reviews.ranking, filter.rankings));
   if (filter.assessors && filter.assessors.length > 0) {
-    parts.push(sql`${reviews.subscriptionId} in (select id from ${subscriptions} where ${inArray(subscriptions.anonymousId, filter.assessors)})`);
+    parts.push(
+      sql`${reviews.subscriptionId} in (select id from ${subscriptions} where ${inArray(subscriptions.anonymousId, filter.assessors)})`,
+    );
   }
   if (filter.objective) parts.push(eq(reviews.categoryId, filter.objective));
-  if (filter.proposalTitle) parts.push(sql`${reviews.proposalId} in (select id from ${proposals} where lower(${proposals.title}) like ${likePattern(filter.proposalTitle)})`);
+  if (filter.proposalTitle)
+    parts.push(
+      sql`${reviews.proposalId} in (select id from ${proposals} where lower(${proposals.title}) like ${likePattern(filter.proposalTitle)})`,
+    );
   return parts;
 }
 
@@ -84,7 +99,10 @@ export async function listReviews(
   const rows = await joined(db)
     .innerJoin(ids, eq(ids.id, reviews.id))
     .orderBy(sql`${reviews.id} desc`);
-  const total = await cachedTotal(JSON.stringify({ filter, visibility }), async () => (await db.select({ total: count() }).from(reviews).where(where))[0]?.total ?? 0);
+  const total = await cachedTotal(
+    JSON.stringify({ filter, visibility }),
+    async () => (await db.select({ total: count() }).from(reviews).where(where))[0]?.total ?? 0,
+  );
   return { rows, total };
 }
 
@@ -125,7 +143,14 @@ export async function deleteReview(db: DbOrTx, id: number) {
 
 export async function findProposalForReview(db: DbOrTx, proposalId: number) {
   const rows = await db
-    .select({ id: proposals.id, eventId: proposals.eventId, categoryId: proposals.categoryId, title: proposals.title, url: proposals.url, categoryTitle: categories.title })
+    .select({
+      id: proposals.id,
+      eventId: proposals.eventId,
+      categoryId: proposals.categoryId,
+      title: proposals.title,
+      url: proposals.url,
+      categoryTitle: categories.title,
+    })
     .from(proposals)
     .leftJoin(categories, eq(categories.id, proposals.categoryId))
     .where(eq(proposals.id, proposalId))
@@ -152,14 +177,28 @@ export async function writerContext(db: DbOrTx, userId: number, eventId: number,
     .from(subscriptions)
     .innerJoin(users, eq(users.id, subscriptions.userId))
     .innerJoin(catalystIds, eq(catalystIds.id, users.catalystIdRef))
-    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.eventId, eventId), eq(subscriptions.status, 1), inArray(subscriptions.role, [0, 1])))
+    .where(
+      and(
+        eq(subscriptions.userId, userId),
+        eq(subscriptions.eventId, eventId),
+        eq(subscriptions.status, 1),
+        inArray(subscriptions.role, [0, 1]),
+      ),
+    )
     .limit(1);
   return rows[0];
 }
 
 /** Whether an author key wrote a proposal in this objective of the event (or this very proposal, when it has none). */
-export async function authoredInObjective(db: DbOrTx, catalystKey: string, proposal: { id: number; eventId: number; categoryId: number | null }) {
-  const sameObjective = proposal.categoryId === null ? eq(proposals.id, proposal.id) : and(eq(proposals.eventId, proposal.eventId), eq(proposals.categoryId, proposal.categoryId));
+export async function authoredInObjective(
+  db: DbOrTx,
+  catalystKey: string,
+  proposal: { id: number; eventId: number; categoryId: number | null },
+) {
+  const sameObjective =
+    proposal.categoryId === null
+      ? eq(proposals.id, proposal.id)
+      : and(eq(proposals.eventId, proposal.eventId), eq(proposals.categoryId, proposal.categoryId));
   const rows = await db
     .select({ id: proposals.id })
     .from(proposalAuthors)

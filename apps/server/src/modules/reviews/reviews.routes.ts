@@ -3,7 +3,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody, paged, validationErrorBody } from '@cr/contract/common';
 import { proposalIdParams } from '@cr/contract/proposals';
-import { byIdsQuery, newProposalReviewBody, proposalReviewUpdateBody, reviewIdParams, reviewPublic, reviewsFilterQuery } from '@cr/contract/reviews';
+import {
+  byIdsQuery,
+  newProposalReviewBody,
+  proposalReviewUpdateBody,
+  reviewIdParams,
+  reviewPublic,
+  reviewsFilterQuery,
+} from '@cr/contract/reviews';
 import { currentUser } from '../../plugins/auth';
 import type { ReviewsService } from './reviews.service';
 
@@ -15,28 +22,76 @@ export async function reviewsRoutes(app: FastifyInstance, options: { reviews: Re
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { reviews } = options;
 
-  api.get('/proposal-reviews/', { config: { access: 'public' }, schema: { tags, querystring: reviewsFilterQuery, response: { 200: paged(reviewPublic), 422: validationErrorBody } } }, (request) =>
-    reviews.filtered(request.user, request.query),
+  api.get(
+    '/proposal-reviews/',
+    {
+      config: { access: 'public' },
+      schema: { tags, querystring: reviewsFilterQuery, response: { 200: paged(reviewPublic), 422: validationErrorBody } },
+    },
+    (request) => reviews.filtered(request.user, request.query),
   );
-  api.get('/proposal-reviews/filtered', { config: { access: 'public' }, schema: { tags, querystring: reviewsFilterQuery, response: { 200: paged(reviewPublic), 422: validationErrorBody } } }, (request) =>
-    reviews.filtered(request.user, request.query),
+  api.get(
+    '/proposal-reviews/filtered',
+    {
+      config: { access: 'public' },
+      schema: { tags, querystring: reviewsFilterQuery, response: { 200: paged(reviewPublic), 422: validationErrorBody } },
+    },
+    (request) => reviews.filtered(request.user, request.query),
   );
-  api.get('/proposal-reviews/by-ids/', { config: { access: 'public' }, schema: { tags, querystring: byIdsQuery, response: { 200: z.array(reviewPublic), 422: validationErrorBody } } }, (request) =>
-    reviews.byIds(request.user, request.query.ids),
+  api.get(
+    '/proposal-reviews/by-ids/',
+    {
+      config: { access: 'public' },
+      schema: { tags, querystring: byIdsQuery, response: { 200: z.array(reviewPublic), 422: validationErrorBody } },
+    },
+    (request) => reviews.byIds(request.user, request.query.ids),
   );
-  api.get('/proposal-reviews/:id/', { config: { access: 'public' }, schema: { tags, params: reviewIdParams, response: { 200: reviewPublic, ...errors } } }, (request) =>
-    reviews.get(request.user, request.params.id),
+  api.get(
+    '/proposal-reviews/:id/',
+    { config: { access: 'public' }, schema: { tags, params: reviewIdParams, response: { 200: reviewPublic, ...errors } } },
+    (request) => reviews.get(request.user, request.params.id),
   );
-  api.post('/proposal-reviews/', { config: { access: 'user' }, schema: { tags, security: [{ bearer: [] }], body: newProposalReviewBody, response: { 201: reviewPublic, ...errors } } }, async (request, reply) =>
-    reply.code(201).send(await reviews.create(currentUser(request), request.body.new_proposal_review)),
+  api.post(
+    '/proposal-reviews/',
+    {
+      config: { access: 'user' },
+      schema: { tags, security: [{ bearer: [] }], body: newProposalReviewBody, response: { 201: reviewPublic, ...errors } },
+    },
+    async (request, reply) => reply.code(201).send(await reviews.create(currentUser(request), request.body.new_proposal_review)),
   );
-  api.put('/proposal-reviews/:id/', { config: { access: 'user' }, schema: { tags, security: [{ bearer: [] }], params: reviewIdParams, body: proposalReviewUpdateBody, response: { 200: reviewPublic, ...errors } } }, (request) =>
-    reviews.update(currentUser(request), request.params.id, request.body.proposal_review_update),
+  api.put(
+    '/proposal-reviews/:id/',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        security: [{ bearer: [] }],
+        params: reviewIdParams,
+        body: proposalReviewUpdateBody,
+        response: { 200: reviewPublic, ...errors },
+      },
+    },
+    (request) => reviews.update(currentUser(request), request.params.id, request.body.proposal_review_update),
   );
-  api.delete('/proposal-reviews/:id/', { config: { access: 'user' }, schema: { tags, security: [{ bearer: [] }], params: reviewIdParams, response: { 200: z.object({ row_id: z.number().int() }), ...errors } } }, (request) =>
-    reviews.remove(currentUser(request), request.params.id),
+  api.delete(
+    '/proposal-reviews/:id/',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        security: [{ bearer: [] }],
+        params: reviewIdParams,
+        response: { 200: z.object({ row_id: z.number().int() }), ...errors },
+      },
+    },
+    (request) => reviews.remove(currentUser(request), request.params.id),
   );
-  api.get('/proposals/:id/submitted-review/', { config: { access: 'user' }, schema: { tags, security: [{ bearer: [] }], params: proposalIdParams, response: { 200: reviewPublic, ...errors } } }, (request) =>
-    reviews.submittedReview(currentUser(request), request.params.id),
+  api.get(
+    '/proposals/:id/submitted-review/',
+    {
+      config: { access: 'user' },
+      schema: { tags, security: [{ bearer: [] }], params: proposalIdParams, response: { 200: reviewPublic, ...errors } },
+    },
+    (request) => reviews.submittedReview(currentUser(request), request.params.id),
   );
 }

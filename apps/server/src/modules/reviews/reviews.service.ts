@@ -1,5 +1,12 @@
 import { reviewsVisible } from '@cr/contract/events';
-import { overallScore, type NewProposalReview, type ProposalReviewUpdate, type ReviewFields, type ReviewPublic, type ReviewsFilterQuery } from '@cr/contract/reviews';
+import {
+  overallScore,
+  type NewProposalReview,
+  type ProposalReviewUpdate,
+  type ReviewFields,
+  type ReviewPublic,
+  type ReviewsFilterQuery,
+} from '@cr/contract/reviews';
 import { AccountStatus, RegistrationStatus, UserRole } from '@cr/contract/users';
 import type { Db } from '../../db/client';
 import { uniqueViolation } from '../../db/errors';
@@ -45,7 +52,13 @@ export function toReviewPublic(row: repo.ReviewRow): ReviewPublic {
   return {
     row_id: review.id,
     proposal_id: review.proposalId,
-    proposal: { title: row.proposalTitle, url: row.proposalUrl, category: row.categoryTitle, objective_title: row.categoryTitle, event_id: review.eventId },
+    proposal: {
+      title: row.proposalTitle,
+      url: row.proposalUrl,
+      category: row.categoryTitle,
+      objective_title: row.categoryTitle,
+      event_id: review.eventId,
+    },
     assessor: row.assessor,
     assessor_level: row.assessorLevel,
     allocated: row.allocated,
@@ -70,11 +83,7 @@ export function toReviewPublic(row: repo.ReviewRow): ReviewPublic {
  * edits or deletes it, and only while submission is enabled. Visibility: own reviews always; all reviews of an event
  * while its review visibility or moderation is on, or once its outcomes exist; admins see all.
  */
-export function createReviewsService(deps: {
-  db: Db;
-  events: EventsService;
-  subscriptionIdsOf: (userId: number) => Promise<number[]>;
-}) {
+export function createReviewsService(deps: { db: Db; events: EventsService; subscriptionIdsOf: (userId: number) => Promise<number[]> }) {
   const { db, events } = deps;
   // Totals of the reviews list lag by at most 15 s; the rows are always current.
   const totals = createCountCache(15_000);
@@ -95,7 +104,8 @@ export function createReviewsService(deps: {
     if (!(await events.switchActive(eventId, 'review_submission_enabled'))) throw forbidden(reviewErrors.closed);
     const context = await repo.writerContext(db, user.id, eventId, proposalId);
     if (!context) throw forbidden(reviewErrors.notReviewer);
-    if (context.status !== AccountStatus.active || context.rbacRegStatus !== RegistrationStatus.persistent) throw forbidden(reviewErrors.notReady);
+    if (context.status !== AccountStatus.active || context.rbacRegStatus !== RegistrationStatus.persistent)
+      throw forbidden(reviewErrors.notReady);
     return context;
   }
 
@@ -115,8 +125,22 @@ export function createReviewsService(deps: {
       const context = await writer(user, proposal.eventId, proposal.id);
       if (await repo.authoredInObjective(db, catalystKey(context.catalystId), proposal)) throw forbidden(reviewErrors.author);
       try {
-        const review = await repo.insertReview(db, { eventId: proposal.eventId, proposalId: proposal.id, categoryId: proposal.categoryId, subscriptionId: context.subscriptionId, ...toFields(input) });
-        return toReviewPublic({ review, proposalTitle: proposal.title, proposalUrl: proposal.url, categoryTitle: proposal.categoryTitle, assessor: context.anonymousId, assessorLevel: context.role, allocated: context.allocated });
+        const review = await repo.insertReview(db, {
+          eventId: proposal.eventId,
+          proposalId: proposal.id,
+          categoryId: proposal.categoryId,
+          subscriptionId: context.subscriptionId,
+          ...toFields(input),
+        });
+        return toReviewPublic({
+          review,
+          proposalTitle: proposal.title,
+          proposalUrl: proposal.url,
+          categoryTitle: proposal.categoryTitle,
+          assessor: context.anonymousId,
+          assessorLevel: context.role,
+          allocated: context.allocated,
+        });
       } catch (error) {
         if (uniqueViolation(error) === 'reviews_subscription_proposal_key') throw conflict(reviewErrors.already);
         throw error;
@@ -141,7 +165,10 @@ export function createReviewsService(deps: {
       const found = await repo.findReview(db, id);
       if (!found) throw notFound(reviewErrors.notFound);
       const visibility = await visibilityFor(viewer);
-      const seen = visibility.all || visibility.eventIds.includes(found.review.eventId) || visibility.ownSubscriptionIds.includes(found.review.subscriptionId);
+      const seen =
+        visibility.all ||
+        visibility.eventIds.includes(found.review.eventId) ||
+        visibility.ownSubscriptionIds.includes(found.review.subscriptionId);
       if (!seen) throw notFound(reviewErrors.notFound);
       return toReviewPublic(found);
     },
@@ -159,7 +186,8 @@ export function createReviewsService(deps: {
 
     async filtered(viewer: AuthUser | null, query: ReviewsFilterQuery) {
       const visibility = await visibilityFor(viewer);
-      const rankings = query.rankings && query.rankings.length > 0 ? [...new Set([...query.rankings, ...(query.include_pending ? [0] : [])])] : undefined;
+      const rankings =
+        query.rankings && query.rankings.length > 0 ? [...new Set([...query.rankings, ...(query.include_pending ? [0] : [])])] : undefined;
       const filter: repo.ReviewFilter = {
         proposalId: query.proposal_id,
         proposalTitle: query.proposal,

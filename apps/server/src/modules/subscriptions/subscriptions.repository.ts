@@ -65,7 +65,9 @@ export async function activeReviewerSubscriptionIds(db: DbOrTx, userId: number) 
     .select({ id: subscriptions.id })
     .from(subscriptions)
     .innerJoin(events, eq(events.id, subscriptions.eventId))
-    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.status, 1), inArray(subscriptions.role, [0, 1]), eq(events.active, true)));
+    .where(
+      and(eq(subscriptions.userId, userId), eq(subscriptions.status, 1), inArray(subscriptions.role, [0, 1]), eq(events.active, true)),
+    );
   return rows.map((row) => row.id);
 }
 

@@ -12,15 +12,31 @@ const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody,
 /** Spec §7 "Subscriptions". */
 export async function subscriptionsRoutes(app: FastifyInstance, options: { subscriptions: SubscriptionsService }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  api.post('/subscriptions/', { config: { access: 'user' }, schema: { tags: ['subscriptions'], body: newSubscriptionBody, response: { 201: z.array(subscriptionPublic), ...errors } } }, async (request, reply) =>
-    reply.code(201).send(await options.subscriptions.subscribe(activeUser(request).id, request.body.new_subscription)),
+  api.post(
+    '/subscriptions/',
+    {
+      config: { access: 'user' },
+      schema: { tags: ['subscriptions'], body: newSubscriptionBody, response: { 201: z.array(subscriptionPublic), ...errors } },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await options.subscriptions.subscribe(activeUser(request).id, request.body.new_subscription)),
   );
 
-  api.post('/subscriptions/invitation', { config: { access: 'user' }, schema: { tags: ['subscriptions'], body: invitationAnswerBody, response: { 200: z.array(subscriptionPublic), ...errors } } }, (request) =>
-    options.subscriptions.answerInvitation(activeUser(request).id, request.body.invitation_answer),
+  api.post(
+    '/subscriptions/invitation',
+    {
+      config: { access: 'user' },
+      schema: { tags: ['subscriptions'], body: invitationAnswerBody, response: { 200: z.array(subscriptionPublic), ...errors } },
+    },
+    (request) => options.subscriptions.answerInvitation(activeUser(request).id, request.body.invitation_answer),
   );
 
-  api.post('/subscriptions/invite', { config: { access: 'admin' }, schema: { tags: ['subscriptions'], body: invitationBody, response: { 201: z.array(subscriptionPublic), ...errors } } }, async (request, reply) =>
-    reply.code(201).send(await options.subscriptions.invite(currentUser(request).id, request.body.invitation)),
+  api.post(
+    '/subscriptions/invite',
+    {
+      config: { access: 'admin' },
+      schema: { tags: ['subscriptions'], body: invitationBody, response: { 201: z.array(subscriptionPublic), ...errors } },
+    },
+    async (request, reply) => reply.code(201).send(await options.subscriptions.invite(currentUser(request).id, request.body.invitation)),
   );
 }

@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { ReviewerLevel, SubscriptionStatus, decideLevel, fitsLevel, type InvitationAnswer, type NewSubscription, type ReviewHistory } from '@cr/contract/subscriptions';
+import {
+  ReviewerLevel,
+  SubscriptionStatus,
+  decideLevel,
+  fitsLevel,
+  type InvitationAnswer,
+  type NewSubscription,
+  type ReviewHistory,
+} from '@cr/contract/subscriptions';
 import type { SubscriptionPublic } from '@cr/contract/users';
 import type { Db, DbOrTx } from '../../db/client';
 import { uniqueViolation } from '../../db/errors';
@@ -58,7 +66,10 @@ export function createSubscriptionsService(deps: {
 
   /** The user's subscriptions to one event, in the wire shape. */
   const eventSubscriptions = async (tx: DbOrTx, userId: number, event: { row_id: number; name: string }) =>
-    toPublic(tx, (await repo.listForUserEvent(tx, userId, event.row_id)).map((row) => ({ row, eventName: event.name })));
+    toPublic(
+      tx,
+      (await repo.listForUserEvent(tx, userId, event.row_id)).map((row) => ({ row, eventName: event.name })),
+    );
 
   /** The user's review history in earlier events; reviews and outcomes fill it (issue 6 onwards). */
   async function history(_userId: number, _eventId: number): Promise<ReviewHistory> {
@@ -128,7 +139,14 @@ export function createSubscriptionsService(deps: {
         } else {
           await repo.updateSubscription(tx, invitation.id, { status: SubscriptionStatus.refused });
           if (!rows.some((row) => row.role !== ReviewerLevel.level_2)) {
-            await repo.insertSubscription(tx, { userId, eventId: event.row_id, role: lowerLevel, ...verification.identityCheck(), anonymousId: newAnonymousId(), preferredCategories: [] });
+            await repo.insertSubscription(tx, {
+              userId,
+              eventId: event.row_id,
+              role: lowerLevel,
+              ...verification.identityCheck(),
+              anonymousId: newAnonymousId(),
+              preferredCategories: [],
+            });
           }
         }
         return eventSubscriptions(tx, userId, event);
@@ -148,8 +166,23 @@ export function createSubscriptionsService(deps: {
         return await db.transaction(async (tx) => {
           const rows = await repo.lockForUserEvent(tx, userId, event.row_id);
           if (rows.some((row) => row.role === ReviewerLevel.level_2)) throw conflict(subscriptionMessages.alreadyLevel2);
-          const created = await repo.insertSubscription(tx, { userId, eventId: event.row_id, role: ReviewerLevel.level_2, status: SubscriptionStatus.invited, anonymousId: newAnonymousId(), preferredCategories: [] });
-          await recordAudit(tx, { actorUserId, action: 'subscription.invite', entity: 'subscription', entityId: String(created.id), eventId: event.row_id, before: null, after: { user_id: userId, role: 2, status: SubscriptionStatus.invited } });
+          const created = await repo.insertSubscription(tx, {
+            userId,
+            eventId: event.row_id,
+            role: ReviewerLevel.level_2,
+            status: SubscriptionStatus.invited,
+            anonymousId: newAnonymousId(),
+            preferredCategories: [],
+          });
+          await recordAudit(tx, {
+            actorUserId,
+            action: 'subscription.invite',
+            entity: 'subscription',
+            entityId: String(created.id),
+            eventId: event.row_id,
+            before: null,
+            after: { user_id: userId, role: 2, status: SubscriptionStatus.invited },
+          });
           return eventSubscriptions(tx, userId, event);
         });
       } catch (error) {
@@ -164,7 +197,10 @@ export function createSubscriptionsService(deps: {
     /** A user's subscriptions, newest first (spec §2.16). */
     async ofUser(userId: number): Promise<SubscriptionPublic[]> {
       const rows = await repo.listForUser(db, userId);
-      return toPublic(db, rows.map(({ subscription, eventName }) => ({ row: subscription, eventName })));
+      return toPublic(
+        db,
+        rows.map(({ subscription, eventName }) => ({ row: subscription, eventName })),
+      );
     },
   };
 }

@@ -19,7 +19,11 @@ export async function insertAuditEntry(tx: DbOrTx, entry: AuditEntry): Promise<v
 }
 
 /** An event's history, newest first, with the actor's Catalyst ID; `includeGlobal` adds changes that belong to no event. */
-export async function listAuditEntries(db: DbOrTx, filter: { eventId?: number; includeGlobal?: boolean }, page: { size: number; page: number }) {
+export async function listAuditEntries(
+  db: DbOrTx,
+  filter: { eventId?: number; includeGlobal?: boolean },
+  page: { size: number; page: number },
+) {
   const where =
     filter.eventId === undefined
       ? undefined

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody, pageQuery, paged, validationErrorBody } from '@cr/contract/common';
-import { auditEntry, rowId } from '@cr/contract/events';
+import { rowId } from '@cr/contract/common';
+import { auditEntry } from '@cr/contract/events';
 import { healthz } from '@cr/contract/users';
 import type { Db } from '../../db/client';
 import { outbox } from '../../db/schema/index';
@@ -11,21 +12,31 @@ import type { AuditService } from './audit.service';
 
 /** `GET healthz`: answers when the server and its database are up. */
 export async function healthRoutes(app: FastifyInstance, options: { db: Db }) {
-  app.withTypeProvider<ZodTypeProvider>().get(
-    '/healthz',
-    { config: { access: 'public' }, schema: { tags: ['system'], response: { 200: healthz, 503: errorBody } } },
-    async (_request, reply) => {
-      try {
-        await options.db.execute(sql`select 1`);
-        return { status: 'ok' as const, database: 'ok' as const };
-      } catch {
-        return reply.code(503).send({ message: 'The database is not reachable.' });
-      }
-    },
-  );
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .get(
+      '/healthz',
+      { config: { access: 'public' }, schema: { tags: ['system'], response: { 200: healthz, 503: errorBody } } },
+      async (_request, reply) => {
+        try {
+          await options.db.execute(sql`select 1`);
+          return { status: 'ok' as const, database: 'ok' as const };
+        } catch {
+          return reply.code(503).send({ message: 'The database is not reachable.' });
+        }
+      },
+    );
 }
 
-const outboxItem = z.object({ id: z.number(), recipient: z.string(), kind: z.string(), subject: z.string(), text: z.string(), link: z.string().nullable(), created_at: z.string() });
+const outboxItem = z.object({
+  id: z.number(),
+  recipient: z.string(),
+  kind: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  link: z.string().nullable(),
+  created_at: z.string(),
+});
 
 /**
  * The outbox for local development and browser tests (MAIL_OUTBOX_API=true only; never on by default): lets a
@@ -34,10 +45,26 @@ const outboxItem = z.object({ id: z.number(), recipient: z.string(), kind: z.str
 export async function outboxRoutes(app: FastifyInstance, options: { db: Db }) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/dev/outbox',
-    { config: { access: 'public' }, schema: { hide: true, querystring: z.object({ to: z.email() }), response: { 200: z.array(outboxItem) } } },
+    {
+      config: { access: 'public' },
+      schema: { hide: true, querystring: z.object({ to: z.email() }), response: { 200: z.array(outboxItem) } },
+    },
     async (request) => {
-      const rows = await options.db.select().from(outbox).where(eq(sql`lower(${outbox.recipient})`, request.query.to.toLowerCase())).orderBy(desc(outbox.id)).limit(20);
-      return rows.map((row) => ({ id: row.id, recipient: row.recipient, kind: row.kind, subject: row.subject, text: row.textBody, link: row.link, created_at: row.createdAt.toISOString() }));
+      const rows = await options.db
+        .select()
+        .from(outbox)
+        .where(eq(sql`lower(${outbox.recipient})`, request.query.to.toLowerCase()))
+        .orderBy(desc(outbox.id))
+        .limit(20);
+      return rows.map((row) => ({
+        id: row.id,
+        recipient: row.recipient,
+        kind: row.kind,
+        subject: row.subject,
+        text: row.textBody,
+        link: row.link,
+        created_at: row.createdAt.toISOString(),
+      }));
     },
   );
 }

@@ -22,18 +22,30 @@ export async function setSubscriptionStatus(db: DbOrTx, id: number, status: numb
 }
 
 export async function lockUserByDueDiligenceRef(db: DbOrTx, ref: string) {
-  const rows = await db.select({ id: users.id, status: users.dueDiligenceStatus }).from(users).where(eq(users.dueDiligenceRef, ref)).for('update');
+  const rows = await db
+    .select({ id: users.id, status: users.dueDiligenceStatus })
+    .from(users)
+    .where(eq(users.dueDiligenceRef, ref))
+    .for('update');
   return rows[0];
 }
 
 export async function dueDiligenceOf(db: DbOrTx, userId: number) {
-  const rows = await db.select({ status: users.dueDiligenceStatus, url: users.dueDiligenceUrl }).from(users).where(eq(users.id, userId)).limit(1);
+  const rows = await db
+    .select({ status: users.dueDiligenceStatus, url: users.dueDiligenceUrl })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
   return rows[0];
 }
 
 export async function setDueDiligence(db: DbOrTx, userId: number, values: { status: number; url?: string; ref?: string }) {
   await db
     .update(users)
-    .set({ dueDiligenceStatus: values.status, ...(values.url ? { dueDiligenceUrl: values.url } : {}), ...(values.ref ? { dueDiligenceRef: values.ref } : {}) })
+    .set({
+      dueDiligenceStatus: values.status,
+      ...(values.url ? { dueDiligenceUrl: values.url } : {}),
+      ...(values.ref ? { dueDiligenceRef: values.ref } : {}),
+    })
     .where(eq(users.id, userId));
 }

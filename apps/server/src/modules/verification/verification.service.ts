@@ -56,7 +56,15 @@ export function createVerificationService(deps: { db: Db; provider: Verification
     const status = dueDiligenceAfter[outcome](user.status);
     if (status !== user.status) {
       await repo.setDueDiligence(tx, user.id, { status });
-      await recordAudit(tx, { actorUserId: null, action: 'user.due_diligence', entity: 'user', entityId: String(user.id), eventId: null, before: { status: user.status }, after: { status } });
+      await recordAudit(tx, {
+        actorUserId: null,
+        action: 'user.due_diligence',
+        entity: 'user',
+        entityId: String(user.id),
+        eventId: null,
+        before: { status: user.status },
+        after: { status },
+      });
     }
     return true;
   }
@@ -97,7 +105,9 @@ export function createVerificationService(deps: { db: Db; provider: Verification
       const outcome = outcomeOf(parsed.data);
       if (!outcome) return { applied: false };
       const ref = parsed.data.externalUserId;
-      const applied = await db.transaction(async (tx) => (await applyIdentity(tx, ref, outcome)) || (await applyDueDiligence(tx, ref, outcome)));
+      const applied = await db.transaction(
+        async (tx) => (await applyIdentity(tx, ref, outcome)) || (await applyDueDiligence(tx, ref, outcome)),
+      );
       return { applied };
     },
   };

@@ -15,7 +15,12 @@ export function Footer() {
   const { t } = useTranslation();
   const revision = env.buildRevision;
   return (
-    <Box component="footer" py="lg" mt="xl" style={{ borderTop: '1px solid var(--mantine-color-gray-3)', background: 'var(--mantine-color-gray-0)' }}>
+    <Box
+      component="footer"
+      py="lg"
+      mt="xl"
+      style={{ borderTop: '1px solid var(--mantine-color-gray-3)', background: 'var(--mantine-color-gray-0)' }}
+    >
       <Container size="lg">
         <Group justify="space-between" align="center" gap="md">
           <Group gap="xs">

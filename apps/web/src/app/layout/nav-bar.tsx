@@ -25,9 +25,11 @@ function useLinks(): LinkItem[] {
   const user = useSession((state) => (state.logged ? state.userInfo : null));
   const { events } = useCurrentEvents();
   // Reviewing: a current event the user can review while its review submission is enabled.
-  const reviewer = !!user && events.some(({ event, config }) => switchActive(config, 'review_submission_enabled') && canReview(user, event.row_id));
+  const reviewer =
+    !!user && events.some(({ event, config }) => switchActive(config, 'review_submission_enabled') && canReview(user, event.row_id));
   // Moderating: a current event the user moderates while its moderation is enabled.
-  const moderator = !!user && events.some(({ event, config }) => switchActive(config, 'moderation_submission_enabled') && isModerator(user, event.row_id));
+  const moderator =
+    !!user && events.some(({ event, config }) => switchActive(config, 'moderation_submission_enabled') && isModerator(user, event.row_id));
   const links: LinkItem[] = [
     { to: paths.home(), label: t('nav.home'), end: true },
     { to: paths.proposals(), label: t('nav.proposals') },
@@ -107,7 +109,11 @@ export function NavBar() {
           <Group gap="sm" wrap="nowrap">
             <StageBadge />
             <SubscribeButton />
-            {logged && <Box visibleFrom="sm"><LogoutButton /></Box>}
+            {logged && (
+              <Box visibleFrom="sm">
+                <LogoutButton />
+              </Box>
+            )}
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" aria-label={t('nav.openMenu')} />
           </Group>
         </Group>

@@ -19,7 +19,9 @@ export function useSubscribableEvents() {
   const { events } = useCurrentEvents();
   if (!logged || !active) return [];
   const subscribed = new Set((subscriptions ?? []).map((item) => item.event_id));
-  return events.filter(({ event, config }) => switchActive(config, 'reviewer_subscription_enabled') && !subscribed.has(event.row_id)).map(({ event }) => event);
+  return events
+    .filter(({ event, config }) => switchActive(config, 'reviewer_subscription_enabled') && !subscribed.has(event.row_id))
+    .map(({ event }) => event);
 }
 
 /** The navigation bar's Subscribe button (spec §2.3), shown while there is an event to subscribe to. */

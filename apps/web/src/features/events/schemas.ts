@@ -44,7 +44,10 @@ export const statusFormSchema = z.object({
       severity: z.enum(['info', 'warning', 'critical', 'success']),
       is_active: z.boolean(),
       action_text: z.string().max(100, messages.maxLength),
-      action_url: z.string().trim().refine((value) => value === '' || (/^https?:\/\//i.test(value) && URL.canParse(value)), messages.url),
+      action_url: z
+        .string()
+        .trim()
+        .refine((value) => value === '' || (/^https?:\/\//i.test(value) && URL.canParse(value)), messages.url),
     }),
   ),
 });

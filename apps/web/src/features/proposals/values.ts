@@ -48,14 +48,17 @@ const isScalar = (value: unknown): value is string | number | boolean => ['strin
 export function answerParts(answer: unknown): string[] {
   if (answer === null || answer === undefined) return [];
   if (isScalar(answer)) return [String(answer)];
-  if (Array.isArray(answer)) return answer.flatMap((item) => (isScalar(item) ? [String(item)] : [answerParts(item).join(' ')])).filter((part) => part !== '');
+  if (Array.isArray(answer))
+    return answer.flatMap((item) => (isScalar(item) ? [String(item)] : [answerParts(item).join(' ')])).filter((part) => part !== '');
   if (typeof answer === 'object') return Object.values(answer).flatMap(answerParts);
   return [];
 }
 
 /** The leaf answers below a node, in order (a tag list the server turned into items of fields). */
 export function leafAnswers(fields: readonly ProposalExtraField[] | null | undefined): string[] {
-  return (fields ?? []).flatMap((field) => (field.sub_fields && field.sub_fields.length > 0 ? leafAnswers(field.sub_fields) : answerParts(field.answer)));
+  return (fields ?? []).flatMap((field) =>
+    field.sub_fields && field.sub_fields.length > 0 ? leafAnswers(field.sub_fields) : answerParts(field.answer),
+  );
 }
 
 /**
@@ -65,14 +68,21 @@ export function leafAnswers(fields: readonly ProposalExtraField[] | null | undef
 export function tagItems(field: Pick<ProposalExtraField, 'answer' | 'sub_fields'>): string[] {
   if (Array.isArray(field.answer)) return answerParts(field.answer);
   if (field.answer !== null && field.answer !== undefined) return answerParts(field.answer);
-  return (field.sub_fields ?? []).map((item) => (item.sub_fields && item.sub_fields.length > 0 ? leafAnswers(item.sub_fields).join(' ') : answerParts(item.answer).join(' '))).filter((tag) => tag !== '');
+  return (field.sub_fields ?? [])
+    .map((item) =>
+      item.sub_fields && item.sub_fields.length > 0 ? leafAnswers(item.sub_fields).join(' ') : answerParts(item.answer).join(' '),
+    )
+    .filter((tag) => tag !== '');
 }
 
 /** A grouped tag selector's answer `{ group, tag }` as 'group › tag' (spec §2.12); '' when it has neither. */
 export function groupedTagText(answer: unknown): string {
   if (!answer || typeof answer !== 'object' || Array.isArray(answer)) return answerParts(answer).join(' › ');
   const { group, tag } = answer as { group?: unknown; tag?: unknown };
-  return [group, tag].filter((part): part is string | number => (typeof part === 'string' && part.trim() !== '') || typeof part === 'number').map(String).join(' › ');
+  return [group, tag]
+    .filter((part): part is string | number => (typeof part === 'string' && part.trim() !== '') || typeof part === 'number')
+    .map(String)
+    .join(' › ');
 }
 
 /** A yes/no or confirmation answer as a boolean; undefined when it is neither. */

@@ -40,12 +40,22 @@ export const PARAMS = {
   rankings: 'rankings',
 } as const;
 
-export const RANKING_VALUES = [ReviewRanking.pending, ReviewRanking.included, ReviewRanking.excluded_moderation, ReviewRanking.excluded_threshold] as const;
+export const RANKING_VALUES = [
+  ReviewRanking.pending,
+  ReviewRanking.included,
+  ReviewRanking.excluded_moderation,
+  ReviewRanking.excluded_threshold,
+] as const;
 
 const isRanking = (value: number) => (RANKING_VALUES as readonly number[]).includes(value);
 
 /** The stage-dependent defaults: a pure function of what the route knows about events and the user. */
-export function filterDefaults(input: { stage: string; submissionOrModerationOpen: boolean; canReviewCurrent: boolean; anonymousIds: string[] }): FilterDefaults {
+export function filterDefaults(input: {
+  stage: string;
+  submissionOrModerationOpen: boolean;
+  canReviewCurrent: boolean;
+  anonymousIds: string[];
+}): FilterDefaults {
   const locked = input.stage === 'review_open' && input.canReviewCurrent;
   return {
     myReviews: locked,
@@ -70,18 +80,31 @@ export function readFilters(params: URLSearchParams, defaults: FilterDefaults): 
     proposal: (params.get(PARAMS.proposal) ?? '').trim(),
     objective: /^\d+$/.test(objective) ? objective : '',
     myReviews,
-    assessors: params.has(PARAMS.assessors) ? [...new Set(listOf(params, PARAMS.assessors).map((value) => value.trim()).filter(Boolean))] : defaults.assessors,
+    assessors: params.has(PARAMS.assessors)
+      ? [
+          ...new Set(
+            listOf(params, PARAMS.assessors)
+              .map((value) => value.trim())
+              .filter(Boolean),
+          ),
+        ]
+      : defaults.assessors,
     rankings: params.has(PARAMS.rankings) ? [...new Set(listOf(params, PARAMS.rankings).map(Number).filter(isRanking))] : defaults.rankings,
   };
 }
 
-const sameList = <T,>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((item, index) => item === b[index]);
+const sameList = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((item, index) => item === b[index]);
 
 /**
  * Writes one changed filter into a copy of the query string: a value equal to its default is dropped, an emptied list
  * that has a non-empty default is kept as an empty key. Any filter change starts again at the first page.
  */
-export function writeFilter<K extends keyof ReviewFilters>(current: URLSearchParams, key: K, value: ReviewFilters[K], defaults: FilterDefaults): URLSearchParams {
+export function writeFilter<K extends keyof ReviewFilters>(
+  current: URLSearchParams,
+  key: K,
+  value: ReviewFilters[K],
+  defaults: FilterDefaults,
+): URLSearchParams {
   const next = new URLSearchParams(current);
   const name = PARAMS[key];
   next.delete(name);

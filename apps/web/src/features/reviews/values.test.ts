@@ -20,10 +20,19 @@ function memoryStorage(): Storage {
 describe('a new review (spec §5)', () => {
   it('starts every rating at 0 and every note empty (E-018), which the rules refuse (E-017, E-019)', () => {
     const review = emptyReview();
-    expect(review).toEqual({ impact_alignment_rating_given: 0, impact_alignment_note: '', feasibility_rating_given: 0, feasibility_note: '', auditability_rating_given: 0, auditability_note: '' });
+    expect(review).toEqual({
+      impact_alignment_rating_given: 0,
+      impact_alignment_note: '',
+      feasibility_rating_given: 0,
+      feasibility_note: '',
+      auditability_rating_given: 0,
+      auditability_note: '',
+    });
     const result = reviewFields.safeParse(review);
     expect(result.success).toBe(false);
-    expect(result.error?.issues.map((issue) => issue.message)).toEqual(expect.arrayContaining(['Rating must be between 1 and 5', 'validation.required']));
+    expect(result.error?.issues.map((issue) => issue.message)).toEqual(
+      expect.arrayContaining(['Rating must be between 1 and 5', 'validation.required']),
+    );
   });
 });
 
@@ -50,7 +59,17 @@ describe('drafts in the browser', () => {
   });
   it('take only the review fields of the right types from what is stored', () => {
     const storage = memoryStorage();
-    storage.setItem('k', JSON.stringify({ impact_alignment_rating_given: 9, feasibility_rating_given: 2.5, auditability_rating_given: 3, impact_alignment_note: 42, feasibility_note: 'ok', extra: 'x' }));
+    storage.setItem(
+      'k',
+      JSON.stringify({
+        impact_alignment_rating_given: 9,
+        feasibility_rating_given: 2.5,
+        auditability_rating_given: 3,
+        impact_alignment_note: 42,
+        feasibility_note: 'ok',
+        extra: 'x',
+      }),
+    );
     expect(loadDraft(storage, 'k')).toEqual({ ...emptyReview(), auditability_rating_given: 3, feasibility_note: 'ok' });
     storage.setItem('k', 'not json');
     expect(loadDraft(storage, 'k')).toBeNull();

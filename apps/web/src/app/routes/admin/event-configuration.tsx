@@ -8,13 +8,28 @@ import { PageHeading } from '../../../components/page-heading';
 import { paths } from '../../../config/paths';
 import { ImportProposalsForm } from '../../../features/admin/components/import-proposals-form';
 import { ProposalAllocationForm } from '../../../features/admin/components/proposal-allocation-form';
-import { allocationConfigQuery, categoriesQuery, eventConfigQuery, eventQuery, levelQualifiersQuery } from '../../../features/events/api/events';
+import {
+  allocationConfigQuery,
+  categoriesQuery,
+  eventConfigQuery,
+  eventQuery,
+  levelQualifiersQuery,
+} from '../../../features/events/api/events';
 import { GeneralConfigForm } from '../../../features/events/components/general-config-form';
 import { LevelQualifiersForm } from '../../../features/events/components/level-qualifiers-form';
 import { notifyError } from '../../../lib/notify';
 
 /** The eight sections of spec §2.17, in the side menu's order. */
-export const SECTIONS = ['general', 'levels', 'proposalAllocation', 'moderationAllocation', 'outcomes', 'scoring', 'export', 'import'] as const;
+export const SECTIONS = [
+  'general',
+  'levels',
+  'proposalAllocation',
+  'moderationAllocation',
+  'outcomes',
+  'scoring',
+  'export',
+  'import',
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 function GeneralSection({ eventId }: { eventId: number }) {
@@ -39,7 +54,14 @@ function ProposalAllocationSection({ eventId }: { eventId: number }) {
   }, [flags.error]);
   if (flags.isError) return <Alert color="red">{t('errors.fetchAllocationConfig')}</Alert>;
   if (!flags.data || !categories.data) return <Loader size="sm" />;
-  return <ProposalAllocationForm key={eventId} eventId={eventId} categories={categories.data} isGenerated={flags.data.proposal_allocation_generated} />;
+  return (
+    <ProposalAllocationForm
+      key={eventId}
+      eventId={eventId}
+      categories={categories.data}
+      isGenerated={flags.data.proposal_allocation_generated}
+    />
+  );
 }
 
 function ImportSection({ eventId }: { eventId: number }) {

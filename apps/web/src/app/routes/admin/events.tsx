@@ -52,7 +52,11 @@ export default function AdminEvents() {
               <Table.Tr key={event.row_id} data-testid={`event-row-${event.row_id}`}>
                 <Table.Td>{event.row_id}</Table.Td>
                 <Table.Td>
-                  <Anchor component={Link} to={paths['admin-event'](event.row_id)} aria-label={t('admin.configureNamed', { name: event.name })}>
+                  <Anchor
+                    component={Link}
+                    to={paths['admin-event'](event.row_id)}
+                    aria-label={t('admin.configureNamed', { name: event.name })}
+                  >
                     {event.name}
                   </Anchor>
                 </Table.Td>

@@ -42,7 +42,12 @@ export default function AdminStatus() {
     // Only messages with text after trimming are sent (spec §5).
     const messages = values.messages
       .filter((message) => message.message.trim() !== '')
-      .map((message) => ({ ...message, message: message.message.trim(), action_text: message.action_text.trim() || null, action_url: message.action_url.trim() || null }));
+      .map((message) => ({
+        ...message,
+        message: message.message.trim(),
+        action_text: message.action_text.trim() || null,
+        action_url: message.action_url.trim() || null,
+      }));
     try {
       await save.mutateAsync(messages);
       notifySuccess('notify.statusSaved');
@@ -68,17 +73,36 @@ export default function AdminStatus() {
           const label = (key: string) => t(`fields.${key}`);
           const html = form.watch(name('message'));
           return (
-            <Card key={field.id} withBorder padding="md" component="fieldset" aria-label={t('status.messageN', { n: index + 1 })} data-testid="status-message-form">
+            <Card
+              key={field.id}
+              withBorder
+              padding="md"
+              component="fieldset"
+              aria-label={t('status.messageN', { n: index + 1 })}
+              data-testid="status-message-form"
+            >
               <Stack gap="sm">
                 <Group justify="space-between">
                   <Text fw={600}>{t('status.messageN', { n: index + 1 })}</Text>
                   <Tooltip label={t('status.remove')}>
-                    <ActionIcon variant="subtle" color="red" onClick={() => remove(index)} aria-label={`${t('status.remove')} (${index + 1})`}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      onClick={() => remove(index)}
+                      aria-label={`${t('status.remove')} (${index + 1})`}
+                    >
                       <IconTrash size={16} />
                     </ActionIcon>
                   </Tooltip>
                 </Group>
-                <Textarea label={label('message')} withAsterisk autosize minRows={2} {...form.register(name('message'))} error={fieldError(form, name('message'), label('message'))} />
+                <Textarea
+                  label={label('message')}
+                  withAsterisk
+                  autosize
+                  minRows={2}
+                  {...form.register(name('message'))}
+                  error={fieldError(form, name('message'), label('message'))}
+                />
                 {html.trim() && (
                   <Text size="sm" c="dimmed" component="div">
                     {t('status.preview')}: <span dangerouslySetInnerHTML={{ __html: sanitizeHtml(html) }} />
@@ -99,8 +123,17 @@ export default function AdminStatus() {
                       />
                     )}
                   />
-                  <TextInput label={label('action_text')} {...form.register(name('action_text'))} error={fieldError(form, name('action_text'), label('action_text'))} />
-                  <TextInput label={label('action_url')} placeholder="https://" {...form.register(name('action_url'))} error={fieldError(form, name('action_url'), label('action_url'))} />
+                  <TextInput
+                    label={label('action_text')}
+                    {...form.register(name('action_text'))}
+                    error={fieldError(form, name('action_text'), label('action_text'))}
+                  />
+                  <TextInput
+                    label={label('action_url')}
+                    placeholder="https://"
+                    {...form.register(name('action_url'))}
+                    error={fieldError(form, name('action_url'), label('action_url'))}
+                  />
                 </Group>
                 <FormSwitch control={form.control} name={name('is_active')} label={label('is_active')} />
               </Stack>
@@ -108,7 +141,11 @@ export default function AdminStatus() {
           );
         })}
         <Group>
-          <Button variant="default" leftSection={<IconPlus size={16} />} onClick={() => append({ message: '', severity: 'info', is_active: true, action_text: '', action_url: '' })}>
+          <Button
+            variant="default"
+            leftSection={<IconPlus size={16} />}
+            onClick={() => append({ message: '', severity: 'info', is_active: true, action_text: '', action_url: '' })}
+          >
             {t('status.add')}
           </Button>
           {/* Saving replaces the whole list: never before the saved list was loaded, or a failed load would erase it. */}

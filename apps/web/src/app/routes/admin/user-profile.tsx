@@ -22,7 +22,9 @@ function InviteList({ user }: { user: UserInfo }) {
   const invite = useInvite();
   const { events } = useCurrentEvents();
   const hasLevel2 = new Set(user.extra.subscriptions.filter((item) => item.role === 2).map((item) => item.event_id));
-  const invitable = events.filter(({ event, config }) => switchActive(config, 'reviewer_subscription_enabled') && !hasLevel2.has(event.row_id)).map(({ event }) => event);
+  const invitable = events
+    .filter(({ event, config }) => switchActive(config, 'reviewer_subscription_enabled') && !hasLevel2.has(event.row_id))
+    .map(({ event }) => event);
   const send = async (eventId: number) => {
     try {
       await invite.mutateAsync({ event_id: eventId, catalyst_id: displayCatalystId(user.catalyst_id.id) });
@@ -44,7 +46,12 @@ function InviteList({ user }: { user: UserInfo }) {
           {invitable.map((event) => (
             <Group key={event.row_id} justify="space-between">
               <Text>{event.name}</Text>
-              <Button size="xs" onClick={() => send(event.row_id)} loading={invite.isPending && invite.variables?.event_id === event.row_id} aria-label={t('invite.toEvent', { name: event.name })}>
+              <Button
+                size="xs"
+                onClick={() => send(event.row_id)}
+                loading={invite.isPending && invite.variables?.event_id === event.row_id}
+                aria-label={t('invite.toEvent', { name: event.name })}
+              >
                 {t('invite.send')}
               </Button>
             </Group>

@@ -78,7 +78,12 @@ export default function AdminUsers() {
                 <Table.Td>{t(`admin.accountStatus.${user.status}`, { defaultValue: String(user.status) })}</Table.Td>
                 <Table.Td>
                   <Tooltip label={t('admin.viewProfile')}>
-                    <ActionIcon component={Link} to={paths['admin-user-profile'](user.catalyst_id)} variant="subtle" aria-label={t('admin.viewProfileOf', { id: user.catalyst_id })}>
+                    <ActionIcon
+                      component={Link}
+                      to={paths['admin-user-profile'](user.catalyst_id)}
+                      variant="subtle"
+                      aria-label={t('admin.viewProfileOf', { id: user.catalyst_id })}
+                    >
                       <IconUserCircle size={18} />
                     </ActionIcon>
                   </Tooltip>

@@ -17,7 +17,11 @@ export default function Login() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const resetRequest = useRequestPasswordReset();
-  const form = useForm<LoginFormValues>({ resolver: zodResolver(loginFormSchema), mode: 'onChange', defaultValues: { catalyst_id: '', password: '' } });
+  const form = useForm<LoginFormValues>({
+    resolver: zodResolver(loginFormSchema),
+    mode: 'onChange',
+    defaultValues: { catalyst_id: '', password: '' },
+  });
   const [catalystId, password] = useWatch({ control: form.control, name: ['catalyst_id', 'password'] });
   const { isSubmitting } = form.formState;
 
@@ -49,8 +53,21 @@ export default function Login() {
       <Paper withBorder p="lg">
         <form onSubmit={onSubmit} noValidate>
           <Stack>
-            <TextInput label={t('fields.catalyst_id')} placeholder="id.catalyst://cardano/…" autoComplete="username" withAsterisk {...form.register('catalyst_id')} error={fieldError(form, 'catalyst_id', t('fields.catalyst_id'))} />
-            <PasswordInput label={t('fields.password')} autoComplete="current-password" withAsterisk {...form.register('password')} error={fieldError(form, 'password', t('fields.password'))} />
+            <TextInput
+              label={t('fields.catalyst_id')}
+              placeholder="id.catalyst://cardano/…"
+              autoComplete="username"
+              withAsterisk
+              {...form.register('catalyst_id')}
+              error={fieldError(form, 'catalyst_id', t('fields.catalyst_id'))}
+            />
+            <PasswordInput
+              label={t('fields.password')}
+              autoComplete="current-password"
+              withAsterisk
+              {...form.register('password')}
+              error={fieldError(form, 'password', t('fields.password'))}
+            />
             <Button type="submit" disabled={!catalystId || !password || isSubmitting} loading={isSubmitting}>
               {t('login.submit')}
             </Button>

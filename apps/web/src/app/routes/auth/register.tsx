@@ -21,7 +21,15 @@ export default function Register() {
   const form = useForm<RegisterFormValues>({
     resolver: zodResolver(registerFormSchema),
     mode: 'onChange',
-    defaultValues: { catalyst_id: '', email: '', password: '', password_confirmation: '', privacy_policy: false as never, terms_and_conditions: false as never, budget_approval: false as never },
+    defaultValues: {
+      catalyst_id: '',
+      email: '',
+      password: '',
+      password_confirmation: '',
+      privacy_policy: false as never,
+      terms_and_conditions: false as never,
+      budget_approval: false as never,
+    },
   });
   const error = (name: keyof RegisterFormValues) => fieldError(form, name, t(`fields.${name}`));
 
@@ -49,12 +57,42 @@ export default function Register() {
           <Paper withBorder p="lg">
             <form onSubmit={onSubmit} noValidate>
               <Stack>
-                <TextInput label={t('fields.catalyst_id')} placeholder="id.catalyst://cardano/…" autoComplete="username" withAsterisk {...form.register('catalyst_id')} error={error('catalyst_id')} />
-                <TextInput label={t('fields.email')} type="email" autoComplete="email" withAsterisk {...form.register('email')} error={error('email')} />
-                <PasswordInput label={t('fields.password')} autoComplete="new-password" withAsterisk {...form.register('password')} error={error('password')} />
-                <PasswordInput label={t('fields.password_confirmation')} autoComplete="new-password" withAsterisk {...form.register('password_confirmation', { deps: ['password'] })} error={error('password_confirmation')} />
+                <TextInput
+                  label={t('fields.catalyst_id')}
+                  placeholder="id.catalyst://cardano/…"
+                  autoComplete="username"
+                  withAsterisk
+                  {...form.register('catalyst_id')}
+                  error={error('catalyst_id')}
+                />
+                <TextInput
+                  label={t('fields.email')}
+                  type="email"
+                  autoComplete="email"
+                  withAsterisk
+                  {...form.register('email')}
+                  error={error('email')}
+                />
+                <PasswordInput
+                  label={t('fields.password')}
+                  autoComplete="new-password"
+                  withAsterisk
+                  {...form.register('password')}
+                  error={error('password')}
+                />
+                <PasswordInput
+                  label={t('fields.password_confirmation')}
+                  autoComplete="new-password"
+                  withAsterisk
+                  {...form.register('password_confirmation', { deps: ['password'] })}
+                  error={error('password_confirmation')}
+                />
                 <Checkbox label={t('register.acceptPrivacy')} {...form.register('privacy_policy')} error={error('privacy_policy')} />
-                <Checkbox label={t('register.acceptTerms')} {...form.register('terms_and_conditions')} error={error('terms_and_conditions')} />
+                <Checkbox
+                  label={t('register.acceptTerms')}
+                  {...form.register('terms_and_conditions')}
+                  error={error('terms_and_conditions')}
+                />
                 <Checkbox label={t('register.acceptBudget')} {...form.register('budget_approval')} error={error('budget_approval')} />
                 <Alert color="blue" variant="light">
                   {t('register.verifyNote')}

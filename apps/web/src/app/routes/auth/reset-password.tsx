@@ -35,9 +35,27 @@ function TokenResetForm({ token }: { token: string }) {
       <Stack>
         {/* The token travels hidden, never as a visible field (spec §2.10). */}
         <input type="hidden" {...form.register('confirmation_token')} />
-        <TextInput label={t('fields.catalyst_id')} autoComplete="username" withAsterisk {...form.register('catalyst_id')} error={fieldError(form, 'catalyst_id', t('fields.catalyst_id'))} />
-        <PasswordInput label={t('fields.new_password')} autoComplete="new-password" withAsterisk {...form.register('password')} error={fieldError(form, 'password', t('fields.new_password'))} />
-        <PasswordInput label={t('fields.password_confirmation')} autoComplete="new-password" withAsterisk {...form.register('password_confirmation', { deps: ['password'] })} error={fieldError(form, 'password_confirmation', t('fields.password_confirmation'))} />
+        <TextInput
+          label={t('fields.catalyst_id')}
+          autoComplete="username"
+          withAsterisk
+          {...form.register('catalyst_id')}
+          error={fieldError(form, 'catalyst_id', t('fields.catalyst_id'))}
+        />
+        <PasswordInput
+          label={t('fields.new_password')}
+          autoComplete="new-password"
+          withAsterisk
+          {...form.register('password')}
+          error={fieldError(form, 'password', t('fields.new_password'))}
+        />
+        <PasswordInput
+          label={t('fields.password_confirmation')}
+          autoComplete="new-password"
+          withAsterisk
+          {...form.register('password_confirmation', { deps: ['password'] })}
+          error={fieldError(form, 'password_confirmation', t('fields.password_confirmation'))}
+        />
         <Button type="submit" disabled={!form.formState.isValid || mutation.isPending} loading={mutation.isPending}>
           {t('reset.submit')}
         </Button>

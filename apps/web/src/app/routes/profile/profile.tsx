@@ -38,8 +38,20 @@ function ChangeEmailForm() {
         <Text size="sm" c="dimmed">
           {t('profile.changeEmailHint')}
         </Text>
-        <TextInput label={t('fields.email')} type="email" autoComplete="email" {...form.register('email')} error={fieldError(form, 'email', t('fields.email'))} />
-        <Button type="submit" variant="light" disabled={!form.formState.isValid || mutation.isPending} loading={mutation.isPending} w="fit-content">
+        <TextInput
+          label={t('fields.email')}
+          type="email"
+          autoComplete="email"
+          {...form.register('email')}
+          error={fieldError(form, 'email', t('fields.email'))}
+        />
+        <Button
+          type="submit"
+          variant="light"
+          disabled={!form.formState.isValid || mutation.isPending}
+          loading={mutation.isPending}
+          w="fit-content"
+        >
           {t('profile.sendLink')}
         </Button>
       </Stack>
@@ -55,7 +67,9 @@ function InvitationSubscribe({ subscription }: { subscription: SubscriptionPubli
   const { t } = useTranslation();
   const { events } = useCurrentEvents();
   const [opened, { open, close }] = useDisclosure(false);
-  const current = events.find(({ event, config }) => event.row_id === subscription.event_id && switchActive(config, 'reviewer_subscription_enabled'));
+  const current = events.find(
+    ({ event, config }) => event.row_id === subscription.event_id && switchActive(config, 'reviewer_subscription_enabled'),
+  );
   // The event as it was when the modal opened: answering the invitation ends it, and the modal then shows its confirmation.
   const [event, setEvent] = useState<EventPublic | undefined>();
   const offered = subscription.status === SubscriptionStatus.invited && current;
@@ -73,7 +87,9 @@ function InvitationSubscribe({ subscription }: { subscription: SubscriptionPubli
           {t('nav.subscribe')}
         </Button>
       )}
-      {opened && event && <SubscribeModal events={[event]} invitation={subscription} categoriesQuery={categoriesQuery} opened onClose={close} />}
+      {opened && event && (
+        <SubscribeModal events={[event]} invitation={subscription} categoriesQuery={categoriesQuery} opened onClose={close} />
+      )}
     </>
   );
 }

@@ -28,7 +28,13 @@ function AllocatedTable() {
   const { data, isLoading, isFetching, isPlaceholderData } = useQuery(allocatedProposalsQuery(page, PROPOSALS_PAGE_SIZE));
   return (
     <>
-      <ProposalsTable rows={data?.data ?? []} label={t('proposals.allocatedTableLabel')} isLoading={isLoading} isFetching={isFetching && isPlaceholderData} showReviewed={showReviewed} />
+      <ProposalsTable
+        rows={data?.data ?? []}
+        label={t('proposals.allocatedTableLabel')}
+        isLoading={isLoading}
+        isFetching={isFetching && isPlaceholderData}
+        showReviewed={showReviewed}
+      />
       <QueryPagination total={data?.page.total ?? 0} size={PROPOSALS_PAGE_SIZE} />
     </>
   );

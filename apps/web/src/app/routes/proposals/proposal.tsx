@@ -93,8 +93,18 @@ function ProposalScreen({ id }: { id: number }) {
           <Grid.Col span={{ base: 12, md: 7, lg: 8 }}>{content}</Grid.Col>
           <Grid.Col span={{ base: 12, md: 5, lg: 4 }}>
             {/* Sticky beside the proposal on wide screens (E-003); in the flow on phones. */}
-            <Box pos={{ base: 'static', md: 'sticky' }} top={16} mah={{ md: 'calc(100vh - 32px)' }} style={{ overflowY: 'auto' }} data-testid="own-review-column">
-              <OwnReviewForm proposalId={proposal.row_id} userId={ownReviewUser} onChanged={() => void client.invalidateQueries({ queryKey: proposalsKeys.all })} />
+            <Box
+              pos={{ base: 'static', md: 'sticky' }}
+              top={16}
+              mah={{ md: 'calc(100vh - 32px)' }}
+              style={{ overflowY: 'auto' }}
+              data-testid="own-review-column"
+            >
+              <OwnReviewForm
+                proposalId={proposal.row_id}
+                userId={ownReviewUser}
+                onChanged={() => void client.invalidateQueries({ queryKey: proposalsKeys.all })}
+              />
             </Box>
           </Grid.Col>
         </Grid>

@@ -11,12 +11,19 @@ export default function Proposals() {
   const { t } = useTranslation();
   const [page] = usePageParam();
   const filter = useTitleFilter();
-  const { data, isLoading, isFetching, isPlaceholderData } = useQuery(proposalsPageQuery({ page, size: PROPOSALS_PAGE_SIZE, title: filter.title }));
+  const { data, isLoading, isFetching, isPlaceholderData } = useQuery(
+    proposalsPageQuery({ page, size: PROPOSALS_PAGE_SIZE, title: filter.title }),
+  );
   return (
     <>
       <PageHeading title={t('proposals.title')}>{t('proposals.intro')}</PageHeading>
       <TitleFilter input={filter.input} setInput={filter.setInput} clear={filter.clear} />
-      <ProposalsTable rows={data?.data ?? []} label={t('proposals.tableLabel')} isLoading={isLoading} isFetching={isFetching && isPlaceholderData} />
+      <ProposalsTable
+        rows={data?.data ?? []}
+        label={t('proposals.tableLabel')}
+        isLoading={isLoading}
+        isFetching={isFetching && isPlaceholderData}
+      />
       <QueryPagination total={data?.page.total ?? 0} size={PROPOSALS_PAGE_SIZE} />
     </>
   );

@@ -22,10 +22,14 @@ function useFilterDefaults() {
   const configs = useQueries({ queries: events.map(({ event }) => eventConfigQuery(event.row_id)) });
   const user = useSession((state) => (state.logged ? state.userInfo : null));
   const reviewable = user ? events.filter(({ event }) => canReview(user, event.row_id)).map(({ event }) => event.row_id) : [];
-  const anonymousIds = (user?.extra.subscriptions ?? []).filter((item) => reviewable.includes(item.event_id)).map((item) => item.extra.anonymous_id);
+  const anonymousIds = (user?.extra.subscriptions ?? [])
+    .filter((item) => reviewable.includes(item.event_id))
+    .map((item) => item.extra.anonymous_id);
   const defaults = filterDefaults({
     stage,
-    submissionOrModerationOpen: events.some(({ config }) => switchActive(config, 'review_submission_enabled') || switchActive(config, 'moderation_submission_enabled')),
+    submissionOrModerationOpen: events.some(
+      ({ config }) => switchActive(config, 'review_submission_enabled') || switchActive(config, 'moderation_submission_enabled'),
+    ),
     canReviewCurrent: reviewable.length > 0,
     anonymousIds,
   });
@@ -49,7 +53,10 @@ export default function Reviews() {
   const { defaults, isReady, eventIds } = useFilterDefaults();
   const state = useReviewFilters(defaults);
   const objectives = useObjectiveOptions(eventIds);
-  const { data, isLoading, isFetching, isPlaceholderData } = useQuery({ ...filteredReviewsQuery(state.filters, page, REVIEWS_PAGE_SIZE), enabled: isReady });
+  const { data, isLoading, isFetching, isPlaceholderData } = useQuery({
+    ...filteredReviewsQuery(state.filters, page, REVIEWS_PAGE_SIZE),
+    enabled: isReady,
+  });
   return (
     <>
       <PageHeading title={t('reviewBrowse.title')}>{t('reviewBrowse.intro')}</PageHeading>
@@ -58,7 +65,12 @@ export default function Reviews() {
           <ReviewsFilters state={state} defaults={defaults} categories={objectives} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 9 }}>
-          <ReviewsTable rows={data?.data ?? []} label={t('reviewBrowse.tableLabel')} isLoading={!isReady || isLoading} isFetching={isFetching && isPlaceholderData} />
+          <ReviewsTable
+            rows={data?.data ?? []}
+            label={t('reviewBrowse.tableLabel')}
+            isLoading={!isReady || isLoading}
+            isFetching={isFetching && isPlaceholderData}
+          />
           <QueryPagination total={data?.page.total ?? 0} size={REVIEWS_PAGE_SIZE} />
         </Grid.Col>
       </Grid>

@@ -24,7 +24,10 @@ export function useImportProposals(eventId: number) {
     mutationFn: (options: ImportOptions) => importProposals(eventId, options),
     onSuccess: async (result) => {
       if (result.dry_run) return;
-      await Promise.all([client.invalidateQueries({ queryKey: staleAfter.categories(eventId) }), client.invalidateQueries({ queryKey: staleAfter.proposals })]);
+      await Promise.all([
+        client.invalidateQueries({ queryKey: staleAfter.categories(eventId) }),
+        client.invalidateQueries({ queryKey: staleAfter.proposals }),
+      ]);
     },
   });
 }
@@ -40,7 +43,10 @@ export function useGenerateProposalAllocation(eventId: number) {
     mutationFn: (params: AllocationParams) => generateProposalAllocation(params),
     onSuccess: async (stats) => {
       if (stats.dry_run) return;
-      await Promise.all([client.invalidateQueries({ queryKey: staleAfter.allocationFlags(eventId) }), client.invalidateQueries({ queryKey: staleAfter.proposals })]);
+      await Promise.all([
+        client.invalidateQueries({ queryKey: staleAfter.allocationFlags(eventId) }),
+        client.invalidateQueries({ queryKey: staleAfter.proposals }),
+      ]);
     },
   });
 }

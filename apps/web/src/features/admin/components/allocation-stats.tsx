@@ -60,8 +60,18 @@ export function AllocationStatsView({ stats }: { stats: AllocationStats }) {
         </Table>
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
-        <Histogram title={t('adminRuns.allocation.histogramPerProposal')} data={stats.histograms.per_proposal} valueLabel={t('adminRuns.allocation.allocations')} countLabel={t('adminRuns.allocation.proposals')} />
-        <Histogram title={t('adminRuns.allocation.histogramPerReviewer')} data={stats.histograms.per_reviewer} valueLabel={t('adminRuns.allocation.allocations')} countLabel={t('adminRuns.allocation.reviewersColumn')} />
+        <Histogram
+          title={t('adminRuns.allocation.histogramPerProposal')}
+          data={stats.histograms.per_proposal}
+          valueLabel={t('adminRuns.allocation.allocations')}
+          countLabel={t('adminRuns.allocation.proposals')}
+        />
+        <Histogram
+          title={t('adminRuns.allocation.histogramPerReviewer')}
+          data={stats.histograms.per_reviewer}
+          valueLabel={t('adminRuns.allocation.allocations')}
+          countLabel={t('adminRuns.allocation.reviewersColumn')}
+        />
       </SimpleGrid>
     </Stack>
   );

@@ -10,7 +10,17 @@ const BAR_SPACE = CHART_HEIGHT - 20;
  * A small bar chart of a histogram (how many proposals or reviewers have each number of allocations). The bars are
  * decoration for sighted users; the same numbers are in a visually hidden table named by the chart's title.
  */
-export function Histogram({ title, data, valueLabel, countLabel }: { title: string; data: readonly (readonly [number, number])[]; valueLabel: string; countLabel: string }) {
+export function Histogram({
+  title,
+  data,
+  valueLabel,
+  countLabel,
+}: {
+  title: string;
+  data: readonly (readonly [number, number])[];
+  valueLabel: string;
+  countLabel: string;
+}) {
   const { t } = useTranslation();
   const bars = withGaps(data);
   const highest = Math.max(1, ...bars.map(([, count]) => count));
@@ -26,15 +36,43 @@ export function Histogram({ title, data, valueLabel, countLabel }: { title: stri
         </Text>
       ) : (
         <>
-          <Box aria-hidden style={{ display: 'flex', alignItems: 'flex-end', gap: 2, height: CHART_HEIGHT, borderBottom: '1px solid var(--mantine-color-gray-6)' }}>
+          <Box
+            aria-hidden
+            style={{
+              display: 'flex',
+              alignItems: 'flex-end',
+              gap: 2,
+              height: CHART_HEIGHT,
+              borderBottom: '1px solid var(--mantine-color-gray-6)',
+            }}
+          >
             {bars.map(([value, count]) => (
-              <Box key={value} title={`${valueLabel} ${value}: ${countLabel} ${count}`} style={{ flex: '1 1 0', maxWidth: 48, minWidth: 2, display: 'flex', flexDirection: 'column', justifyContent: 'flex-end', height: '100%' }}>
+              <Box
+                key={value}
+                title={`${valueLabel} ${value}: ${countLabel} ${count}`}
+                style={{
+                  flex: '1 1 0',
+                  maxWidth: 48,
+                  minWidth: 2,
+                  display: 'flex',
+                  flexDirection: 'column',
+                  justifyContent: 'flex-end',
+                  height: '100%',
+                }}
+              >
                 {labelled && count > 0 && (
                   <Text size="xs" ta="center" lh={1.4}>
                     {count}
                   </Text>
                 )}
-                <Box style={{ height: (count / highest) * BAR_SPACE, minHeight: count > 0 ? 2 : 0, background: 'var(--mantine-color-brand-6)', borderRadius: '2px 2px 0 0' }} />
+                <Box
+                  style={{
+                    height: (count / highest) * BAR_SPACE,
+                    minHeight: count > 0 ? 2 : 0,
+                    background: 'var(--mantine-color-brand-6)',
+                    borderRadius: '2px 2px 0 0',
+                  }}
+                />
               </Box>
             ))}
           </Box>

@@ -1,7 +1,8 @@
 import { categoryTitleOfTemplate, importFile, type ParsedImportFile } from '@cr/contract/proposals';
 
 /** `content` is the file's JSON as it is (the server validates it again), `categories` its category titles. */
-export type ReadImportFile = { ok: true; content: unknown; categories: string[] } | { ok: false; error: 'notJson' | 'notProposals'; detail?: string };
+export type ReadImportFile =
+  { ok: true; content: unknown; categories: string[] } | { ok: false; error: 'notJson' | 'notProposals'; detail?: string };
 
 /**
  * The category titles an upload file's proposals fall into (the titles the import's categories option takes): the

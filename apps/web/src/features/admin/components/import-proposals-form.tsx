@@ -21,7 +21,11 @@ type Source = (typeof SOURCES)[number];
 
 /** What goes to the server: the upload only with the file source, the URL only with the gateway source. */
 function toRequest({ file, gateway_url, ...options }: ImportOptions): ImportOptions {
-  return { ...options, ...(options.source === 'file' ? { file } : {}), ...(options.source === 'gateway' && gateway_url ? { gateway_url } : {}) };
+  return {
+    ...options,
+    ...(options.source === 'file' ? { file } : {}),
+    ...(options.source === 'gateway' && gateway_url ? { gateway_url } : {}),
+  };
 }
 
 /**
@@ -52,13 +56,18 @@ export function ImportProposalsForm({ eventId, categories }: { eventId: number; 
 
   const source = form.watch('source') ?? 'file';
   const eventTitles = categories.map((category) => category.title);
-  const titlesFor = (nextSource: Source, read: ReadImportFile | undefined) => (nextSource === 'file' && read?.ok ? read.categories : eventTitles);
+  const titlesFor = (nextSource: Source, read: ReadImportFile | undefined) =>
+    nextSource === 'file' && read?.ok ? read.categories : eventTitles;
   const options = titlesFor(source, upload?.read);
   /** Keeps only the chosen categories that the new options still offer. */
   const keepOffered = (offered: string[]) => {
     const known = new Set(offered.map((title) => title.toLowerCase()));
     const chosen = form.getValues('categories') ?? [];
-    if (chosen.some((title) => !known.has(title.toLowerCase()))) form.setValue('categories', chosen.filter((title) => known.has(title.toLowerCase())));
+    if (chosen.some((title) => !known.has(title.toLowerCase())))
+      form.setValue(
+        'categories',
+        chosen.filter((title) => known.has(title.toLowerCase())),
+      );
   };
 
   async function chooseFile(file: File | null) {
@@ -77,7 +86,8 @@ export function ImportProposalsForm({ eventId, categories }: { eventId: number; 
 
   const fileLabel = t('adminRuns.import.file');
   const readError = upload?.read && !upload.read.ok ? upload.read : null;
-  const errorOf = (name: 'file' | 'gateway_url', label: string) => fieldError(form as unknown as UseFormReturn<ImportOptionsInput>, name, label);
+  const errorOf = (name: 'file' | 'gateway_url', label: string) =>
+    fieldError(form as unknown as UseFormReturn<ImportOptionsInput>, name, label);
   const isDryRunning = mutation.isPending && !flow.isConfirming;
 
   return (
@@ -103,7 +113,12 @@ export function ImportProposalsForm({ eventId, categories }: { eventId: number; 
               >
                 <Stack gap="xs" mt="xs">
                   {SOURCES.map((option) => (
-                    <Radio key={option} value={option} label={t(`adminRuns.import.sources.${option}`)} description={t(`adminRuns.import.sourceHints.${option}`)} />
+                    <Radio
+                      key={option}
+                      value={option}
+                      label={t(`adminRuns.import.sources.${option}`)}
+                      description={t(`adminRuns.import.sourceHints.${option}`)}
+                    />
                   ))}
                 </Stack>
               </Radio.Group>
@@ -132,7 +147,9 @@ export function ImportProposalsForm({ eventId, categories }: { eventId: number; 
               label={t('adminRuns.import.gatewayUrl')}
               description={t('adminRuns.import.gatewayUrlHint')}
               placeholder="https://gateway.example.org"
-              {...form.register('gateway_url', { setValueAs: (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined) })}
+              {...form.register('gateway_url', {
+                setValueAs: (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined),
+              })}
               error={errorOf('gateway_url', t('adminRuns.import.gatewayUrl'))}
             />
           )}
@@ -142,7 +159,9 @@ export function ImportProposalsForm({ eventId, categories }: { eventId: number; 
             render={({ field }) => (
               <AppMultiSelect
                 label={t('adminRuns.import.categories')}
-                description={t(source === 'file' && upload?.read?.ok ? 'adminRuns.import.categoriesFromFile' : 'adminRuns.import.categoriesHint')}
+                description={t(
+                  source === 'file' && upload?.read?.ok ? 'adminRuns.import.categoriesFromFile' : 'adminRuns.import.categoriesHint',
+                )}
                 data={options}
                 value={field.value ?? []}
                 onChange={field.onChange}
@@ -151,8 +170,18 @@ export function ImportProposalsForm({ eventId, categories }: { eventId: number; 
               />
             )}
           />
-          <FormSwitch control={form.control} name="accept_non_existent_users" label={t('adminRuns.import.accept_non_existent_users')} description={t('adminRuns.import.acceptNonExistentHint')} />
-          <FormSwitch control={form.control} name="accept_non_persistent_users" label={t('adminRuns.import.accept_non_persistent_users')} description={t('adminRuns.import.acceptNonPersistentHint')} />
+          <FormSwitch
+            control={form.control}
+            name="accept_non_existent_users"
+            label={t('adminRuns.import.accept_non_existent_users')}
+            description={t('adminRuns.import.acceptNonExistentHint')}
+          />
+          <FormSwitch
+            control={form.control}
+            name="accept_non_persistent_users"
+            label={t('adminRuns.import.accept_non_persistent_users')}
+            description={t('adminRuns.import.acceptNonPersistentHint')}
+          />
           <DryRunSwitch control={form.control} name="dry_run" submitCount={form.formState.submitCount} />
           <Group>
             <Button type="submit" loading={isDryRunning}>
@@ -167,7 +196,14 @@ export function ImportProposalsForm({ eventId, categories }: { eventId: number; 
           <ImportResultView result={flow.dryRunResult} />
         </DryRunResult>
       )}
-      <RunConfirmModal opened={flow.isConfirming} title={t('adminRuns.import.confirmTitle')} confirmLabel={t('adminRuns.import.confirm')} isRunning={mutation.isPending} onCancel={flow.cancel} onConfirm={() => void flow.confirm()}>
+      <RunConfirmModal
+        opened={flow.isConfirming}
+        title={t('adminRuns.import.confirmTitle')}
+        confirmLabel={t('adminRuns.import.confirm')}
+        isRunning={mutation.isPending}
+        onCancel={flow.cancel}
+        onConfirm={() => void flow.confirm()}
+      >
         {t('adminRuns.import.confirmText')}
       </RunConfirmModal>
       <RunResultModal opened={flow.realRunResult !== null} title={t('adminRuns.import.resultTitle')} onClose={flow.closeResult}>

@@ -1,7 +1,13 @@
 import { Alert, Button, Group, NumberInput, Stack, Text } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Category } from '@cr/contract/events';
-import { ALLOCATION_DEFAULTS, allocationParams, type AllocationParams, type AllocationParamsInput, type AllocationStats } from '@cr/contract/proposals';
+import {
+  ALLOCATION_DEFAULTS,
+  allocationParams,
+  type AllocationParams,
+  type AllocationParamsInput,
+  type AllocationStats,
+} from '@cr/contract/proposals';
 import { Controller, useForm, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { AppMultiSelect } from '../../../components/app-multi-select';
@@ -22,7 +28,15 @@ const NUMBER_FIELDS = [
  * Proposal Allocation (spec §2.17, §5 "Proposal allocation"): seed and the LV0 and LV1 quotas with their defaults,
  * the categories in scope (none = all) and the dry run. The form is disabled once the event has an allocation.
  */
-export function ProposalAllocationForm({ eventId, categories, isGenerated }: { eventId: number; categories: Category[]; isGenerated: boolean }) {
+export function ProposalAllocationForm({
+  eventId,
+  categories,
+  isGenerated,
+}: {
+  eventId: number;
+  categories: Category[];
+  isGenerated: boolean;
+}) {
   const { t } = useTranslation();
   const generate = useGenerateProposalAllocation(eventId);
   const form = useForm<AllocationParamsInput, unknown, AllocationParams>({
@@ -42,7 +56,8 @@ export function ProposalAllocationForm({ eventId, categories, isGenerated }: { e
   });
   const onSubmit = form.handleSubmit((values) => flow.submit(values));
   // fieldError reads the form's state only; the transformed-values type parameter doesn't matter to it.
-  const errorOf = (name: (typeof NUMBER_FIELDS)[number]['name'], label: string) => fieldError(form as unknown as UseFormReturn<AllocationParamsInput>, name, label);
+  const errorOf = (name: (typeof NUMBER_FIELDS)[number]['name'], label: string) =>
+    fieldError(form as unknown as UseFormReturn<AllocationParamsInput>, name, label);
   const isDryRunning = generate.isPending && !flow.isConfirming;
 
   return (

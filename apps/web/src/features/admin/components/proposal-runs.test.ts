@@ -16,11 +16,19 @@ const file = {
 describe('reading an import file in the browser (Import Proposals, D-046)', () => {
   it('answers the JSON as it is and its category titles: named ones and the template titles of the rest', () => {
     const read = readImportFile(JSON.stringify(file));
-    expect(read).toEqual({ ok: true, content: file, categories: ['Cardano Open: Developers', 'Cardano Use Cases: Prototype & Launch', 'midnight: compact dapps'] });
+    expect(read).toEqual({
+      ok: true,
+      content: file,
+      categories: ['Cardano Open: Developers', 'Cardano Use Cases: Prototype & Launch', 'midnight: compact dapps'],
+    });
   });
 
   it('lists a title once regardless of case', () => {
-    const parsed = { ...file, categories: { 'cat-a': 'Midnight: Compact DApps', 'cat-b': 'midnight: compact dapps' }, templates: {} } as any;
+    const parsed = {
+      ...file,
+      categories: { 'cat-a': 'Midnight: Compact DApps', 'cat-b': 'midnight: compact dapps' },
+      templates: {},
+    } as any;
     expect(categoryTitlesOf(parsed)).toEqual(['Midnight: Compact DApps']);
   });
 
@@ -38,11 +46,29 @@ describe('reading an import file in the browser (Import Proposals, D-046)', () =
 
 describe('histogram bars', () => {
   it('fills the values missing between the smallest and the largest with zero bars', () => {
-    expect(withGaps([[4, 2], [1, 5]])).toEqual([[1, 5], [2, 0], [3, 0], [4, 2]]);
+    expect(
+      withGaps([
+        [4, 2],
+        [1, 5],
+      ]),
+    ).toEqual([
+      [1, 5],
+      [2, 0],
+      [3, 0],
+      [4, 2],
+    ]);
     expect(withGaps([])).toEqual([]);
   });
 
   it('leaves a very wide range as it is', () => {
-    expect(withGaps([[0, 1], [1000, 1]])).toEqual([[0, 1], [1000, 1]]);
+    expect(
+      withGaps([
+        [0, 1],
+        [1000, 1],
+      ]),
+    ).toEqual([
+      [0, 1],
+      [1000, 1],
+    ]);
   });
 });

@@ -6,10 +6,28 @@ import { useTranslation } from 'react-i18next';
 import { FormSwitch } from '../../../components/form-switch';
 
 /** The dry-run switch (spec §2.17): on by default, enabled only after the first submit attempt. */
-export function DryRunSwitch<T extends FieldValues>({ control, name, submitCount, disabled }: { control: Control<T>; name: Path<T>; submitCount: number; disabled?: boolean }) {
+export function DryRunSwitch<T extends FieldValues>({
+  control,
+  name,
+  submitCount,
+  disabled,
+}: {
+  control: Control<T>;
+  name: Path<T>;
+  submitCount: number;
+  disabled?: boolean;
+}) {
   const { t } = useTranslation();
   const locked = submitCount === 0;
-  return <FormSwitch control={control} name={name} label={t('adminRuns.dryRun')} description={locked ? t('adminRuns.dryRunLocked') : t('adminRuns.dryRunHint')} disabled={disabled || locked} />;
+  return (
+    <FormSwitch
+      control={control}
+      name={name}
+      label={t('adminRuns.dryRun')}
+      description={locked ? t('adminRuns.dryRunLocked') : t('adminRuns.dryRunHint')}
+      disabled={disabled || locked}
+    />
+  );
 }
 
 /** A run under way: a spinner and a line of text that screen readers announce. */
@@ -26,10 +44,34 @@ export function RunProgress({ label }: { label: string }) {
  * The warning modal before a real run (spec §2.17) with Cancel and the run's own button. While the run is under
  * way it stays open and shows its progress; it can't be dismissed then.
  */
-export function RunConfirmModal({ opened, title, children, confirmLabel, isRunning, onCancel, onConfirm }: { opened: boolean; title: string; children: ReactNode; confirmLabel: string; isRunning: boolean; onCancel: () => void; onConfirm: () => void }) {
+export function RunConfirmModal({
+  opened,
+  title,
+  children,
+  confirmLabel,
+  isRunning,
+  onCancel,
+  onConfirm,
+}: {
+  opened: boolean;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  isRunning: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
   const { t } = useTranslation();
   return (
-    <Modal opened={opened} onClose={() => !isRunning && onCancel()} title={title} withCloseButton={!isRunning} closeOnClickOutside={!isRunning} closeOnEscape={!isRunning} centered>
+    <Modal
+      opened={opened}
+      onClose={() => !isRunning && onCancel()}
+      title={title}
+      withCloseButton={!isRunning}
+      closeOnClickOutside={!isRunning}
+      closeOnEscape={!isRunning}
+      centered
+    >
       <Stack>
         <Alert color="yellow" variant="light" icon={<IconAlertTriangle aria-hidden />} title={t('adminRuns.notDryRun')}>
           {children}
@@ -49,7 +91,17 @@ export function RunConfirmModal({ opened, title, children, confirmLabel, isRunni
 }
 
 /** The statistics modal after a real run (spec §2.17). */
-export function RunResultModal({ opened, title, onClose, children }: { opened: boolean; title: string; onClose: () => void; children: ReactNode }) {
+export function RunResultModal({
+  opened,
+  title,
+  onClose,
+  children,
+}: {
+  opened: boolean;
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+}) {
   const { t } = useTranslation();
   return (
     <Modal opened={opened} onClose={onClose} title={title} size="xl" centered>

@@ -19,7 +19,8 @@ export const requestPasswordReset = (catalystId: string) =>
   api<boolean>('users/password/reset-request', { method: 'POST', body: { new_user: { catalyst_id: catalystId } } });
 export const useRequestPasswordReset = () => useMutation({ mutationFn: requestPasswordReset });
 
-export const resetPassword = (userReset: UserReset) => api<boolean>('users/password/reset', { method: 'POST', body: { user_reset: userReset } });
+export const resetPassword = (userReset: UserReset) =>
+  api<boolean>('users/password/reset', { method: 'POST', body: { user_reset: userReset } });
 export const useResetPassword = () => useMutation({ mutationFn: resetPassword });
 
 export const updatePassword = (updateUser: UpdateUser) =>

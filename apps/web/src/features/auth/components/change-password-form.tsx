@@ -31,9 +31,27 @@ export function ChangePasswordForm({ onDone }: { onDone?: () => void }) {
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack gap="sm" maw={420}>
-        <PasswordInput label={t('fields.old_password')} autoComplete="current-password" withAsterisk {...form.register('old_password')} error={fieldError(form, 'old_password', t('fields.old_password'))} />
-        <PasswordInput label={t('fields.new_password')} autoComplete="new-password" withAsterisk {...form.register('password')} error={fieldError(form, 'password', t('fields.new_password'))} />
-        <PasswordInput label={t('fields.password_confirmation')} autoComplete="new-password" withAsterisk {...form.register('password_confirmation', { deps: ['password'] })} error={fieldError(form, 'password_confirmation', t('fields.password_confirmation'))} />
+        <PasswordInput
+          label={t('fields.old_password')}
+          autoComplete="current-password"
+          withAsterisk
+          {...form.register('old_password')}
+          error={fieldError(form, 'old_password', t('fields.old_password'))}
+        />
+        <PasswordInput
+          label={t('fields.new_password')}
+          autoComplete="new-password"
+          withAsterisk
+          {...form.register('password')}
+          error={fieldError(form, 'password', t('fields.new_password'))}
+        />
+        <PasswordInput
+          label={t('fields.password_confirmation')}
+          autoComplete="new-password"
+          withAsterisk
+          {...form.register('password_confirmation', { deps: ['password'] })}
+          error={fieldError(form, 'password_confirmation', t('fields.password_confirmation'))}
+        />
         <Button type="submit" disabled={!form.formState.isValid || mutation.isPending} loading={mutation.isPending} w="fit-content">
           {t('reset.submit')}
         </Button>

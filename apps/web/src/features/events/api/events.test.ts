@@ -58,7 +58,10 @@ describe('polling (spec §7, §9)', () => {
 
 describe('eventsPageQuery (B-023, B-024, B-025)', () => {
   it('asks GET events/ for 25 events of the given page and answers data and page.total (B-023, B-024)', async () => {
-    const answer = { data: [{ row_id: 7, name: 'Fund 15', description: 'd', active: true, start_time: null, end_time: null }], page: { total: 26, size: 25, page: 1 } };
+    const answer = {
+      data: [{ row_id: 7, name: 'Fund 15', description: 'd', active: true, start_time: null, end_time: null }],
+      page: { total: 26, size: 25, page: 1 },
+    };
     fetchMock.mockResolvedValue(respond(200, answer));
     const result = await client().fetchQuery(eventsPageQuery(1, 25));
     expect(fetchMock).toHaveBeenCalledTimes(1);
@@ -112,7 +115,9 @@ describe('current events and configs on failure (B-003, B-005)', () => {
   });
 
   it('reads value of GET configs/reviews/{id}/ (B-004)', async () => {
-    fetchMock.mockResolvedValue(respond(200, { row_id: 3, id: 'reviews', id2: '9', value: { event_id: 9, review_submission_enabled: true } }));
+    fetchMock.mockResolvedValue(
+      respond(200, { row_id: 3, id: 'reviews', id2: '9', value: { event_id: 9, review_submission_enabled: true } }),
+    );
     await expect(client().fetchQuery(eventConfigQuery(9))).resolves.toEqual({ event_id: 9, review_submission_enabled: true });
     expect(requested().url.pathname).toBe('/api/reviews/configs/reviews/9/');
   });

@@ -35,7 +35,7 @@ async function orFallback<T>(request: Promise<T>, fallback: T, errorKey: string)
   }
 }
 
-const emptyPage = <T,>(size: number, page: number): Paged<T> => ({ data: [], page: { total: 0, size, page } });
+const emptyPage = <T>(size: number, page: number): Paged<T> => ({ data: [], page: { total: 0, size, page } });
 
 export const eventsKeys = {
   all: ['events'] as const,
@@ -52,7 +52,8 @@ export const eventsKeys = {
 export const eventsPageQuery = (page: number, size = 25) =>
   queryOptions({
     queryKey: eventsKeys.page(page, size),
-    queryFn: () => orFallback(api<Paged<EventPublic>>('events/', { query: { size, page } }), emptyPage<EventPublic>(size, page), 'errors.fetchEvents'),
+    queryFn: () =>
+      orFallback(api<Paged<EventPublic>>('events/', { query: { size, page } }), emptyPage<EventPublic>(size, page), 'errors.fetchEvents'),
   });
 
 export const currentEventsQuery = queryOptions({
@@ -69,16 +70,27 @@ export const eventConfigQuery = (id: number) =>
   queryOptions({
     queryKey: eventsKeys.config(id),
     // A failed fetch toasts (spec §8 'Error fetching configs') and counts as no configuration: every switch off.
-    queryFn: () => orFallback(api<ConfigRecord<ReviewsConfigValue>>(`configs/reviews/${id}/`).then((record) => record.value as ReviewsConfigValue | null), null, 'errors.fetchConfigs'),
+    queryFn: () =>
+      orFallback(
+        api<ConfigRecord<ReviewsConfigValue>>(`configs/reviews/${id}/`).then((record) => record.value as ReviewsConfigValue | null),
+        null,
+        'errors.fetchConfigs',
+      ),
     refetchInterval: EVENTS_POLL_MS,
     staleTime: EVENTS_POLL_MS,
   });
 
 export const levelQualifiersQuery = (id: number) =>
-  queryOptions({ queryKey: eventsKeys.levels(id), queryFn: async () => (await api<ConfigRecord<LevelQualifiers>>(`configs/reviews-level-qualifiers/${id}/`)).value });
+  queryOptions({
+    queryKey: eventsKeys.levels(id),
+    queryFn: async () => (await api<ConfigRecord<LevelQualifiers>>(`configs/reviews-level-qualifiers/${id}/`)).value,
+  });
 
 export const allocationConfigQuery = (id: number) =>
-  queryOptions({ queryKey: eventsKeys.allocations(id), queryFn: async () => (await api<ConfigRecord<AllocationConfig>>(`configs/allocations/${id}/`)).value });
+  queryOptions({
+    queryKey: eventsKeys.allocations(id),
+    queryFn: async () => (await api<ConfigRecord<AllocationConfig>>(`configs/allocations/${id}/`)).value,
+  });
 
 export const statusQuery = queryOptions({
   queryKey: eventsKeys.status,
@@ -88,7 +100,10 @@ export const statusQuery = queryOptions({
 });
 
 export const categoriesQuery = (eventId: number) =>
-  queryOptions({ queryKey: eventsKeys.categories(eventId), queryFn: () => orFallback(api<Category[]>('categories/', { query: { event_id: eventId } }), [], 'errors.fetchCategories') });
+  queryOptions({
+    queryKey: eventsKeys.categories(eventId),
+    queryFn: () => orFallback(api<Category[]>('categories/', { query: { event_id: eventId } }), [], 'errors.fetchCategories'),
+  });
 
 /** The current events with their configs, and the stage derived from them (spec §4 "Event stage"). */
 export function useCurrentEvents() {
@@ -108,7 +123,9 @@ export function useSaveEvent() {
   const invalidate = useInvalidate();
   return useMutation({
     mutationFn: ({ id, input }: { id?: number; input: EventInput }) =>
-      id === undefined ? api<EventPublic>('events/', { method: 'POST', body: { new_event: input } }) : api<EventPublic>(`events/${id}/`, { method: 'PUT', body: { event_update: input } }),
+      id === undefined
+        ? api<EventPublic>('events/', { method: 'POST', body: { new_event: input } })
+        : api<EventPublic>(`events/${id}/`, { method: 'PUT', body: { event_update: input } }),
     onSuccess: () => invalidate(eventsKeys.all),
   });
 }
@@ -116,7 +133,8 @@ export function useSaveEvent() {
 export function useSaveEventConfig(eventId: number) {
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: (value: ReviewsConfigValue) => api<ConfigRecord<ReviewsConfigValue>>(`configs/reviews/${eventId}/`, { method: 'PUT', body: { record_update: value } }),
+    mutationFn: (value: ReviewsConfigValue) =>
+      api<ConfigRecord<ReviewsConfigValue>>(`configs/reviews/${eventId}/`, { method: 'PUT', body: { record_update: value } }),
     onSuccess: () => invalidate(eventsKeys.config(eventId)),
   });
 }
@@ -124,7 +142,8 @@ export function useSaveEventConfig(eventId: number) {
 export function useSaveLevelQualifiers(eventId: number) {
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: (value: LevelQualifiers) => api<ConfigRecord<LevelQualifiers>>(`configs/reviews-level-qualifiers/${eventId}/`, { method: 'PUT', body: { record_update: value } }),
+    mutationFn: (value: LevelQualifiers) =>
+      api<ConfigRecord<LevelQualifiers>>(`configs/reviews-level-qualifiers/${eventId}/`, { method: 'PUT', body: { record_update: value } }),
     onSuccess: () => invalidate(eventsKeys.levels(eventId)),
   });
 }

@@ -40,11 +40,34 @@ export function EventForm({ event, onDone }: { event?: EventPublic; onDone: () =
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack gap="sm">
-        <TextInput label={label('name')} withAsterisk data-autofocus {...form.register('name')} error={fieldError(form, 'name', label('name'))} />
-        <Textarea label={label('description')} withAsterisk autosize minRows={3} {...form.register('description')} error={fieldError(form, 'description', label('description'))} />
+        <TextInput
+          label={label('name')}
+          withAsterisk
+          data-autofocus
+          {...form.register('name')}
+          error={fieldError(form, 'name', label('name'))}
+        />
+        <Textarea
+          label={label('description')}
+          withAsterisk
+          autosize
+          minRows={3}
+          {...form.register('description')}
+          error={fieldError(form, 'description', label('description'))}
+        />
         <Group grow align="flex-start">
-          <TextInput type="datetime-local" label={label('start_time')} {...form.register('start_time', { deps: ['end_time'] })} error={fieldError(form, 'start_time', label('start_time'))} />
-          <TextInput type="datetime-local" label={label('end_time')} {...form.register('end_time')} error={fieldError(form, 'end_time', label('end_time'))} />
+          <TextInput
+            type="datetime-local"
+            label={label('start_time')}
+            {...form.register('start_time', { deps: ['end_time'] })}
+            error={fieldError(form, 'start_time', label('start_time'))}
+          />
+          <TextInput
+            type="datetime-local"
+            label={label('end_time')}
+            {...form.register('end_time')}
+            error={fieldError(form, 'end_time', label('end_time'))}
+          />
         </Group>
         <FormSwitch control={form.control} name="active" label={label('active')} />
         <Group justify="flex-end" mt="sm">

@@ -51,12 +51,23 @@ export function GeneralConfigForm({ eventId, config }: { eventId: number; config
         names.map((name) => {
           const value = config[name];
           const kind = settingKind(name);
-          return [name, kind === 'switch' ? value === true : kind === 'datetime' ? toLocalInput(typeof value === 'string' ? value : null) : String(value ?? '')];
+          return [
+            name,
+            kind === 'switch'
+              ? value === true
+              : kind === 'datetime'
+                ? toLocalInput(typeof value === 'string' ? value : null)
+                : String(value ?? ''),
+          ];
         }),
       ) as FormValues,
     [names, config],
   );
-  const form = useForm<FormValues>({ resolver: zodResolver(schemaFor(names)) as unknown as Resolver<FormValues>, mode: 'onChange', defaultValues: defaults });
+  const form = useForm<FormValues>({
+    resolver: zodResolver(schemaFor(names)) as unknown as Resolver<FormValues>,
+    mode: 'onChange',
+    defaultValues: defaults,
+  });
   const label = (name: string) => t(`settings.${name}`, { defaultValue: name });
 
   const onSubmit = form.handleSubmit(async (values) => {
@@ -83,7 +94,8 @@ export function GeneralConfigForm({ eventId, config }: { eventId: number; config
         </Text>
         {names.map((name) => {
           const kind = settingKind(name);
-          if (kind === 'switch') return <FormSwitch key={name} control={form.control} name={name} label={label(name)} data-setting={name} />;
+          if (kind === 'switch')
+            return <FormSwitch key={name} control={form.control} name={name} label={label(name)} data-setting={name} />;
           return (
             <TextInput
               key={name}

@@ -7,7 +7,14 @@ import { fieldError } from '../../../components/form-field';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useSaveLevelQualifiers } from '../api/events';
 
-const FIELDS: (keyof LevelQualifier)[] = ['min_valid_reviews', 'max_valid_reviews', 'min_perc_valid_reviews', 'max_perc_valid_reviews', 'min_active_funds', 'max_active_funds'];
+const FIELDS: (keyof LevelQualifier)[] = [
+  'min_valid_reviews',
+  'max_valid_reviews',
+  'min_perc_valid_reviews',
+  'max_perc_valid_reviews',
+  'min_active_funds',
+  'max_active_funds',
+];
 const isRatio = (field: keyof LevelQualifier) => field.includes('perc');
 
 /** Review Levels (spec §2.17, §5): the LV1 and LV2 qualifiers; counts at least 0, percentages from 0 to 1. */

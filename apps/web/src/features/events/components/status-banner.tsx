@@ -31,7 +31,15 @@ export function StatusBanner() {
               <Group gap="sm" justify="center" wrap="wrap">
                 <Text size="sm" fw={500} className="status-message" dangerouslySetInnerHTML={{ __html: sanitizeHtml(message.message) }} />
                 {message.action_url && (
-                  <Anchor href={message.action_url} target="_blank" rel="noopener noreferrer" size="sm" fw={700} c={`${color}.9`} underline="always">
+                  <Anchor
+                    href={message.action_url}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    size="sm"
+                    fw={700}
+                    c={`${color}.9`}
+                    underline="always"
+                  >
                     {message.action_text || t('status.moreInfo')}
                   </Anchor>
                 )}

@@ -85,8 +85,18 @@ function HistoricStats({ user }: { user: UserInfo }) {
         <Stat testId="submitted" label={t('profile.stats.submitted')} value={reviews.submitted} />
         <Stat testId="blank" label={t('profile.stats.blank')} value={reviews.blank} />
         <Stat testId="valid" label={t('profile.stats.accepted')} value={reviews.valid} />
-        <Stat testId="excluded" label={t('profile.stats.excluded')} value={excludedReviews(counts)} hint={t('profile.stats.excludedHint')} />
-        <Stat testId="approval" label={t('profile.stats.approvalRate')} value={`${Math.round(approvalRate(counts) * 100)}%`} hint={t('profile.stats.approvalHint')} />
+        <Stat
+          testId="excluded"
+          label={t('profile.stats.excluded')}
+          value={excludedReviews(counts)}
+          hint={t('profile.stats.excludedHint')}
+        />
+        <Stat
+          testId="approval"
+          label={t('profile.stats.approvalRate')}
+          value={`${Math.round(approvalRate(counts) * 100)}%`}
+          hint={t('profile.stats.approvalHint')}
+        />
       </Group>
       {moderations.submitted > 0 && (
         <Group gap="xl">
@@ -181,7 +191,15 @@ function Subscriptions({ user, action }: { user: UserInfo; action?: Subscription
  * A user's profile sections (spec §2.16); the viewer's own profile adds its forms as children and its subscription
  * actions (an admin's read-only view of another user passes none).
  */
-export function ProfileView({ user, subscriptionAction, children }: { user: UserInfo; subscriptionAction?: SubscriptionAction; children?: ReactNode }) {
+export function ProfileView({
+  user,
+  subscriptionAction,
+  children,
+}: {
+  user: UserInfo;
+  subscriptionAction?: SubscriptionAction;
+  children?: ReactNode;
+}) {
   const { t } = useTranslation();
   return (
     <Stack>

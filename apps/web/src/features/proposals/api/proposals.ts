@@ -24,7 +24,12 @@ export const proposalsKeys = {
 const emptyPage = (size: number, page: number): Paged<ProposalRow> => ({ data: [], page: { total: 0, size, page } });
 
 /** A failed list shows its toast and answers an empty page with total 0 (spec §8). */
-async function pageOrEmpty(request: Promise<Paged<ProposalRow>>, size: number, page: number, errorKey: string): Promise<Paged<ProposalRow>> {
+async function pageOrEmpty(
+  request: Promise<Paged<ProposalRow>>,
+  size: number,
+  page: number,
+  errorKey: string,
+): Promise<Paged<ProposalRow>> {
   try {
     return await request;
   } catch (error) {
@@ -49,7 +54,8 @@ export const proposalsPageQuery = (filters: ProposalsFilters) =>
 export const allocatedProposalsQuery = (page: number, size = PROPOSALS_PAGE_SIZE) =>
   queryOptions({
     queryKey: proposalsKeys.allocated(page, size),
-    queryFn: () => pageOrEmpty(api<Paged<ProposalRow>>('proposals/allocated', { query: { size, page } }), size, page, 'proposals.fetchAllocatedFailed'),
+    queryFn: () =>
+      pageOrEmpty(api<Paged<ProposalRow>>('proposals/allocated', { query: { size, page } }), size, page, 'proposals.fetchAllocatedFailed'),
     placeholderData: (previous) => previous,
   });
 

@@ -27,7 +27,15 @@ function FieldGroup({ field }: { field: ProposalExtraField & { sub_fields: Propo
   const id = useId();
   const title = displayTitle(field.title);
   return (
-    <Paper withBorder radius="sm" p="sm" role="group" aria-labelledby={title ? id : undefined} className="proposal-group" data-ref={field.ref ?? undefined}>
+    <Paper
+      withBorder
+      radius="sm"
+      p="sm"
+      role="group"
+      aria-labelledby={title ? id : undefined}
+      className="proposal-group"
+      data-ref={field.ref ?? undefined}
+    >
       {title && (
         <Text size="sm" fw={700} mb="xs" id={id}>
           {title}

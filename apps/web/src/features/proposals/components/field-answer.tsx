@@ -45,7 +45,11 @@ function Agreement({ answer }: { answer: unknown }) {
   const confirmed = answerBoolean(answer) === true;
   return (
     <Group gap={6} wrap="nowrap">
-      {confirmed ? <IconCircleCheck size={18} color="var(--mantine-color-green-7)" aria-hidden /> : <IconCircleX size={18} color="var(--mantine-color-red-7)" aria-hidden />}
+      {confirmed ? (
+        <IconCircleCheck size={18} color="var(--mantine-color-green-7)" aria-hidden />
+      ) : (
+        <IconCircleX size={18} color="var(--mantine-color-red-7)" aria-hidden />
+      )}
       <Text size="sm">{confirmed ? t('proposals.confirmed') : t('proposals.notConfirmed')}</Text>
     </Group>
   );
@@ -57,7 +61,15 @@ function UrlList({ answer }: { answer: unknown }) {
   return (
     <List size="sm" spacing={2}>
       {items.map((item, index) => (
-        <List.Item key={`${index}-${item}`}>{isWebUrl(item, true) ? <ExternalLink href={item} /> : <Text span size="sm" style={{ overflowWrap: 'anywhere' }}>{item}</Text>}</List.Item>
+        <List.Item key={`${index}-${item}`}>
+          {isWebUrl(item, true) ? (
+            <ExternalLink href={item} />
+          ) : (
+            <Text span size="sm" style={{ overflowWrap: 'anywhere' }}>
+              {item}
+            </Text>
+          )}
+        </List.Item>
       ))}
     </List>
   );

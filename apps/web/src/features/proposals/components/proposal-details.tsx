@@ -11,7 +11,15 @@ function OpenFullProposal({ url }: { url: string | null }) {
   const { t } = useTranslation();
   if (!isWebUrl(url)) return null;
   return (
-    <Button component="a" href={url} target="_blank" rel="noopener noreferrer" variant="light" rightSection={<IconExternalLink size={16} aria-hidden />} w="fit-content">
+    <Button
+      component="a"
+      href={url}
+      target="_blank"
+      rel="noopener noreferrer"
+      variant="light"
+      rightSection={<IconExternalLink size={16} aria-hidden />}
+      w="fit-content"
+    >
       {t('proposals.openFull')}
       <span className="visually-hidden"> {t('proposals.opensInNewTab')}</span>
     </Button>

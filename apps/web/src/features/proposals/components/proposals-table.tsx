@@ -41,7 +41,14 @@ export function ProposalsTable({ rows, label, isLoading, isFetching = false, sho
   const columns = ['id', 'title', 'objective', 'funds', ...(showReviewed ? ['reviewed'] : [])];
   return (
     <Table.ScrollContainer minWidth={720}>
-      <Table striped highlightOnHover verticalSpacing="sm" aria-label={label} aria-busy={isLoading || isFetching} style={{ opacity: isFetching && !isLoading ? 0.6 : 1 }}>
+      <Table
+        striped
+        highlightOnHover
+        verticalSpacing="sm"
+        aria-label={label}
+        aria-busy={isLoading || isFetching}
+        style={{ opacity: isFetching && !isLoading ? 0.6 : 1 }}
+      >
         <Table.Thead>
           <Table.Tr>
             {columns.map((name) => (

@@ -13,10 +13,11 @@ function readScroll() {
 function useScrollButtons() {
   const [state, setState] = useState(() => ({ toTop: false, toReviews: false }));
   useEffect(() => {
-    const update = () => setState((previous) => {
-      const next = readScroll();
-      return next.toTop === previous.toTop && next.toReviews === previous.toReviews ? previous : next;
-    });
+    const update = () =>
+      setState((previous) => {
+        const next = readScroll();
+        return next.toTop === previous.toTop && next.toReviews === previous.toReviews ? previous : next;
+      });
     update();
     window.addEventListener('scroll', update, { passive: true });
     window.addEventListener('resize', update);
@@ -47,7 +48,13 @@ export function ScrollButtons({ reviews }: { reviews: RefObject<HTMLElement | nu
       <Stack gap="xs">
         {toTop && (
           <Tooltip label={t('proposals.scrollToTop')} position="left" withArrow>
-            <ActionIcon size="xl" radius="xl" variant="filled" aria-label={t('proposals.scrollToTop')} onClick={() => window.scrollTo({ top: 0, behavior })}>
+            <ActionIcon
+              size="xl"
+              radius="xl"
+              variant="filled"
+              aria-label={t('proposals.scrollToTop')}
+              onClick={() => window.scrollTo({ top: 0, behavior })}
+            >
               <IconArrowUp size={20} aria-hidden />
             </ActionIcon>
           </Tooltip>

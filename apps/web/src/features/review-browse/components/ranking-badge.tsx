@@ -2,14 +2,35 @@ import { Badge } from '@mantine/core';
 import { rankingLabel } from '@cr/contract/reviews';
 import { useTranslation } from 'react-i18next';
 
-const COLORS = { pending: 'gray', pending_moderation: 'yellow', included: 'green', excluded_moderation: 'red', excluded_threshold: 'orange' } as const;
+const COLORS = {
+  pending: 'gray',
+  pending_moderation: 'yellow',
+  included: 'green',
+  excluded_moderation: 'red',
+  excluded_threshold: 'orange',
+} as const;
 
 /** A review's ranking as shown (spec §4): pending reads 'pending moderation' unless the review is moderated (E-041). */
-export function RankingBadge({ ranking, moderated, size = 'sm' }: { ranking: number | null; moderated: boolean; size?: 'sm' | 'md' | 'lg' }) {
+export function RankingBadge({
+  ranking,
+  moderated,
+  size = 'sm',
+}: {
+  ranking: number | null;
+  moderated: boolean;
+  size?: 'sm' | 'md' | 'lg';
+}) {
   const { t } = useTranslation();
   const label = rankingLabel(ranking, moderated);
   return (
-    <Badge color={COLORS[label]} variant="light" size={size} data-testid="ranking-badge" data-ranking={label} style={{ textTransform: 'none', minWidth: 'max-content' }}>
+    <Badge
+      color={COLORS[label]}
+      variant="light"
+      size={size}
+      data-testid="ranking-badge"
+      data-ranking={label}
+      style={{ textTransform: 'none', minWidth: 'max-content' }}
+    >
       {t(`reviewBrowse.ranking.${label}`)}
     </Badge>
   );

@@ -66,7 +66,12 @@ function RatingCard({ name, rating, note }: { name: 'impact' | 'feasibility' | '
           {title}
         </Title>
         <Group justify="space-between" wrap="nowrap">
-          <StarRating value={rating} readOnly role="img" aria-label={t('reviewBrowse.stars', { value: Math.round(rating), max: RATING_MAX })} />
+          <StarRating
+            value={rating}
+            readOnly
+            role="img"
+            aria-label={t('reviewBrowse.stars', { value: Math.round(rating), max: RATING_MAX })}
+          />
           <Text fw={600}>{t('reviewBrowse.outOf', { value: formatRating(rating), max: RATING_MAX })}</Text>
         </Group>
         <Progress value={(rating / RATING_MAX) * 100} aria-label={t('reviewBrowse.progressOf', { name: title })} />
@@ -86,7 +91,12 @@ export function RatingCards({ review }: { review: ReviewPublic }) {
     <Stack gap="md">
       <Group gap="sm">
         <Text fw={600}>{t('reviewBrowse.overall')}</Text>
-        <StarRating value={review.overall_score} readOnly role="img" aria-label={t('reviewBrowse.stars', { value: Math.round(review.overall_score), max: RATING_MAX })} />
+        <StarRating
+          value={review.overall_score}
+          readOnly
+          role="img"
+          aria-label={t('reviewBrowse.stars', { value: Math.round(review.overall_score), max: RATING_MAX })}
+        />
         <Text fw={600} data-testid="overall-score">
           {t('reviewBrowse.outOf', { value: formatRating(review.overall_score), max: RATING_MAX })}
         </Text>

@@ -27,7 +27,10 @@ export function ReviewsFilters({ state, defaults, categories }: ReviewsFiltersPr
   const [opened, { toggle }] = useDisclosure(false);
   const panelId = useId();
   const { filters, inputs, setInput, set, clear, isFiltered } = state;
-  const rankingOptions = RANKING_VALUES.map((value, index) => ({ value: String(value), label: t(`reviewBrowse.ranking.${RANKING_LABELS[index]}`) }));
+  const rankingOptions = RANKING_VALUES.map((value, index) => ({
+    value: String(value),
+    label: t(`reviewBrowse.ranking.${RANKING_LABELS[index]}`),
+  }));
 
   return (
     <Paper withBorder p="md">
@@ -36,14 +39,32 @@ export function ReviewsFilters({ state, defaults, categories }: ReviewsFiltersPr
           {t('reviewBrowse.filters')}
         </Title>
       ) : (
-        <Button variant="subtle" fullWidth leftSection={<IconAdjustmentsHorizontal size={16} aria-hidden />} onClick={toggle} aria-expanded={opened} aria-controls={panelId}>
+        <Button
+          variant="subtle"
+          fullWidth
+          leftSection={<IconAdjustmentsHorizontal size={16} aria-hidden />}
+          onClick={toggle}
+          aria-expanded={opened}
+          aria-controls={panelId}
+        >
           {opened ? t('reviewBrowse.hideFilters') : t('reviewBrowse.showFilters')}
         </Button>
       )}
       <Collapse in={isWide || opened} id={panelId}>
         <Stack gap="sm" role="search" aria-label={t('reviewBrowse.filters')} mt={isWide ? 0 : 'sm'}>
-          <TextInput label={t('reviewBrowse.fields.proposalId')} inputMode="numeric" value={inputs.proposalId} onChange={(event) => setInput.proposalId(event.currentTarget.value)} maxLength={12} />
-          <TextInput label={t('reviewBrowse.fields.proposal')} value={inputs.proposal} onChange={(event) => setInput.proposal(event.currentTarget.value)} maxLength={200} />
+          <TextInput
+            label={t('reviewBrowse.fields.proposalId')}
+            inputMode="numeric"
+            value={inputs.proposalId}
+            onChange={(event) => setInput.proposalId(event.currentTarget.value)}
+            maxLength={12}
+          />
+          <TextInput
+            label={t('reviewBrowse.fields.proposal')}
+            value={inputs.proposal}
+            onChange={(event) => setInput.proposal(event.currentTarget.value)}
+            maxLength={200}
+          />
           <Select
             label={t('reviewBrowse.fields.objective')}
             data={categories}
@@ -54,8 +75,18 @@ export function ReviewsFilters({ state, defaults, categories }: ReviewsFiltersPr
             nothingFoundMessage={t(categories.length === 0 ? 'multiSelect.empty' : 'multiSelect.noMatch')}
             placeholder={t('reviewBrowse.anyObjective')}
           />
-          <AppMultiSelect label={t('reviewBrowse.fields.rankings')} data={rankingOptions} value={filters.rankings.map(String)} onChange={(values) => set('rankings', values.map(Number))} clearable />
-          <Checkbox label={t('reviewBrowse.fields.includePending')} checked={filters.includePending} onChange={(event) => set('includePending', event.currentTarget.checked)} />
+          <AppMultiSelect
+            label={t('reviewBrowse.fields.rankings')}
+            data={rankingOptions}
+            value={filters.rankings.map(String)}
+            onChange={(values) => set('rankings', values.map(Number))}
+            clearable
+          />
+          <Checkbox
+            label={t('reviewBrowse.fields.includePending')}
+            checked={filters.includePending}
+            onChange={(event) => set('includePending', event.currentTarget.checked)}
+          />
           {defaults.myReviewsAllowed && (
             <Checkbox
               label={t('reviewBrowse.fields.myReviews')}

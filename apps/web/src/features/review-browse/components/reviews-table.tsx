@@ -53,11 +53,28 @@ function Ratings({ review }: { review: ReviewPublic }) {
 }
 
 /** The reviews table of spec §2.13 (E-026): id, proposal title, assessor, ranking, ratings. */
-export function ReviewsTable({ rows, label, isLoading, isFetching = false }: { rows: ReviewPublic[]; label: string; isLoading: boolean; isFetching?: boolean }) {
+export function ReviewsTable({
+  rows,
+  label,
+  isLoading,
+  isFetching = false,
+}: {
+  rows: ReviewPublic[];
+  label: string;
+  isLoading: boolean;
+  isFetching?: boolean;
+}) {
   const { t } = useTranslation();
   return (
     <Table.ScrollContainer minWidth={760}>
-      <Table striped highlightOnHover verticalSpacing="sm" aria-label={label} aria-busy={isLoading || isFetching} style={{ opacity: isFetching && !isLoading ? 0.6 : 1 }}>
+      <Table
+        striped
+        highlightOnHover
+        verticalSpacing="sm"
+        aria-label={label}
+        aria-busy={isLoading || isFetching}
+        style={{ opacity: isFetching && !isLoading ? 0.6 : 1 }}
+      >
         <Table.Thead>
           <Table.Tr>
             {COLUMNS.map((name) => (

@@ -66,7 +66,10 @@ export function useSaveReview(proposalId: number) {
     mutationFn: ({ rowId, values }: SaveReviewInput) =>
       rowId === null
         ? api<ReviewPublic>('proposal-reviews/', { method: 'POST', body: { new_proposal_review: { ...values, proposal_id: proposalId } } })
-        : api<ReviewPublic>(`proposal-reviews/${rowId}/`, { method: 'PUT', body: { proposal_review_update: { ...values, row_id: rowId } } }),
+        : api<ReviewPublic>(`proposal-reviews/${rowId}/`, {
+            method: 'PUT',
+            body: { proposal_review_update: { ...values, row_id: rowId } },
+          }),
     onSuccess: async (review) => {
       client.setQueryData(reviewsKeys.own(proposalId), review);
       await client.invalidateQueries({ predicate: (query) => isReviewList(query.queryKey) });

@@ -34,7 +34,16 @@ interface OwnReviewEditorProps {
  * rules; a message shows once its field was edited or a save was tried. What is typed is kept as a draft in the
  * browser until a save succeeds, so that a reload or a failed save loses nothing.
  */
-export function OwnReviewEditor({ proposalId, rowId, savedValues, draftStorageKey, onSaved, onCancel, onDelete, isDeleting = false }: OwnReviewEditorProps) {
+export function OwnReviewEditor({
+  proposalId,
+  rowId,
+  savedValues,
+  draftStorageKey,
+  onSaved,
+  onCancel,
+  onDelete,
+  isDeleting = false,
+}: OwnReviewEditorProps) {
   const { t } = useTranslation();
   const save = useSaveReview(proposalId);
   // Read once, when the form opens: later writes are this form's own.

@@ -60,7 +60,14 @@ export function OwnReviewForm({ proposalId, userId, onChanged }: OwnReviewFormPr
   } else if (own.isError) {
     body = <Alert color="red">{t('reviews.ownLoadFailed')}</Alert>;
   } else if (review && !isEditing) {
-    body = <OwnReviewView review={review} onEdit={() => setEditing(true)} onDelete={() => confirmDelete(review.row_id)} isDeleting={remove.isPending} />;
+    body = (
+      <OwnReviewView
+        review={review}
+        onEdit={() => setEditing(true)}
+        onDelete={() => confirmDelete(review.row_id)}
+        isDeleting={remove.isPending}
+      />
+    );
   } else {
     body = (
       <OwnReviewEditor
@@ -93,7 +100,11 @@ export function OwnReviewForm({ proposalId, userId, onChanged }: OwnReviewFormPr
         <Title order={2} size="h3" id={headingId}>
           {t('reviews.ownTitle')}
         </Title>
-        {!review && !own.isPending && !own.isError && <Text size="sm" c="dimmed">{t('reviews.newIntro')}</Text>}
+        {!review && !own.isPending && !own.isError && (
+          <Text size="sm" c="dimmed">
+            {t('reviews.newIntro')}
+          </Text>
+        )}
         {body}
       </Stack>
     </Paper>

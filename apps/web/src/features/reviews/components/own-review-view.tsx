@@ -4,7 +4,17 @@ import { useTranslation } from 'react-i18next';
 import { ReviewRatings } from './review-ratings';
 
 /** The own-review form in view mode (spec §2.12): the saved ratings and notes, with Edit and Delete. */
-export function OwnReviewView({ review, onEdit, onDelete, isDeleting }: { review: ReviewPublic; onEdit: () => void; onDelete: () => void; isDeleting: boolean }) {
+export function OwnReviewView({
+  review,
+  onEdit,
+  onDelete,
+  isDeleting,
+}: {
+  review: ReviewPublic;
+  onEdit: () => void;
+  onDelete: () => void;
+  isDeleting: boolean;
+}) {
   const { t } = useTranslation();
   return (
     <Stack gap="md" data-testid="own-review-view">

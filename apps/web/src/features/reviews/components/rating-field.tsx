@@ -20,8 +20,21 @@ export function RatingField({ label, value, onChange, onBlur, error }: RatingFie
   const id = useId();
   return (
     <Input.Wrapper id={id} label={label} labelElement="div" error={error} withAsterisk>
-      <div role="radiogroup" aria-labelledby={`${id}-label`} aria-describedby={error ? `${id}-error` : undefined} aria-invalid={error ? true : undefined} onBlur={onBlur}>
-        <Rating count={RATING_MAX} fractions={1} size="lg" value={value} onChange={onChange} getSymbolLabel={(stars) => t('reviews.stars', { count: stars })} />
+      <div
+        role="radiogroup"
+        aria-labelledby={`${id}-label`}
+        aria-describedby={error ? `${id}-error` : undefined}
+        aria-invalid={error ? true : undefined}
+        onBlur={onBlur}
+      >
+        <Rating
+          count={RATING_MAX}
+          fractions={1}
+          size="lg"
+          value={value}
+          onChange={onChange}
+          getSymbolLabel={(stars) => t('reviews.stars', { count: stars })}
+        />
       </div>
     </Input.Wrapper>
   );

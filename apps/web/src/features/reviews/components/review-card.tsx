@@ -8,7 +8,13 @@ import { paths } from '../../../config/paths';
 import { formatRating } from '../values';
 import { ReviewRatings } from './review-ratings';
 
-const RANKING_COLORS = { pending: 'gray', pending_moderation: 'yellow', included: 'green', excluded_moderation: 'red', excluded_threshold: 'orange' } as const;
+const RANKING_COLORS = {
+  pending: 'gray',
+  pending_moderation: 'yellow',
+  included: 'green',
+  excluded_moderation: 'red',
+  excluded_threshold: 'orange',
+} as const;
 
 /** One review in a proposal's reviews list (spec §2.12): the anonymous reviewer and level, ranking, ratings and notes. */
 export function ReviewCard({ review }: { review: ReviewPublic }) {

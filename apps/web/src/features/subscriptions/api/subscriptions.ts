@@ -4,7 +4,8 @@ import type { SubscriptionPublic } from '@cr/contract/users';
 import { api } from '../../../lib/api-client';
 
 /** `POST subscriptions/` with new_subscription; answers the user's subscriptions to that event (spec §7). */
-export const subscribe = (input: NewSubscription) => api<SubscriptionPublic[]>('subscriptions/', { method: 'POST', body: { new_subscription: input } });
+export const subscribe = (input: NewSubscription) =>
+  api<SubscriptionPublic[]>('subscriptions/', { method: 'POST', body: { new_subscription: input } });
 export const useSubscribe = () => useMutation({ mutationFn: subscribe });
 
 /** `POST subscriptions/invitation` with invitation_answer (status 1 yes, 0 no; role 2). */
@@ -13,5 +14,6 @@ export const answerInvitation = (answer: InvitationAnswer) =>
 export const useAnswerInvitation = () => useMutation({ mutationFn: answerInvitation });
 
 /** `POST subscriptions/invite` with invitation {event_id, catalyst_id} (admin). */
-export const inviteToLevel2 = (invitation: { event_id: number; catalyst_id: string }) => api<SubscriptionPublic[]>('subscriptions/invite', { method: 'POST', body: { invitation } });
+export const inviteToLevel2 = (invitation: { event_id: number; catalyst_id: string }) =>
+  api<SubscriptionPublic[]>('subscriptions/invite', { method: 'POST', body: { invitation } });
 export const useInvite = () => useMutation({ mutationFn: inviteToLevel2 });

@@ -9,7 +9,13 @@ import { notifyError, notifySuccess } from '../../../lib/notify';
 import { loadUserInfo } from '../../../lib/session';
 import { useAnswerInvitation } from '../api/subscriptions';
 
-type Values = { want_to_be_lv2: boolean; public_contact: string; telegram_handle_private: string; reward_address: string; acknowledge_public_contact: boolean };
+type Values = {
+  want_to_be_lv2: boolean;
+  public_contact: string;
+  telegram_handle_private: string;
+  reward_address: string;
+  acknowledge_public_contact: boolean;
+};
 
 /** The second (LV2) form of spec §2.4/§5: answers the level-2 invitation, yes with the details or no. */
 export function Lv2Form({ eventId, onDone }: { eventId: number; onDone: (subscriptions: SubscriptionPublic[]) => void }) {
@@ -18,11 +24,28 @@ export function Lv2Form({ eventId, onDone }: { eventId: number; onDone: (subscri
   const form = useForm<Values>({
     resolver: zodResolver(lv2Form) as unknown as Resolver<Values>,
     mode: 'onChange',
-    defaultValues: { want_to_be_lv2: false, public_contact: '', telegram_handle_private: '', reward_address: '', acknowledge_public_contact: false },
+    defaultValues: {
+      want_to_be_lv2: false,
+      public_contact: '',
+      telegram_handle_private: '',
+      reward_address: '',
+      acknowledge_public_contact: false,
+    },
   });
   const send = async (status: 0 | 1, values?: Values) => {
     try {
-      const result = await mutation.mutateAsync({ event_id: eventId, status, ...(values ? { public_contact: values.public_contact, telegram_handle_private: values.telegram_handle_private, reward_address: values.reward_address, acknowledge_public_contact: values.acknowledge_public_contact } : {}) });
+      const result = await mutation.mutateAsync({
+        event_id: eventId,
+        status,
+        ...(values
+          ? {
+              public_contact: values.public_contact,
+              telegram_handle_private: values.telegram_handle_private,
+              reward_address: values.reward_address,
+              acknowledge_public_contact: values.acknowledge_public_contact,
+            }
+          : {}),
+      });
       notifySuccess('notify.invitationAnswered');
       await loadUserInfo();
       onDone(result);
@@ -32,16 +55,44 @@ export function Lv2Form({ eventId, onDone }: { eventId: number; onDone: (subscri
   };
   const label = (name: keyof Values) => t(`lv2.${name}`);
   const checkbox = (name: 'want_to_be_lv2' | 'acknowledge_public_contact') => (
-    <Controller control={form.control} name={name} render={({ field }) => <Checkbox label={label(name)} checked={field.value} onChange={(e) => field.onChange(e.currentTarget.checked)} error={fieldError(form, name, label(name))} />} />
+    <Controller
+      control={form.control}
+      name={name}
+      render={({ field }) => (
+        <Checkbox
+          label={label(name)}
+          checked={field.value}
+          onChange={(e) => field.onChange(e.currentTarget.checked)}
+          error={fieldError(form, name, label(name))}
+        />
+      )}
+    />
   );
   return (
     <form onSubmit={form.handleSubmit((values) => send(1, values))} noValidate>
       <Stack>
         <Text size="sm">{t('lv2.intro')}</Text>
         {checkbox('want_to_be_lv2')}
-        <TextInput label={label('public_contact')} withAsterisk {...form.register('public_contact')} error={fieldError(form, 'public_contact', label('public_contact'))} />
-        <TextInput label={label('telegram_handle_private')} withAsterisk {...form.register('telegram_handle_private')} error={fieldError(form, 'telegram_handle_private', label('telegram_handle_private'))} />
-        <TextInput label={label('reward_address')} description={t('lv2.rewardHint')} withAsterisk placeholder="addr1…" {...form.register('reward_address')} error={fieldError(form, 'reward_address', label('reward_address'))} />
+        <TextInput
+          label={label('public_contact')}
+          withAsterisk
+          {...form.register('public_contact')}
+          error={fieldError(form, 'public_contact', label('public_contact'))}
+        />
+        <TextInput
+          label={label('telegram_handle_private')}
+          withAsterisk
+          {...form.register('telegram_handle_private')}
+          error={fieldError(form, 'telegram_handle_private', label('telegram_handle_private'))}
+        />
+        <TextInput
+          label={label('reward_address')}
+          description={t('lv2.rewardHint')}
+          withAsterisk
+          placeholder="addr1…"
+          {...form.register('reward_address')}
+          error={fieldError(form, 'reward_address', label('reward_address'))}
+        />
         {checkbox('acknowledge_public_contact')}
         <Group justify="flex-end">
           <Button variant="default" onClick={() => send(0)} disabled={mutation.isPending}>

@@ -59,7 +59,17 @@ function Confirmation({ subscription, onClose }: { subscription: SubscriptionPub
 /** How the modal reads an event's categories (the events feature owns that query; app/ composes the two). */
 export type CategoriesQuery = (eventId: number) => UseQueryOptions<Category[], Error, Category[], readonly ['categories', number]>;
 
-function SubscribeForm({ event, categoriesQuery, onDone, onSkip }: { event: EventPublic; categoriesQuery: CategoriesQuery; onDone: (subscriptions: SubscriptionPublic[]) => void; onSkip: () => void }) {
+function SubscribeForm({
+  event,
+  categoriesQuery,
+  onDone,
+  onSkip,
+}: {
+  event: EventPublic;
+  categoriesQuery: CategoriesQuery;
+  onDone: (subscriptions: SubscriptionPublic[]) => void;
+  onSkip: () => void;
+}) {
   const { t } = useTranslation();
   const mutation = useSubscribe();
   const categories = useQuery(categoriesQuery(event.row_id));
@@ -91,12 +101,26 @@ function SubscribeForm({ event, categoriesQuery, onDone, onSkip }: { event: Even
         <Controller
           control={form.control}
           name="want_to_be_reviewer"
-          render={({ field }) => <Checkbox label={t('subscribe.wantToBeReviewer')} checked={field.value} onChange={(e) => field.onChange(e.currentTarget.checked)} error={fieldError(form, 'want_to_be_reviewer', t('subscribe.wantToBeReviewer'))} />}
+          render={({ field }) => (
+            <Checkbox
+              label={t('subscribe.wantToBeReviewer')}
+              checked={field.value}
+              onChange={(e) => field.onChange(e.currentTarget.checked)}
+              error={fieldError(form, 'want_to_be_reviewer', t('subscribe.wantToBeReviewer'))}
+            />
+          )}
         />
         <Controller
           control={form.control}
           name="fund_rules_acceptance"
-          render={({ field }) => <Checkbox label={t('subscribe.fundRules')} checked={field.value} onChange={(e) => field.onChange(e.currentTarget.checked)} error={fieldError(form, 'fund_rules_acceptance', t('subscribe.fundRules'))} />}
+          render={({ field }) => (
+            <Checkbox
+              label={t('subscribe.fundRules')}
+              checked={field.value}
+              onChange={(e) => field.onChange(e.currentTarget.checked)}
+              error={fieldError(form, 'fund_rules_acceptance', t('subscribe.fundRules'))}
+            />
+          )}
         />
         <Controller
           control={form.control}
@@ -172,8 +196,26 @@ export function SubscribeModal({
       size="lg"
     >
       {invited ? (
-        <Lv2Form eventId={event.row_id} onDone={(subscriptions) => setResult(subscriptions.find((item) => item.status !== SubscriptionStatus.refused && item.status !== SubscriptionStatus.invited) ?? subscriptions[0])} />
-      ) : result ? <Confirmation subscription={result} onClose={next} /> : <SubscribeForm key={event.row_id} event={event} categoriesQuery={categoriesQuery} onSkip={next} onDone={(subscriptions) => setResult(subscriptions.find((item) => item.event_id === event.row_id) ?? subscriptions[0])} />}
+        <Lv2Form
+          eventId={event.row_id}
+          onDone={(subscriptions) =>
+            setResult(
+              subscriptions.find((item) => item.status !== SubscriptionStatus.refused && item.status !== SubscriptionStatus.invited) ??
+                subscriptions[0],
+            )
+          }
+        />
+      ) : result ? (
+        <Confirmation subscription={result} onClose={next} />
+      ) : (
+        <SubscribeForm
+          key={event.row_id}
+          event={event}
+          categoriesQuery={categoriesQuery}
+          onSkip={next}
+          onDone={(subscriptions) => setResult(subscriptions.find((item) => item.event_id === event.row_id) ?? subscriptions[0])}
+        />
+      )}
     </Modal>
   );
 }
