@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { serverMessages } from '@cr/contract/messages';
 import { AccountStatus, UserRole } from '@cr/contract/users';
 import { forbidden, unauthorized } from '../errors';
 import type { Jwt } from '../lib/jwt';
@@ -16,6 +17,11 @@ export interface AuthUser {
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * The route may change things while the caller must choose a new password (`force_reset`). Every other write
+     * of a signed-in route is refused with 403 until then; reads are not affected.
+     */
+    allowDuringReset?: boolean;
   }
   interface FastifyRequest {
     user: AuthUser | null;
@@ -35,6 +41,8 @@ export function activeUser(request: FastifyRequest): AuthUser {
   if (user.status !== AccountStatus.active) throw forbidden(inactiveAccountMessage);
   return user;
 }
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -69,5 +77,9 @@ export function registerAuth(
     if (access === 'public') return;
     if (!request.user) throw unauthorized();
     if (access === 'admin' && request.user.role !== UserRole.admin) throw forbidden('This section is only accessible to admins.');
+    // A forced password reset is enforced here, not only in the web app: no write but the routes that opt in.
+    if (request.user.forceReset && !READ_METHODS.has(request.method) && !request.routeOptions.config?.allowDuringReset) {
+      throw forbidden(serverMessages.forcedReset);
+    }
   });
 }
