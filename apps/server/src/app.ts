@@ -174,7 +174,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         importBodyLimit: config.IMPORT_BODY_LIMIT_BYTES,
       });
       await api.register(auditRoutes, { audit: createAuditService(db) });
-      if (config.MAIL_OUTBOX_API) await api.register(outboxRoutes, { db });
+      if (config.MAIL_OUTBOX_API) await api.register(outboxRoutes, { db, token: config.MAIL_OUTBOX_TOKEN });
     },
     { prefix: API_PREFIX },
   );

@@ -56,6 +56,9 @@ const schema = z.object({
   IMPORT_BODY_LIMIT_BYTES: positiveInt.default(64 * 1024 * 1024),
   SEED_DEMO: z.enum(['auto', 'true', 'false']).default('auto'),
   MAIL_OUTBOX_API: bool.default(false),
+  /** Lets a client without an admin session read the outbox API (header `x-outbox-token`); tests and development only. */
+  MAIL_OUTBOX_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters long').optional()),
+  NODE_ENV: optionalText,
   WEB_DIST: optionalText,
   TRUST_PROXY: bool.default(false),
 });
@@ -85,6 +88,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
   }
   const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, '');
+  // The outbox API hands out live reset links: never where real people use the server.
+  if (raw.MAIL_OUTBOX_API && (raw.NODE_ENV === 'production' || publicUrl.startsWith('https://'))) {
+    throw new ConfigError(
+      'Invalid configuration:\n  MAIL_OUTBOX_API: development and tests only; refused when NODE_ENV=production or PUBLIC_URL is https',
+    );
+  }
   return {
     ...raw,
     publicUrl,
