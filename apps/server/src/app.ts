@@ -13,6 +13,7 @@ import { createMailer } from './adapters/mail';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import { createJwt } from './lib/jwt';
+import { guardedFetch } from './lib/outbound';
 import { createRateLimiter } from './lib/rate-limit';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { adminUsersRoutes } from './modules/accounts/admin-users.routes';
@@ -166,8 +167,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           db,
           events,
           registry,
-          gateway: options.gatewayReader ?? createGatewayReader(),
+          gateway:
+            options.gatewayReader ??
+            createGatewayReader(
+              guardedFetch({
+                sourceUrl: config.PROPOSALS_SOURCE_URL,
+                allowlist: config.gatewayAllowlist,
+                allowPrivate: config.GATEWAY_ALLOW_PRIVATE,
+              }),
+            ),
           gatewayUrl: config.PROPOSALS_SOURCE_URL,
+          gatewayAllowlist: config.gatewayAllowlist,
           onChange: () => proposals.proposalsChanged(),
         }),
         allocation: createProposalAllocationService({ db, events }),

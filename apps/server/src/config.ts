@@ -37,6 +37,10 @@ const schema = z.object({
   VERIFICATION_WEBHOOK_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters long').optional()),
   REGISTRY_RECHECK_SECONDS: z.coerce.number().int().min(0).default(60),
   PROPOSALS_SOURCE_URL: optionalUrl,
+  /** Hosts besides PROPOSALS_SOURCE_URL's an admin may import proposals from (comma-separated; lib/outbound). */
+  GATEWAY_ALLOWLIST: z.string().default(''),
+  /** Lets the gateway import reach loopback and private network addresses (an internal gateway; tests). */
+  GATEWAY_ALLOW_PRIVATE: bool.default(false),
   BUILD_REVISION: optionalText,
   API_BASE: z.string().default('/api/reviews'),
   ADMIN_CATALYST_IDS: z.string().default(''),
@@ -64,7 +68,7 @@ const schema = z.object({
 });
 
 export type RawConfig = z.infer<typeof schema>;
-export type Config = RawConfig & { publicUrl: string; adminCatalystIds: string[]; secureCookies: boolean };
+export type Config = RawConfig & { publicUrl: string; adminCatalystIds: string[]; secureCookies: boolean; gatewayAllowlist: string[] };
 
 export class ConfigError extends Error {}
 
@@ -101,6 +105,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((id) => id.trim())
       .filter(Boolean),
     secureCookies: publicUrl.startsWith('https://'),
+    gatewayAllowlist: raw.GATEWAY_ALLOWLIST.split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
   };
 }
 
