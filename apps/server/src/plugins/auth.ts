@@ -14,7 +14,18 @@ export interface AuthUser {
   forceReset: boolean;
 }
 
+/** One route as registered: the authorization matrix test checks that each has an entry. */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  access: Access | undefined;
+}
+
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route but the API docs' and the HEAD twins, in registration order (recorded by an onRoute hook). */
+    routeTable: RouteEntry[];
+  }
   interface FastifyContextConfig {
     access?: Access;
     /**
@@ -57,9 +68,15 @@ export function registerAuth(
 ) {
   app.decorateRequest('user', null);
 
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith(options.apiBase) && !route.config?.access && !route.url.startsWith(`${options.apiBase}/docs`)) {
+    if (route.url.startsWith(`${options.apiBase}/docs`)) return;
+    if (route.url.startsWith(options.apiBase) && !route.config?.access) {
       throw new Error(`Route ${route.method} ${route.url} does not state who may call it (config.access).`);
+    }
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') routeTable.push({ method, url: route.url, access: route.config?.access });
     }
   });
 
