@@ -2,7 +2,6 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { createCatalystRegistry, type CatalystRegistry } from './adapters/catalyst-registry';
@@ -13,6 +12,7 @@ import { createMailer } from './adapters/mail';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import { createJwt } from './lib/jwt';
+import { guardedFetch } from './lib/outbound';
 import { createRateLimiter } from './lib/rate-limit';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { adminUsersRoutes } from './modules/accounts/admin-users.routes';
@@ -36,6 +36,7 @@ import { reviewsRoutes } from './modules/reviews/reviews.routes';
 import { verificationRoutes } from './modules/verification/verification.routes';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
+import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerStatic } from './plugins/static';
 import { registerSwagger } from './plugins/swagger';
 
@@ -82,18 +83,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'https:'],
-        connectSrc: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-  });
+  await registerSecurityHeaders(app, { apiBase: API_PREFIX, https: config.secureCookies });
   await app.register(cookie);
   await app.register(formbody);
   await registerSwagger(app, API_PREFIX);
@@ -166,15 +156,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           db,
           events,
           registry,
-          gateway: options.gatewayReader ?? createGatewayReader(),
+          gateway:
+            options.gatewayReader ??
+            createGatewayReader(
+              guardedFetch({
+                sourceUrl: config.PROPOSALS_SOURCE_URL,
+                allowlist: config.gatewayAllowlist,
+                allowPrivate: config.GATEWAY_ALLOW_PRIVATE,
+              }),
+            ),
           gatewayUrl: config.PROPOSALS_SOURCE_URL,
+          gatewayAllowlist: config.gatewayAllowlist,
           onChange: () => proposals.proposalsChanged(),
         }),
         allocation: createProposalAllocationService({ db, events }),
         importBodyLimit: config.IMPORT_BODY_LIMIT_BYTES,
       });
       await api.register(auditRoutes, { audit: createAuditService(db) });
-      if (config.MAIL_OUTBOX_API) await api.register(outboxRoutes, { db });
+      if (config.MAIL_OUTBOX_API) await api.register(outboxRoutes, { db, token: config.MAIL_OUTBOX_TOKEN });
     },
     { prefix: API_PREFIX },
   );
