@@ -17,6 +17,7 @@ import { createRateLimiter } from './lib/rate-limit';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { adminUsersRoutes } from './modules/accounts/admin-users.routes';
 import { createAccountsService } from './modules/accounts/accounts.service';
+import { guessLimitsOf } from './modules/accounts/guess-guard';
 import { createRefreshTokens } from './modules/accounts/refresh-tokens';
 import { createSessionService } from './modules/accounts/session.service';
 import { createUserInfoService } from './modules/accounts/user-info.service';
@@ -139,7 +140,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     jwt,
     refreshTokens,
     rateLimiter,
-    limits: { loginPerAccount: config.LOGIN_LIMIT_PER_ACCOUNT, loginPerAddress: config.LOGIN_LIMIT_PER_ADDRESS },
+    limits: guessLimitsOf(config),
   });
 
   registerAuth(app, { jwt, apiBase: API_PREFIX, loadUser: (id) => userInfo.loadAuthUser(id) });

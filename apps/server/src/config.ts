@@ -47,8 +47,12 @@ const schema = z.object({
     .min(60, 'must be at least 60 (the web app refreshes 50 s before expiry)')
     .default(15 * 60),
   REFRESH_TOKEN_TTL_DAYS: positiveInt.default(14),
+  // Password guessing (README "Security"): failures per window, then an exponential back-off per account.
   LOGIN_LIMIT_PER_ACCOUNT: positiveInt.default(10),
+  LOGIN_LIMIT_PER_ACCOUNT_ADDRESS: positiveInt.default(5),
   LOGIN_LIMIT_PER_ADDRESS: positiveInt.default(100),
+  LOGIN_BACKOFF_SECONDS: positiveInt.default(1),
+  LOGIN_BACKOFF_MAX_SECONDS: positiveInt.default(15 * 60),
   RESET_LIMIT_PER_ACCOUNT: positiveInt.default(5),
   RESET_LIMIT_PER_ADDRESS: positiveInt.default(30),
   RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(15 * 60),
@@ -83,6 +87,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         `Invalid configuration:\n${missing.map((name) => `  ${name}: required when VERIFICATION_PROVIDER=provider`).join('\n')}`,
       );
     }
+  }
+  if (raw.LOGIN_BACKOFF_MAX_SECONDS < raw.LOGIN_BACKOFF_SECONDS) {
+    throw new ConfigError('Invalid configuration:\n  LOGIN_BACKOFF_MAX_SECONDS: must not be less than LOGIN_BACKOFF_SECONDS');
   }
   const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, '');
   return {
