@@ -117,6 +117,34 @@ describe.each(databaseKinds)('login back-off per account on %s', (kind) => {
   });
 });
 
+// Issue 13 item 7: the old password on a password change is throttled like a login.
+describe.each(databaseKinds)('old-password guessing on users/password/update on %s', (kind) => {
+  const ctx = useTestApp(kind, { LOGIN_LIMIT_PER_ACCOUNT_ADDRESS: '3' });
+  const update = (user: { auth: { authorization: string } }, oldPassword: string, remoteAddress: string) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: `${API}/users/password/update`,
+      headers: user.auth,
+      payload: { update_user: { old_password: oldPassword, password: 'Newer-pass2', password_confirmation: 'Newer-pass2' } },
+      remoteAddress,
+    });
+
+  it('answers 429 after 3 wrong old passwords from one address, even for the right one, and lets another address try', async () => {
+    const user = await ctx.newUser();
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      expect((await update(user, 'Wrong-old-1', '10.0.5.1')).statusCode).toBe(400);
+    }
+    expectTooMany(await update(user, user.password, '10.0.5.1'));
+    expect((await update(user, user.password, '10.0.5.2')).statusCode).toBe(200);
+  });
+
+  it('keeps its counters apart from the login ones', async () => {
+    const user = await ctx.newUser();
+    for (let attempt = 0; attempt < 3; attempt += 1) await update(user, 'Wrong-old-1', '10.0.5.3');
+    expect((await loginFrom(ctx, user.catalystId, user.password, '10.0.5.3')).statusCode).toBe(200);
+  });
+});
+
 describe('back-off length', () => {
   const limits = { perAddress: 100, perAccountAddress: 5, backoffAfter: 10, backoffSeconds: 1, backoffMaxSeconds: 900 };
   it.each([

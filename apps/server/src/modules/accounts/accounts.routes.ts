@@ -135,7 +135,7 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
     async (request) => {
       const cookie = refreshCookie(request);
       const keepFamily = cookie ? await session.familyOf(cookie) : undefined;
-      await accounts.updatePassword(currentUser(request).id, request.body.update_user, keepFamily);
+      await accounts.updatePassword(currentUser(request).id, request.body.update_user, keepFamily, request.ip);
       return true;
     },
   );

@@ -8,6 +8,8 @@ import { badRequest, conflict, forbidden } from '../../errors';
 import { hashPassword, hashToken, newToken, verifyPassword } from '../../lib/secrets';
 import type { RateLimiter } from '../../lib/rate-limit';
 import * as repo from './accounts.repository';
+import type { Config } from '../../config';
+import { createGuessGuard, guessLimitsOf, type GuessLimits } from './guess-guard';
 import type { RefreshTokens } from './refresh-tokens';
 
 const HOUR = 60 * 60 * 1000;
@@ -33,6 +35,19 @@ function rethrowTaken(error: unknown): never {
   throw error;
 }
 
+export interface AccountLimits {
+  resetPerAccount: number;
+  resetPerAddress: number;
+  /** Guessing the old password on a password change: throttled like login (README "Security"). */
+  guess: GuessLimits;
+}
+
+export const accountLimitsOf = (config: Config): AccountLimits => ({
+  resetPerAccount: config.RESET_LIMIT_PER_ACCOUNT,
+  resetPerAddress: config.RESET_LIMIT_PER_ADDRESS,
+  guess: guessLimitsOf(config),
+});
+
 export interface AccountsDeps {
   db: Db;
   mailer: Mailer;
@@ -41,13 +56,14 @@ export interface AccountsDeps {
   rateLimiter: RateLimiter;
   publicUrl: string;
   adminCatalystIds: string[];
-  limits: { resetPerAccount: number; resetPerAddress: number };
+  limits: AccountLimits;
   /** Whether sign-ups are open now (the current events' user_registration_enabled switches); open when absent. */
   registrationOpen?: () => Promise<boolean>;
 }
 
 export function createAccountsService(deps: AccountsDeps) {
   const { db, mailer } = deps;
+  const passwordGuard = createGuessGuard(deps.rateLimiter, deps.limits.guess, 'password-update');
   const adminIds = new Set(deps.adminCatalystIds.map((id) => normalizeCatalystId(id).id));
   const link = (path: string, query: Record<string, string>) => `${deps.publicUrl}${path}?${new URLSearchParams(query)}`;
 
@@ -156,9 +172,14 @@ export function createAccountsService(deps: AccountsDeps) {
       });
     },
 
-    async updatePassword(userId: number, input: UpdateUser, keepFamily: string | undefined): Promise<void> {
+    async updatePassword(userId: number, input: UpdateUser, keepFamily: string | undefined, address: string): Promise<void> {
+      const attempt = await passwordGuard.attempt(`user:${userId}`, address);
       const account = await repo.findAccountById(db, userId);
-      if (!account || !(await verifyPassword(account.passwordHash, input.old_password))) throw badRequest(messages.oldPasswordWrong);
+      if (!account || !(await verifyPassword(account.passwordHash, input.old_password))) {
+        await attempt.failed();
+        throw badRequest(messages.oldPasswordWrong);
+      }
+      await attempt.succeeded();
       const passwordHash = await hashPassword(input.password);
       await db.transaction(async (tx) => {
         await repo.updateUser(tx, userId, { passwordHash, forceReset: false });
