@@ -56,6 +56,10 @@ export default defineConfig({
       LOGIN_LIMIT_PER_ACCOUNT_ADDRESS: '10000',
       RESET_LIMIT_PER_ACCOUNT: '10000',
       RESET_LIMIT_PER_ADDRESS: '10000',
+      // Every test signs up from 127.0.0.1.
+      REGISTER_LIMIT_PER_ADDRESS: '10000',
+      EMAIL_CHANGE_LIMIT_PER_ACCOUNT: '10000',
+      EMAIL_CHANGE_LIMIT_PER_ADDRESS: '10000',
       BUILD_REVISION: 'abc1234def5678',
       LOG_LEVEL: 'warn',
     },

@@ -55,6 +55,9 @@ const schema = z.object({
   LOGIN_BACKOFF_MAX_SECONDS: positiveInt.default(15 * 60),
   RESET_LIMIT_PER_ACCOUNT: positiveInt.default(5),
   RESET_LIMIT_PER_ADDRESS: positiveInt.default(30),
+  REGISTER_LIMIT_PER_ADDRESS: positiveInt.default(20),
+  EMAIL_CHANGE_LIMIT_PER_ACCOUNT: positiveInt.default(5),
+  EMAIL_CHANGE_LIMIT_PER_ADDRESS: positiveInt.default(20),
   RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(15 * 60),
   BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
   IMPORT_BODY_LIMIT_BYTES: positiveInt.default(64 * 1024 * 1024),
@@ -104,5 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** A configuration for tests: embedded in-memory database, quiet logs. */
 export function testConfig(overrides: Partial<Record<keyof RawConfig, string>> = {}): Config {
-  return loadConfig({ LOG_LEVEL: 'silent', JWT_SECRET: 'test-secret-test-secret-test-secret!', ...overrides });
+  // Test files sign many accounts up from one address; the rate-limit tests set these limits low.
+  const unthrottled = { REGISTER_LIMIT_PER_ADDRESS: '1000000', EMAIL_CHANGE_LIMIT_PER_ADDRESS: '1000000' };
+  return loadConfig({ LOG_LEVEL: 'silent', JWT_SECRET: 'test-secret-test-secret-test-secret!', ...unthrottled, ...overrides });
 }

@@ -145,6 +145,64 @@ describe.each(databaseKinds)('old-password guessing on users/password/update on 
   });
 });
 
+// Issue 13 item 5: sign-up and the e-mail change say whether a Catalyst ID or an e-mail is taken; enumeration is slow.
+describe.each(databaseKinds)('sign-up rate limit per address on %s', (kind) => {
+  const ctx = useTestApp(kind, { REGISTER_LIMIT_PER_ADDRESS: '3' });
+  const signUpFrom = (catalystId: string, remoteAddress: string) => {
+    const name = uniqueName('signup');
+    return ctx.app.inject({
+      method: 'POST',
+      url: `${API}/users/`,
+      payload: {
+        new_user: {
+          catalyst_id: catalystId,
+          email: `${name}@example.test`,
+          password: 'Valid-pass1',
+          password_confirmation: 'Valid-pass1',
+          extra: { policy_acknowledgments: { privacy_policy: true, terms_and_conditions: true } },
+        },
+      },
+      remoteAddress,
+    });
+  };
+
+  it('answers 429 after 3 sign-ups from one address, taken Catalyst IDs included, and keeps the 409 message', async () => {
+    const taken = `id.catalyst://cardano/${uniqueName('taken')}`;
+    expect((await signUpFrom(taken, '10.0.6.1')).statusCode).toBe(201);
+    expect((await signUpFrom(`cardano/${uniqueName('new')}`, '10.0.6.1')).statusCode).toBe(201);
+    const conflict = await signUpFrom(taken, '10.0.6.1');
+    expect(conflict.statusCode).toBe(409);
+    expect(conflict.json()).toEqual({ message: 'This Catalyst ID is already registered.' });
+    expectTooMany(await signUpFrom(taken, '10.0.6.1'));
+    expectTooMany(await signUpFrom(`cardano/${uniqueName('new')}`, '10.0.6.1'));
+    expect((await signUpFrom(`cardano/${uniqueName('new')}`, '10.0.6.2')).statusCode).toBe(201);
+  });
+});
+
+describe.each(databaseKinds)('e-mail change rate limits on %s', (kind) => {
+  const ctx = useTestApp(kind, { EMAIL_CHANGE_LIMIT_PER_ACCOUNT: '2', EMAIL_CHANGE_LIMIT_PER_ADDRESS: '3' });
+  const changeFrom = (user: { auth: { authorization: string } }, email: string, remoteAddress: string) =>
+    ctx.app.inject({ method: 'POST', url: `${API}/catalyst-ids/me`, headers: user.auth, payload: { email }, remoteAddress });
+
+  it('answers 429 after 2 changes on one account, from any address', async () => {
+    const user = await ctx.newUser();
+    expect((await changeFrom(user, `${uniqueName('mail')}@example.test`, '10.0.7.1')).statusCode).toBe(200);
+    expect((await changeFrom(user, `${uniqueName('mail')}@example.test`, '10.0.7.2')).statusCode).toBe(200);
+    expectTooMany(await changeFrom(user, `${uniqueName('mail')}@example.test`, '10.0.7.3'));
+  });
+
+  it('answers 429 after 3 changes from one address, taken addresses included, and keeps the 409 message', async () => {
+    const [first, second, third, other] = [await ctx.newUser(), await ctx.newUser(), await ctx.newUser(), await ctx.newUser()];
+    expect((await changeFrom(first, `${uniqueName('mail')}@example.test`, '10.0.7.10')).statusCode).toBe(200);
+    expect((await changeFrom(second, `${uniqueName('mail')}@example.test`, '10.0.7.10')).statusCode).toBe(200);
+    const conflict = await changeFrom(third, other.email, '10.0.7.10');
+    expect(conflict.statusCode).toBe(409);
+    expect(conflict.json()).toEqual({ message: 'This e-mail address is already registered.' });
+    expectTooMany(await changeFrom(third, other.email, '10.0.7.10'));
+    expect((await changeFrom(third, `${uniqueName('mail')}@example.test`, '10.0.7.11')).statusCode).toBe(200);
+  });
+});
+
 describe('back-off length', () => {
   const limits = { perAddress: 100, perAccountAddress: 5, backoffAfter: 10, backoffSeconds: 1, backoffMaxSeconds: 900 };
   it.each([

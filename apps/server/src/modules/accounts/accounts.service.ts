@@ -38,6 +38,10 @@ function rethrowTaken(error: unknown): never {
 export interface AccountLimits {
   resetPerAccount: number;
   resetPerAddress: number;
+  /** Sign-ups and e-mail changes answer whether a Catalyst ID or an e-mail is taken: limited so enumeration is slow. */
+  registerPerAddress: number;
+  emailChangePerAccount: number;
+  emailChangePerAddress: number;
   /** Guessing the old password on a password change: throttled like login (README "Security"). */
   guess: GuessLimits;
 }
@@ -45,6 +49,9 @@ export interface AccountLimits {
 export const accountLimitsOf = (config: Config): AccountLimits => ({
   resetPerAccount: config.RESET_LIMIT_PER_ACCOUNT,
   resetPerAddress: config.RESET_LIMIT_PER_ADDRESS,
+  registerPerAddress: config.REGISTER_LIMIT_PER_ADDRESS,
+  emailChangePerAccount: config.EMAIL_CHANGE_LIMIT_PER_ACCOUNT,
+  emailChangePerAddress: config.EMAIL_CHANGE_LIMIT_PER_ADDRESS,
   guess: guessLimitsOf(config),
 });
 
@@ -81,7 +88,8 @@ export function createAccountsService(deps: AccountsDeps) {
   }
 
   return {
-    async register(input: NewUser): Promise<void> {
+    async register(input: NewUser, address: string): Promise<void> {
+      await deps.rateLimiter.hit(`register:address:${address}`, deps.limits.registerPerAddress);
       if (deps.registrationOpen && !(await deps.registrationOpen())) throw forbidden(messages.registrationClosed);
       const catalystId = normalizeCatalystId(input.catalyst_id).id;
       const email = input.email.trim();
@@ -133,7 +141,9 @@ export function createAccountsService(deps: AccountsDeps) {
     },
 
     /** Sends a link to confirm a new e-mail address; the address changes when the link is opened. */
-    async requestEmailChange(userId: number, email: string, redirect = '/profile'): Promise<void> {
+    async requestEmailChange(userId: number, email: string, address: string, redirect = '/profile'): Promise<void> {
+      await deps.rateLimiter.hit(`email-change:address:${address}`, deps.limits.emailChangePerAddress);
+      await deps.rateLimiter.hit(`email-change:account:${userId}`, deps.limits.emailChangePerAccount);
       await db.transaction(async (tx) => {
         const account = await repo.findAccountById(tx, userId);
         if (!account) throw badRequest('Unknown account.');
