@@ -16,7 +16,8 @@ import { guardedFetch } from './lib/outbound';
 import { createRateLimiter } from './lib/rate-limit';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { adminUsersRoutes } from './modules/accounts/admin-users.routes';
-import { createAccountsService } from './modules/accounts/accounts.service';
+import { accountLimitsOf, createAccountsService } from './modules/accounts/accounts.service';
+import { guessLimitsOf } from './modules/accounts/guess-guard';
 import { createRefreshTokens } from './modules/accounts/refresh-tokens';
 import { createSessionService } from './modules/accounts/session.service';
 import { createUserInfoService } from './modules/accounts/user-info.service';
@@ -122,14 +123,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     publicUrl: config.publicUrl,
     adminCatalystIds: config.adminCatalystIds,
     registrationOpen: () => events.registrationOpen(),
-    limits: { resetPerAccount: config.RESET_LIMIT_PER_ACCOUNT, resetPerAddress: config.RESET_LIMIT_PER_ADDRESS },
+    limits: accountLimitsOf(config),
   });
   const session = createSessionService({
     db,
     jwt,
     refreshTokens,
     rateLimiter,
-    limits: { loginPerAccount: config.LOGIN_LIMIT_PER_ACCOUNT, loginPerAddress: config.LOGIN_LIMIT_PER_ADDRESS },
+    limits: guessLimitsOf(config),
   });
 
   registerAuth(app, { jwt, apiBase: API_PREFIX, loadUser: (id) => userInfo.loadAuthUser(id) });
