@@ -26,13 +26,8 @@ describe.each(databaseKinds)('POST subscriptions/ on %s', (kind) => {
     return { event, categories };
   }
 
-  const subscribe = (user: TestUser | undefined, body: Record<string, unknown>) =>
-    ctx.app.inject({
-      method: 'POST',
-      url: `${API}/subscriptions/`,
-      headers: user ? user.auth : {},
-      payload: { new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: [], ...body } },
-    });
+  /** The subscription form's body (`ctx.subscribe`), with these fields. */
+  const subscribe = (user: TestUser | undefined, body: Record<string, unknown>) => ctx.subscribe(user, undefined, body);
 
   it('subscribes a newcomer as LV0, active, with an anonymous id, and lists it in the user info (C-002, C-010, C-027)', async () => {
     const { event } = await openEvent();

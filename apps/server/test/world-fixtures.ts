@@ -245,6 +245,31 @@ export function createWorldFixtures(app: FastifyInstance, db: Db, users: { newUs
   // ---------- reviewers and moderators ----------
 
   /**
+   * `POST subscriptions/` with the reviewer's acknowledgements given and no categories, as the subscription form
+   * sends it; `body` overrides fields. Answers the raw response (for tests of the subscription itself).
+   */
+  const subscribe = (user: Auth | undefined, event: TestEvent | number | undefined, body: Record<string, unknown> = {}) =>
+    call('POST', 'subscriptions/', user, {
+      new_subscription: {
+        want_to_be_reviewer: true,
+        fund_rules_acceptance: true,
+        preferred_categories: [],
+        event_id: typeof event === 'object' ? event.id : event,
+        ...body,
+      },
+    });
+
+  /** `POST subscriptions/invitation`: a yes (with the second form, `LV2_FORM`) or a no to an LV2 invitation; the raw response. */
+  const answerInvitation = (user: Auth | undefined, event: TestEvent | number, yes: boolean) =>
+    call('POST', 'subscriptions/invitation', user, {
+      invitation_answer: {
+        event_id: typeof event === 'number' ? event : event.id,
+        role: ReviewerLevel.level_2,
+        ...(yes ? { status: 1, ...LV2_FORM } : { status: 0 }),
+      },
+    });
+
+  /**
    * A new user (or the given one) subscribed to the event at LV0 or LV1, active. The level comes from the event's
    * qualifiers, as for everyone: the fixture sets them so that any history earns exactly this level, subscribes,
    * and puts the event's qualifiers back. The event's subscription must be open (it is after `newEvent`).
@@ -260,14 +285,7 @@ export function createWorldFixtures(app: FastifyInstance, db: Db, users: { newUs
     const differs = JSON.stringify(before) !== JSON.stringify(pinned);
     if (differs) await setQualifiers(event, pinned);
     try {
-      const response = await call('POST', 'subscriptions/', user, {
-        new_subscription: {
-          want_to_be_reviewer: true,
-          fund_rules_acceptance: true,
-          preferred_categories: options.categories ?? [],
-          event_id: event.id,
-        },
-      });
+      const response = await subscribe(user, event, { preferred_categories: options.categories ?? [] });
       const subscriptions: SubscriptionPublic[] = expectStatus(response, 201, 'subscribe');
       const subscription = subscriptions.find((item) => item.role === level && item.status === SubscriptionStatus.active);
       if (!subscription) throw new Error(`subscribe answered no active LV${level} subscription: ${response.body}`);
@@ -285,9 +303,7 @@ export function createWorldFixtures(app: FastifyInstance, db: Db, users: { newUs
       201,
       'invite to LV2',
     );
-    const response = await call('POST', 'subscriptions/invitation', user, {
-      invitation_answer: { event_id: event.id, status: 1, role: ReviewerLevel.level_2, ...LV2_FORM },
-    });
+    const response = await answerInvitation(user, event, true);
     const subscriptions: SubscriptionPublic[] = expectStatus(response, 200, 'accept the LV2 invitation');
     const subscription = subscriptions.find((item) => item.role === ReviewerLevel.level_2 && item.status === SubscriptionStatus.active);
     if (!subscription) throw new Error(`the accepted invitation is not an active LV2 subscription: ${response.body}`);
@@ -343,6 +359,8 @@ export function createWorldFixtures(app: FastifyInstance, db: Db, users: { newUs
     importProposals,
     newProposal,
     newCategories,
+    subscribe,
+    answerInvitation,
     newReviewer,
     newModerator,
     allocate,
