@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_LEVEL_QUALIFIER } from '@cr/contract/events';
 import { ReviewerLevel } from '@cr/contract/subscriptions';
 import { databaseKinds, useTestApp } from './build-test-app';
+import { QUALIFIER } from './world-fixtures';
 
 /** The world fixtures build what they say, through the API (so a test built on them starts from a true world). */
 describe.each(databaseKinds)('world fixtures on %s', (kind) => {
@@ -9,12 +10,14 @@ describe.each(databaseKinds)('world fixtures on %s', (kind) => {
   const me = async (user: { auth: { authorization: string } }) =>
     (await ctx.app.inject({ method: 'GET', url: '/api/reviews/users/me/', headers: user.auth })).json();
 
-  it('an event is active, open for subscription, and takes config and qualifiers', async () => {
+  it('an event is active, open for subscription at LV0, and takes config and qualifiers', async () => {
     const event = await ctx.newEvent({ config: { review_submission_enabled: true } });
     expect(event).toMatchObject({ id: event.row_id, active: true });
     expect(await ctx.configOf(event)).toMatchObject({ reviewer_subscription_enabled: true, review_submission_enabled: true });
     expect((await ctx.configure(event, { review_visibility_enabled: true })).review_submission_enabled).toBe(true);
-    expect(await ctx.qualifiersOf(event)).toEqual({ lv1: DEFAULT_LEVEL_QUALIFIER, lv2: DEFAULT_LEVEL_QUALIFIER });
+    expect(await ctx.qualifiersOf(event)).toEqual({ lv1: QUALIFIER.never, lv2: QUALIFIER.never });
+    const lv1 = await ctx.newEvent({ qualifiers: { lv1: DEFAULT_LEVEL_QUALIFIER } });
+    expect(await ctx.qualifiersOf(lv1)).toEqual({ lv1: DEFAULT_LEVEL_QUALIFIER, lv2: QUALIFIER.never });
   });
 
   it('a reviewer has an active subscription at the asked level; the event keeps its qualifiers', async () => {
@@ -30,7 +33,7 @@ describe.each(databaseKinds)('world fixtures on %s', (kind) => {
     });
     expect(lv1.anonymousId).toMatch(/^[a-z2-7]{10}$/);
     expect((await me(lv1)).extra.subscriptions).toEqual([lv1.subscription]);
-    expect(await ctx.qualifiersOf(event)).toEqual({ lv1: DEFAULT_LEVEL_QUALIFIER, lv2: DEFAULT_LEVEL_QUALIFIER });
+    expect(await ctx.qualifiersOf(event)).toEqual({ lv1: QUALIFIER.never, lv2: QUALIFIER.never });
   });
 
   it('a moderator has an accepted, active LV2 subscription', async () => {

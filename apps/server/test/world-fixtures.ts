@@ -88,7 +88,7 @@ export interface NewEventOptions {
   event?: Record<string, unknown>;
   /** Event configuration switches and windows; reviewer subscription is open unless this says otherwise. */
   config?: Record<string, boolean | string | null>;
-  /** Level qualifiers; the server's defaults (everyone starts at LV0) for what is left out. */
+  /** Level qualifiers; a level left out is one no history reaches (so newcomers subscribe at LV0). */
   qualifiers?: Partial<LevelQualifiers>;
 }
 
@@ -142,7 +142,7 @@ export function createWorldFixtures(app: FastifyInstance, db: Db, users: { newUs
     return expectStatus(response, 200, 'set qualifiers').value as LevelQualifiers;
   };
 
-  /** A new event (active, reviewer subscription open), configured as asked. */
+  /** A new event (active, reviewer subscription open, everyone subscribes at LV0), configured as asked. */
   const newEvent = async (options: NewEventOptions = {}): Promise<TestEvent> => {
     const owner = options.admin ?? (await admin());
     const created: EventPublic = expectStatus(
@@ -154,7 +154,7 @@ export function createWorldFixtures(app: FastifyInstance, db: Db, users: { newUs
     );
     const event: TestEvent = { ...created, id: created.row_id, admin: owner };
     await configure(event, { reviewer_subscription_enabled: true, ...options.config });
-    if (options.qualifiers) await setQualifiers(event, options.qualifiers);
+    await setQualifiers(event, { lv1: QUALIFIER.never, lv2: QUALIFIER.never, ...options.qualifiers });
     return event;
   };
 
