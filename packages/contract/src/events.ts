@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { messages, requiredText } from './rules';
+import { messages, requiredText, text } from './rules';
 import { rowId } from './common';
 
 /**
@@ -85,7 +85,7 @@ export function settingKind(name: string): SettingKind {
 }
 
 const SETTING_NAME = /^[a-z][a-z0-9_]{0,63}$/;
-const settingValue = z.union([z.boolean(), z.string().max(2000, messages.maxLength), z.null()]);
+const settingValue = z.union([z.boolean(), text().max(2000, messages.maxLength), z.null()]);
 
 /**
  * The flat map of settings; each value must have the type its name's suffix says. Names are checked in the
@@ -216,8 +216,7 @@ export const SEVERITIES = ['info', 'warning', 'critical', 'success'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
 const optionalText = (max: number) =>
-  z
-    .string()
+  text()
     .trim()
     .max(max, messages.maxLength)
     .nullish()

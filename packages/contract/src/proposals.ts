@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from './common';
 import { rowId } from './common';
-import { messages } from './rules';
+import { messages, text } from './rules';
 
 /**
  * Proposals, their import and their allocation to reviewers (spec §2.11, §2.12, §2.17, §3 "Proposal", "Import
@@ -79,8 +79,7 @@ export const shortId = (prId: string) => prId.split('-')[0] ?? prId;
 
 export const proposalsQuery = pageQuery.extend({
   /** Part of the title, case-insensitive; trimmed, and ignored when empty. */
-  title: z
-    .string()
+  title: text()
     .max(200)
     .optional()
     .transform((value) => value?.trim() || undefined),
@@ -136,7 +135,7 @@ export type AllocationStats = z.infer<typeof allocationStats>;
 export const importOptions = z
   .object({
     /** Category titles to import; empty imports all. */
-    categories: z.array(z.string().trim().min(1)).default([]),
+    categories: z.array(text().trim().min(1)).default([]),
     accept_non_existent_users: z.boolean().default(true),
     accept_non_persistent_users: z.boolean().default(true),
     dry_run: z.boolean().default(true),

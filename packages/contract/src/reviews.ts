@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from './common';
 import { rowId } from './common';
-import { messages, nonWhitespaceLength } from './rules';
+import { messages, nonWhitespaceLength, text } from './rules';
 
 /**
  * Reviews (spec §2.12 own-review form, §2.13, §2.15, §3 "Review", §4 "Review ranking", §5 "Review", §7 "Reviews";
@@ -51,8 +51,7 @@ export const rating = z
 /** A note: 200 to 3000 characters, white space not counted (spec §5; the same rule on client and server). */
 /** White space is not counted, but a note of megabytes of it is refused all the same. */
 export const NOTE_RAW_MAX = NOTE_MAX * 4;
-export const note = z
-  .string({ error: messages.required })
+export const note = text({ error: messages.required })
   .max(NOTE_RAW_MAX, { error: messages.maxLength })
   .superRefine((value, context) => {
     const length = nonWhitespaceLength(value);
@@ -138,8 +137,7 @@ export const reviewsFilterQuery = pageQuery.extend({
   /** With rankings: also the pending ones. */
   include_pending: boolParam,
   /** Part of the proposal's title. */
-  proposal: z
-    .string()
+  proposal: text()
     .max(200)
     .optional()
     .transform((value) => value?.trim() || undefined),
@@ -147,7 +145,7 @@ export const reviewsFilterQuery = pageQuery.extend({
   objective: rowId.optional(),
   /** Only the caller's own reviews (logged in). */
   my_reviews: boolParam,
-  assessors: arrayParam(z.string().trim().min(1).max(40)),
+  assessors: arrayParam(text().trim().min(1).max(40)),
   rankings: arrayParam(z.coerce.number().int().min(0).max(3)),
   event_id: rowId.optional(),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { LevelQualifier, LevelQualifiers } from './events';
-import { messages, requiredText } from './rules';
+import { messages, requiredText, text } from './rules';
 import { AccountStatus, RegistrationStatus, type UserInfo } from './users';
 
 /**
@@ -84,9 +84,9 @@ export const invitationAnswer = z
     event_id: z.number({ error: messages.required }).int().min(1),
     status: z.union([z.literal(0), z.literal(1)], { error: messages.required }),
     role: z.literal(ReviewerLevel.level_2).default(ReviewerLevel.level_2),
-    public_contact: z.string().trim().max(500, messages.maxLength).default(''),
-    telegram_handle_private: z.string().trim().max(100, messages.maxLength).default(''),
-    reward_address: z.string().trim().max(200, messages.maxLength).default(''),
+    public_contact: text().trim().max(500, messages.maxLength).default(''),
+    telegram_handle_private: text().trim().max(100, messages.maxLength).default(''),
+    reward_address: text().trim().max(200, messages.maxLength).default(''),
     acknowledge_public_contact: z.boolean().default(false),
   })
   .superRefine((answer, ctx) => {
@@ -105,7 +105,7 @@ export const invitationAnswerBody = z.object({ invitation_answer: invitationAnsw
 /** The LV2 second form (spec §5): every field required for the yes it sends. */
 export const lv2Form = z.object({
   want_to_be_lv2: z.literal(true, { error: messages.accepted }),
-  public_contact: z.string({ error: messages.publicContact }).trim().min(1, messages.publicContact).max(500, messages.maxLength),
+  public_contact: text({ error: messages.publicContact }).trim().min(1, messages.publicContact).max(500, messages.maxLength),
   telegram_handle_private: requiredText.max(100, messages.maxLength),
   reward_address: requiredText
     .max(200, messages.maxLength)
