@@ -213,3 +213,106 @@ describe.each(databaseKinds)('the request text rule on %s (issue 13 item 1)', (k
     expect(response.statusCode).toBe(401);
   });
 });
+
+const ID_MESSAGE = 'must be an id: a whole number from 1 to 2147483647.';
+const TOO_BIG = 2_147_483_648;
+
+/** Every id in every request follows the one bounded id rule (issue 13 item 4): beyond the column's range is a 422. */
+describe.each(databaseKinds)('the bounded id rule on %s (issue 13 item 4)', (kind) => {
+  const ctx = useTestApp(kind);
+  let user: TestUser;
+  let admin: TestUser;
+  beforeAll(async () => {
+    user = await ctx.newUser();
+    admin = await ctx.newAdmin();
+  });
+
+  const bodies: [string, 'POST' | 'PUT', string, () => TestUser, unknown, (string | number)[]][] = [
+    [
+      'subscriptions/ event_id',
+      'POST',
+      'subscriptions/',
+      () => user,
+      { new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, event_id: TOO_BIG } },
+      ['body', 'new_subscription', 'event_id'],
+    ],
+    [
+      'subscriptions/ preferred_categories',
+      'POST',
+      'subscriptions/',
+      () => user,
+      { new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, event_id: 1, preferred_categories: [TOO_BIG] } },
+      ['body', 'new_subscription', 'preferred_categories', 0],
+    ],
+    [
+      'subscriptions/invitation event_id',
+      'POST',
+      'subscriptions/invitation',
+      () => user,
+      { invitation_answer: { event_id: TOO_BIG, status: 0 } },
+      ['body', 'invitation_answer', 'event_id'],
+    ],
+    [
+      'subscriptions/invite event_id',
+      'POST',
+      'subscriptions/invite',
+      () => admin,
+      { invitation: { event_id: TOO_BIG, catalyst_id: 'cardano/someone' } },
+      ['body', 'invitation', 'event_id'],
+    ],
+    [
+      'proposal-reviews/ proposal_id',
+      'POST',
+      'proposal-reviews/',
+      () => user,
+      { new_proposal_review: { ...reviewFields, proposal_id: TOO_BIG } },
+      ['body', 'new_proposal_review', 'proposal_id'],
+    ],
+    [
+      'proposal-reviews/generate-allocations event_id',
+      'POST',
+      'proposal-reviews/generate-allocations',
+      () => admin,
+      { allocation_params: { event_id: TOO_BIG, allocation_seed: 1, nr_of_proposals_lv0: 1, nr_of_proposals_lv1: 1 } },
+      ['body', 'allocation_params', 'event_id'],
+    ],
+    [
+      'configs/status/ message row_id',
+      'PUT',
+      'configs/status/',
+      () => admin,
+      { record_update: { messages: [{ row_id: TOO_BIG, message: 'Hello', severity: 'info' }] } },
+      ['body', 'record_update', 'messages', 0, 'row_id'],
+    ],
+  ];
+
+  it.each(bodies)('%s beyond the range → 422', async (_name, method, url, caller, payload, loc) => {
+    const response = await ctx.app.inject({ method, url: `${API}/${url}`, headers: caller().auth, payload: payload as object });
+    expect(response.statusCode, response.body).toBe(422);
+    expect(response.json().detail).toContainEqual(expect.objectContaining({ loc, msg: expect.stringContaining(ID_MESSAGE) }));
+  });
+
+  it.each([
+    ['events/2147483648/', ['path', 'eventId']],
+    ['proposals/2147483648/', ['path', 'id']],
+    ['proposal-reviews/2147483648/', ['path', 'id']],
+    ['proposal-reviews/?event_id=2147483648', ['query', 'event_id']],
+    ['proposal-reviews/by-ids/?ids=1&ids=2147483648', ['query', 'ids', 1]],
+    ['categories/?event_id=-1', ['query', 'event_id']],
+  ])('GET %s → 422', async (url, loc) => {
+    const response = await ctx.app.inject({ method: 'GET', url: `${API}/${url}` });
+    expect(response.statusCode, response.body).toBe(422);
+    expect(response.json().detail).toContainEqual(expect.objectContaining({ loc, msg: expect.stringContaining(ID_MESSAGE) }));
+  });
+
+  it.each(['events/', 'proposals/', 'proposal-reviews/'])('GET %s with a page beyond any offset → 422, not 500', async (url) => {
+    const response = await ctx.app.inject({ method: 'GET', url: `${API}/${url}?page=99999999999&size=100` });
+    expect(response.statusCode, response.body).toBe(422);
+    expect(response.json().detail).toContainEqual(expect.objectContaining({ loc: ['query', 'page'] }));
+  });
+
+  it('a page beyond any offset on admin/users → 422, not 500', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: `${API}/admin/users?page=99999999999`, headers: admin.auth });
+    expect(response.statusCode, response.body).toBe(422);
+  });
+});

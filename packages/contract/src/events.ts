@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { messages, requiredText, text } from './rules';
-import { rowId } from './common';
+import { bodyRowId, rowId } from './common';
 
 /**
  * Events (funding rounds), their configuration, review-level qualifiers, status messages and categories
@@ -223,7 +223,7 @@ const optionalText = (max: number) =>
     .transform((value) => value || null);
 
 export const statusMessageInput = z.object({
-  row_id: z.number().int().optional(),
+  row_id: bodyRowId.optional(),
   /** HTML allowed; sanitised before it is stored and again when it is shown. Blank after trimming is refused. */
   message: requiredText.max(5000, messages.maxLength),
   severity: z.enum(SEVERITIES, { error: messages.required }),

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { pageQuery } from './common';
-import { rowId } from './common';
+import { bodyRowId, pageQuery, rowId } from './common';
 import { messages, text } from './rules';
 
 /**
@@ -102,11 +101,11 @@ const requiredInt = z
   .int({ error: messages.integer });
 
 export const allocationParams = z.object({
-  event_id: rowId,
+  event_id: bodyRowId,
   allocation_seed: requiredInt.min(1, { error: messages.atLeast1 }),
   nr_of_proposals_lv0: requiredInt.min(0, { error: messages.atLeast0 }).max(MAX_ALLOCATION_QUOTA, { error: messages.atMostQuota }),
   nr_of_proposals_lv1: requiredInt.min(1, { error: messages.atLeast1 }).max(MAX_ALLOCATION_QUOTA, { error: messages.atMostQuota }),
-  categories: z.array(rowId).default([]),
+  categories: z.array(bodyRowId).max(1000).default([]),
   dry_run: z.boolean().default(true),
 });
 export type AllocationParams = z.infer<typeof allocationParams>;

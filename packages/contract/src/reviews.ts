@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { pageQuery } from './common';
-import { rowId } from './common';
+import { bodyRowId, pageQuery, rowId } from './common';
 import { messages, nonWhitespaceLength, text } from './rules';
 
 /**
@@ -70,11 +69,11 @@ export const reviewFields = z.object({
 });
 export type ReviewFields = z.infer<typeof reviewFields>;
 
-export const newProposalReview = reviewFields.extend({ proposal_id: rowId });
+export const newProposalReview = reviewFields.extend({ proposal_id: bodyRowId });
 export type NewProposalReview = z.infer<typeof newProposalReview>;
 export const newProposalReviewBody = z.object({ new_proposal_review: newProposalReview });
 
-export const proposalReviewUpdate = reviewFields.extend({ row_id: rowId });
+export const proposalReviewUpdate = reviewFields.extend({ row_id: bodyRowId });
 export type ProposalReviewUpdate = z.infer<typeof proposalReviewUpdate>;
 export const proposalReviewUpdateBody = z.object({ proposal_review_update: proposalReviewUpdate });
 

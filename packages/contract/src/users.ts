@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQuery } from './common';
 import {
   acceptedSchema,
   catalystIdSchema,
@@ -166,9 +167,7 @@ export const adminUserRow = z.object({
 });
 export type AdminUserRow = z.infer<typeof adminUserRow>;
 
-export const adminUsersQuery = z.object({
-  size: z.coerce.number().int().min(1).max(100).default(25),
-  page: z.coerce.number().int().min(0).default(0),
+export const adminUsersQuery = pageQuery.extend({
   /** Part of a Catalyst ID, username or e-mail address; case-insensitive. */
   search: text().trim().max(200).optional(),
 });
