@@ -37,6 +37,7 @@ import { reviewsRoutes } from './modules/reviews/reviews.routes';
 import { verificationRoutes } from './modules/verification/verification.routes';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
+import { registerInputGuard } from './plugins/input-guard';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerStatic } from './plugins/static';
 import { registerSwagger } from './plugins/swagger';
@@ -83,6 +84,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerInputGuard(app);
 
   await registerSecurityHeaders(app, { apiBase: API_PREFIX, https: config.secureCookies });
   await app.register(cookie);
