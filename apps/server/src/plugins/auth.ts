@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AccountStatus, UserRole } from '@cr/contract/users';
+import { AccountStatus } from '@cr/contract/users';
+import { isAdmin } from '../domain/rules';
 import { forbidden, unauthorized } from '../errors';
 import type { Jwt } from '../lib/jwt';
 
@@ -68,6 +69,6 @@ export function registerAuth(
     }
     if (access === 'public') return;
     if (!request.user) throw unauthorized();
-    if (access === 'admin' && request.user.role !== UserRole.admin) throw forbidden('This section is only accessible to admins.');
+    if (access === 'admin' && !isAdmin(request.user)) throw forbidden('This section is only accessible to admins.');
   });
 }

@@ -1,12 +1,9 @@
 import type { AllocationParams, AllocationStats } from '@cr/contract/proposals';
-import {
-  allocateProposals,
-  NO_CATEGORY,
-  type AllocationInput,
-  type AllocationResult,
-  type AllocationReviewer,
-} from '../../domain/proposal-allocation';
+import { ReviewerLevel } from '@cr/contract/subscriptions';
+import { allocateProposals, type AllocationInput, type AllocationResult, type AllocationReviewer } from '../../domain/proposal-allocation';
 import { catalystKey } from '../../domain/proposal-document';
+import { conflictsByAuthor } from '../../domain/rules';
+import { authoredObjectives } from '../../db/rules';
 import type { AdminRun, RunsService } from '../runs/runs.service';
 import * as repo from './proposals.repository';
 
@@ -31,13 +28,10 @@ export const proposalAllocationRun: AdminRun<AllocationParams, AllocationInput, 
     // One after the other: inside a transaction they share one connection.
     const reviewerRows = await repo.allocationReviewers(tx, params.event_id);
     const proposals = await repo.allocationProposals(tx, params.event_id);
-    const authorCategories = await repo.eventAuthorCategories(tx, params.event_id);
-    const conflictsOf = new Map<string, number[]>();
-    for (const row of authorCategories)
-      conflictsOf.set(row.catalystKey, [...(conflictsOf.get(row.catalystKey) ?? []), row.categoryId ?? NO_CATEGORY]);
+    const conflictsOf = conflictsByAuthor(await authoredObjectives(tx, { eventId: params.event_id }));
     const reviewers: AllocationReviewer[] = reviewerRows.map((row) => ({
       id: row.id,
-      level: row.role === 1 ? 1 : 0,
+      level: row.role === ReviewerLevel.level_1 ? 1 : 0,
       preferred: row.preferred,
       conflicts: conflictsOf.get(catalystKey(row.catalystId)) ?? [],
     }));
