@@ -32,6 +32,7 @@ import { createProposalAllocationService } from './modules/proposals/proposal-al
 import { createProposalImportService } from './modules/proposals/proposal-import.service';
 import { createProposalsService } from './modules/proposals/proposals.service';
 import { proposalsRoutes } from './modules/proposals/proposals.routes';
+import { createRunsService } from './modules/runs/runs.service';
 import { createReviewsService } from './modules/reviews/reviews.service';
 import { reviewsRoutes } from './modules/reviews/reviews.routes';
 import { verificationRoutes } from './modules/verification/verification.routes';
@@ -97,6 +98,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const registry = options.registry ?? createCatalystRegistry(config);
   const refreshTokens = createRefreshTokens(db, config.REFRESH_TOKEN_TTL_DAYS);
   const events = createEventsService(db);
+  const runs = createRunsService({ db, events });
   const verification = createVerificationService({ db, provider: options.verificationProvider ?? createVerificationProvider(config) });
   // user info lists subscriptions, and an invitation looks a user up: each gets the other through a function.
   const userInfo = createUserInfoService(db, {
@@ -172,7 +174,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           gatewayAllowlist: config.gatewayAllowlist,
           onChange: () => proposals.proposalsChanged(),
         }),
-        allocation: createProposalAllocationService({ db, events }),
+        allocation: createProposalAllocationService({ runs }),
         importBodyLimit: config.IMPORT_BODY_LIMIT_BYTES,
       });
       await api.register(auditRoutes, { audit: createAuditService(db) });

@@ -1,3 +1,4 @@
+import { NO_OBJECTIVE } from './rules';
 import { createPrng, shuffleInPlace, type Prng } from './prng';
 import { averages, type Averages } from './stats';
 
@@ -16,7 +17,7 @@ export type { Averages };
  */
 
 /** A category key for proposals without a category (they form a group of their own). */
-export const NO_CATEGORY = -1;
+export const NO_CATEGORY = NO_OBJECTIVE;
 
 export interface AllocationReviewer {
   /** The reviewer's subscription id. */
