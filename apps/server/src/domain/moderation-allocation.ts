@@ -121,6 +121,9 @@ export function allocateModerations(input: ModerationAllocationInput): Moderatio
   );
 
   const loads = new Int32Array(moderatorCount);
+  // How many moderators carry each load, and the lowest load: a scan may stop at a moderator with that load.
+  const atLoad: number[] = [moderatorCount];
+  let minLoad = 0;
   const reviewIds: number[] = [];
   const moderatorIds: number[] = [];
   const perReview = new Int32Array(selected.length);
@@ -145,10 +148,16 @@ export function allocateModerations(input: ModerationAllocationInput): Moderatio
         for (let c = 0; c < picked; c += 1) if (chosen[c] === m) taken = true;
         if (taken) continue;
         best = m;
+        // Nobody has a lower load than the lowest: stop scanning.
+        if (loads[m] === minLoad) break;
       }
       if (best < 0) break;
       chosen[picked++] = best;
-      loads[best] = loads[best]! + 1;
+      const load = loads[best]!;
+      loads[best] = load + 1;
+      atLoad[load] = atLoad[load]! - 1;
+      atLoad[load + 1] = (atLoad[load + 1] ?? 0) + 1;
+      while (atLoad[minLoad] === 0) minLoad += 1;
       reviewIds.push(review.id);
       moderatorIds.push(input.moderators[best]!.id);
     }
