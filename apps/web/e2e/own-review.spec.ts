@@ -19,8 +19,8 @@ import {
 
 test.describe('own-review form on the single proposal (issue 6, spec §2.12)', () => {
   // Split from one long walk that timed out under load (issue 12): each part starts from its own fresh reviewer.
-  // E-002, E-008, E-009, E-017..E-022; issue 12 item 10 (a note's message waits until the note is left or a save)
-  test('a reviewer meets the form empty, and each message shows once its field is left or a save is tried', async ({ page, request }) => {
+  // E-008, E-009, E-018, E-020, E-021, E-022; issue 12 item 10 (a note's message waits until the note is left)
+  test("a reviewer meets the form empty, and a note's message shows once the note is left", async ({ page, request }) => {
     const reviewer = await freshReviewer(request);
     const proposal = reviewer.proposals[2]!;
     const ownCall = page.waitForRequest(isCall('GET', new RegExp(`/proposals/${proposal.row_id}/submitted-review/$`)));
@@ -53,8 +53,15 @@ test.describe('own-review form on the single proposal (issue 6, spec §2.12)', (
     await noteField(page, 'Impact alignment').fill(validReview.impact_alignment_note);
     await expect(ownReview(page).getByText('220 / 200–3000 characters (spaces not counted)')).toBeVisible();
     await expect(ownReview(page).getByText(/Content must not exceed|Please provide at least/)).toHaveCount(0);
+  });
 
-    // E-017, E-019: a save attempt with fields missing shows every message and sends nothing.
+  // E-017, E-019; issue 12 item 10 (or on save)
+  test('a save attempt with fields missing shows every message and sends nothing', async ({ page, request }) => {
+    const reviewer = await freshReviewer(request);
+    const proposal = reviewer.proposals[15]!;
+    await login(page, reviewer.user.catalystId, reviewer.user.password);
+    await page.goto(`/proposal/${proposal.row_id}`);
+    await noteField(page, 'Impact alignment').fill(validReview.impact_alignment_note);
     let posts = 0;
     page.on('request', (r) => void (isCall('POST', /\/proposal-reviews\/$/)(r) && (posts += 1)));
     await ownReview(page).getByRole('button', { name: 'Save review' }).click();
@@ -84,8 +91,8 @@ test.describe('own-review form on the single proposal (issue 6, spec §2.12)', (
     await expect(noteField(page, 'Feasibility')).toHaveValue(validReview.feasibility_note);
   });
 
-  // E-003, E-004, E-010, E-011, E-012, E-013, E-014, E-015; issue 12 item 9 (which action the toast names)
-  test('a reviewer submits a review, edits it, cancels an edit and deletes it', async ({ page, request }) => {
+  // E-004, E-010, E-011, E-015; issue 12 item 9 (which action the toast names)
+  test('a reviewer submits a review and edits it', async ({ page, request }) => {
     const reviewer = await freshReviewer(request);
     const proposal = reviewer.proposals[7]!;
     await login(page, reviewer.user.catalystId, reviewer.user.password);
@@ -127,6 +134,23 @@ test.describe('own-review form on the single proposal (issue 6, spec §2.12)', (
     expect((await updated).postDataJSON()).toEqual({ proposal_review_update: { ...validReview, feasibility_rating_given: 2, row_id: id } });
     await expect(view.getByTestId('rating-feasibility')).toContainText('2.0 / 5');
     await expectReviewToast(page, 'Review updated');
+  });
+
+  // E-012, E-013, E-014, E-015; issue 12 item 9
+  test('a reviewer cancels an edit of their review, then deletes it after a confirmation', async ({ page, request }) => {
+    const reviewer = await freshReviewer(request);
+    const proposal = reviewer.proposals[14]!;
+    const created = await request.post(`${API}/proposal-reviews/`, {
+      headers: reviewer.headers,
+      data: { new_proposal_review: { ...validReview, proposal_id: proposal.row_id } },
+    });
+    expect(created.status()).toBe(201);
+    const { row_id: id, assessor } = (await created.json()) as { row_id: number; assessor: string };
+    await login(page, reviewer.user.catalystId, reviewer.user.password);
+    await page.goto(`/proposal/${proposal.row_id}`);
+    const view = ownReview(page).getByTestId('own-review-view');
+    const card = page.getByRole('article', { name: `Community reviewer ${assessor}` });
+    await expect(card).toBeVisible();
 
     // E-012: cancel returns to view mode and drops the change.
     await ownReview(page).getByRole('button', { name: 'Edit review' }).click();
