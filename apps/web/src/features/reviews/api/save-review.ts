@@ -11,9 +11,10 @@ export interface SaveReviewInput {
 
 /**
  * Saves the viewer's review of a proposal: `PUT proposal-reviews/{id}/` with proposal_review_update when it exists,
- * `POST proposal-reviews/` otherwise (spec §7).
+ * `POST proposal-reviews/` otherwise (spec §7). `onDone` runs once the server has the review and before the cache
+ * does, for what must be gone before anything renders from the new cache (the form's draft, issue 12 item 3).
  */
-export function useSaveReview(proposalId: number) {
+export function useSaveReview(proposalId: number, { onDone }: { onDone?: () => void } = {}) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ rowId, values }: SaveReviewInput) =>
@@ -24,6 +25,7 @@ export function useSaveReview(proposalId: number) {
             body: { proposal_review_update: { ...values, row_id: rowId } },
           }),
     onSuccess: async (review) => {
+      onDone?.();
       client.setQueryData(reviewsKeys.own(proposalId), review);
       await client.invalidateQueries({ predicate: (query) => isReviewListKey(query.queryKey) });
     },

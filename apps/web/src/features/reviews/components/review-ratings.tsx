@@ -15,11 +15,12 @@ export function ReviewRatings({ review, withNotes = true }: { review: ReviewFiel
         const label = t(`reviews.criteria.${criterion.key}`);
         return (
           <Stack key={criterion.key} gap={4} data-testid={`rating-${criterion.key}`}>
-            <Group gap="xs" justify="space-between" wrap="nowrap">
+            {/* The stars and their value never wrap; when the label and they do not fit on one line, they go below it. */}
+            <Group gap="xs" justify="space-between" wrap="wrap">
               <Text size="sm" fw={600}>
                 {label}
               </Text>
-              <Group gap={6} wrap="nowrap">
+              <Group gap={6} wrap="nowrap" style={{ flexShrink: 0, whiteSpace: 'nowrap' }}>
                 <StarRating value={value} readOnly size="sm" aria-hidden />
                 <Text size="sm" data-testid="rating-value">
                   {t('reviews.ratingValue', { value: formatRating(value), max: RATING_MAX })}
