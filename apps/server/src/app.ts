@@ -33,6 +33,10 @@ import { createProposalImportService } from './modules/proposals/proposal-import
 import { createProposalsService } from './modules/proposals/proposals.service';
 import { proposalsRoutes } from './modules/proposals/proposals.routes';
 import { createRunsService } from './modules/runs/runs.service';
+import { flagsRoutes } from './modules/flags/flags.routes';
+import { createFlagsService } from './modules/flags/flags.service';
+import { moderationAllocationRoutes } from './modules/moderations/moderation-allocation.routes';
+import { createModerationAllocationService } from './modules/moderations/moderation-allocation.service';
 import { createReviewsService } from './modules/reviews/reviews.service';
 import { reviewsRoutes } from './modules/reviews/reviews.routes';
 import { verificationRoutes } from './modules/verification/verification.routes';
@@ -177,6 +181,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         allocation: createProposalAllocationService({ runs }),
         importBodyLimit: config.IMPORT_BODY_LIMIT_BYTES,
       });
+      await api.register(flagsRoutes, { flags: createFlagsService({ db, runs, events }) });
+      await api.register(moderationAllocationRoutes, { allocation: createModerationAllocationService({ runs }) });
       await api.register(auditRoutes, { audit: createAuditService(db) });
       if (config.MAIL_OUTBOX_API) await api.register(outboxRoutes, { db, token: config.MAIL_OUTBOX_TOKEN });
     },

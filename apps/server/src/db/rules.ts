@@ -28,6 +28,19 @@ export function activeReviewerSubscription(eventId?: number): SQL {
   )!;
 }
 
+/**
+ * An active moderator of an event (DOMAIN.md "Moderation allocation", checklist F-001): a level 2 subscription whose
+ * invitation was accepted (status active, not merely subscribed or invited). Users: the moderation allocation and
+ * every moderation write.
+ */
+export function activeModeratorSubscription(eventId?: number): SQL {
+  return and(
+    eventId === undefined ? undefined : eq(subscriptions.eventId, eventId),
+    eq(subscriptions.status, SubscriptionStatus.active),
+    eq(subscriptions.role, ReviewerLevel.level_2),
+  )!;
+}
+
 // ---------- conflict of interest ----------
 
 /**
