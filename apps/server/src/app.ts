@@ -16,7 +16,8 @@ import { guardedFetch } from './lib/outbound';
 import { createRateLimiter } from './lib/rate-limit';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { adminUsersRoutes } from './modules/accounts/admin-users.routes';
-import { createAccountsService } from './modules/accounts/accounts.service';
+import { accountLimitsOf, createAccountsService } from './modules/accounts/accounts.service';
+import { guessLimitsOf } from './modules/accounts/guess-guard';
 import { createRefreshTokens } from './modules/accounts/refresh-tokens';
 import { createSessionService } from './modules/accounts/session.service';
 import { createUserInfoService } from './modules/accounts/user-info.service';
@@ -31,11 +32,13 @@ import { createProposalAllocationService } from './modules/proposals/proposal-al
 import { createProposalImportService } from './modules/proposals/proposal-import.service';
 import { createProposalsService } from './modules/proposals/proposals.service';
 import { proposalsRoutes } from './modules/proposals/proposals.routes';
+import { createRunsService } from './modules/runs/runs.service';
 import { createReviewsService } from './modules/reviews/reviews.service';
 import { reviewsRoutes } from './modules/reviews/reviews.routes';
 import { verificationRoutes } from './modules/verification/verification.routes';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
+import { registerInputGuard } from './plugins/input-guard';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerStatic } from './plugins/static';
 import { registerSwagger } from './plugins/swagger';
@@ -82,6 +85,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerInputGuard(app);
 
   await registerSecurityHeaders(app, { apiBase: API_PREFIX, https: config.secureCookies });
   await app.register(cookie);
@@ -94,6 +98,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const registry = options.registry ?? createCatalystRegistry(config);
   const refreshTokens = createRefreshTokens(db, config.REFRESH_TOKEN_TTL_DAYS);
   const events = createEventsService(db);
+  const runs = createRunsService({ db, events });
   const verification = createVerificationService({ db, provider: options.verificationProvider ?? createVerificationProvider(config) });
   // user info lists subscriptions, and an invitation looks a user up: each gets the other through a function.
   const userInfo = createUserInfoService(db, {
@@ -122,14 +127,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     publicUrl: config.publicUrl,
     adminCatalystIds: config.adminCatalystIds,
     registrationOpen: () => events.registrationOpen(),
-    limits: { resetPerAccount: config.RESET_LIMIT_PER_ACCOUNT, resetPerAddress: config.RESET_LIMIT_PER_ADDRESS },
+    limits: accountLimitsOf(config),
   });
   const session = createSessionService({
     db,
     jwt,
     refreshTokens,
     rateLimiter,
-    limits: { loginPerAccount: config.LOGIN_LIMIT_PER_ACCOUNT, loginPerAddress: config.LOGIN_LIMIT_PER_ADDRESS },
+    limits: guessLimitsOf(config),
   });
 
   registerAuth(app, { jwt, apiBase: API_PREFIX, loadUser: (id) => userInfo.loadAuthUser(id) });
@@ -169,7 +174,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           gatewayAllowlist: config.gatewayAllowlist,
           onChange: () => proposals.proposalsChanged(),
         }),
-        allocation: createProposalAllocationService({ db, events }),
+        allocation: createProposalAllocationService({ runs }),
         importBodyLimit: config.IMPORT_BODY_LIMIT_BYTES,
       });
       await api.register(auditRoutes, { audit: createAuditService(db) });

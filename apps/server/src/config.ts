@@ -51,10 +51,17 @@ const schema = z.object({
     .min(60, 'must be at least 60 (the web app refreshes 50 s before expiry)')
     .default(15 * 60),
   REFRESH_TOKEN_TTL_DAYS: positiveInt.default(14),
+  // Password guessing (README "Security"): failures per window, then an exponential back-off per account.
   LOGIN_LIMIT_PER_ACCOUNT: positiveInt.default(10),
+  LOGIN_LIMIT_PER_ACCOUNT_ADDRESS: positiveInt.default(5),
   LOGIN_LIMIT_PER_ADDRESS: positiveInt.default(100),
+  LOGIN_BACKOFF_SECONDS: positiveInt.default(1),
+  LOGIN_BACKOFF_MAX_SECONDS: positiveInt.default(15 * 60),
   RESET_LIMIT_PER_ACCOUNT: positiveInt.default(5),
   RESET_LIMIT_PER_ADDRESS: positiveInt.default(30),
+  REGISTER_LIMIT_PER_ADDRESS: positiveInt.default(20),
+  EMAIL_CHANGE_LIMIT_PER_ACCOUNT: positiveInt.default(5),
+  EMAIL_CHANGE_LIMIT_PER_ADDRESS: positiveInt.default(20),
   RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(15 * 60),
   BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
   IMPORT_BODY_LIMIT_BYTES: positiveInt.default(64 * 1024 * 1024),
@@ -91,6 +98,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       );
     }
   }
+  if (raw.LOGIN_BACKOFF_MAX_SECONDS < raw.LOGIN_BACKOFF_SECONDS) {
+    throw new ConfigError('Invalid configuration:\n  LOGIN_BACKOFF_MAX_SECONDS: must not be less than LOGIN_BACKOFF_SECONDS');
+  }
   const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, '');
   // The outbox API hands out live reset links: never where real people use the server.
   if (raw.MAIL_OUTBOX_API && (raw.NODE_ENV === 'production' || publicUrl.startsWith('https://'))) {
@@ -113,5 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** A configuration for tests: embedded in-memory database, quiet logs. */
 export function testConfig(overrides: Partial<Record<keyof RawConfig, string>> = {}): Config {
-  return loadConfig({ LOG_LEVEL: 'silent', JWT_SECRET: 'test-secret-test-secret-test-secret!', ...overrides });
+  // Test files sign many accounts up from one address; the rate-limit tests set these limits low.
+  const unthrottled = { REGISTER_LIMIT_PER_ADDRESS: '1000000', EMAIL_CHANGE_LIMIT_PER_ADDRESS: '1000000' };
+  return loadConfig({ LOG_LEVEL: 'silent', JWT_SECRET: 'test-secret-test-secret-test-secret!', ...unthrottled, ...overrides });
 }

@@ -38,6 +38,9 @@ export const validationMessages = {
   rewardAddress: 'The reward address must begin with addr1.',
   settingName: 'Setting names use lower-case letters, digits and underscores.',
   settingType: '{{field}} has the wrong type: a name ending _enabled is a switch, _at a date-time, anything else text.',
+  text: '{{field}} contains a character that is not allowed (a NUL character or an unpaired surrogate).',
+  id: '{{field}} must be an id: a whole number from 1 to 2147483647.',
+  unknownSetting: '{{field}} is not a setting this application knows.',
   formInvalid: 'Sorry, not all fields are filled out correctly.',
 } as const;
 

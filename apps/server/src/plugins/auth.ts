@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { serverMessages } from '@cr/contract/messages';
-import { AccountStatus, UserRole } from '@cr/contract/users';
+import { AccountStatus } from '@cr/contract/users';
+import { isAdmin } from '../domain/rules';
 import { forbidden, unauthorized } from '../errors';
 import type { Jwt } from '../lib/jwt';
 
@@ -93,7 +94,7 @@ export function registerAuth(
     }
     if (access === 'public') return;
     if (!request.user) throw unauthorized();
-    if (access === 'admin' && request.user.role !== UserRole.admin) throw forbidden('This section is only accessible to admins.');
+    if (access === 'admin' && !isAdmin(request.user)) throw forbidden('This section is only accessible to admins.');
     // A forced password reset is enforced here, not only in the web app: no write but the routes that opt in.
     if (request.user.forceReset && !READ_METHODS.has(request.method) && !request.routeOptions.config?.allowDuringReset) {
       throw forbidden(serverMessages.forcedReset);
