@@ -1,6 +1,8 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { DEFAULT_LEVEL_QUALIFIER, type EventPublic, type LevelQualifier, type LevelQualifiers } from '@cr/contract/events';
-import type { ImportFile } from '@cr/contract/proposals';
+import type { ImportFile, ProposalRow } from '@cr/contract/proposals';
+import type { ReviewPublic } from '@cr/contract/reviews';
 import { ReviewerLevel, SubscriptionStatus, type ReviewerLevelValue } from '@cr/contract/subscriptions';
 import type { SubscriptionPublic } from '@cr/contract/users';
 import type { Db } from '../src/db/client';
@@ -63,18 +65,8 @@ export type TestReviewer = TestUser & {
   anonymousId: string;
 };
 
-/** A proposal as the proposals list answers it, plus `id`. */
-export interface TestProposal {
-  id: number;
-  row_id: number;
-  pr_id: string;
-  title: string;
-  /** The category (objective) id; null for a proposal without one. */
-  objective: number | null;
-  objective_title: string | null;
-  event_id: number;
-  [field: string]: unknown;
-}
+/** A proposal as the proposals list answers it (for an anonymous viewer), plus `id`. */
+export type TestProposal = ProposalRow & { id: number };
 
 export interface TestCategory {
   id: number;
@@ -282,7 +274,7 @@ export function createWorldFixtures(app: FastifyInstance, db: Db, users: { newUs
     const user = options.user ?? (await users.newUser());
     const before = await qualifiersOf(event);
     const pinned = { lv1: level === ReviewerLevel.level_1 ? QUALIFIER.always : QUALIFIER.never, lv2: QUALIFIER.never };
-    const differs = JSON.stringify(before) !== JSON.stringify(pinned);
+    const differs = !isDeepStrictEqual(before, pinned);
     if (differs) await setQualifiers(event, pinned);
     try {
       const response = await subscribe(user, event, { preferred_categories: options.categories ?? [] });
@@ -342,7 +334,11 @@ export function createWorldFixtures(app: FastifyInstance, db: Db, users: { newUs
   };
 
   /** A review by this reviewer of this proposal, through the API (valid fields unless overridden). */
-  const newReview = async (reviewer: TestReviewer | TestUser, proposal: TestProposal | number, fields: Record<string, unknown> = {}) => {
+  const newReview = async (
+    reviewer: TestReviewer | TestUser,
+    proposal: TestProposal | number,
+    fields: Record<string, unknown> = {},
+  ): Promise<ReviewPublic> => {
     const response = await call('POST', 'proposal-reviews/', reviewer, {
       new_proposal_review: { proposal_id: typeof proposal === 'number' ? proposal : proposal.id, ...reviewFields(fields) },
     });
