@@ -264,7 +264,9 @@ export function createWorldFixtures(app: FastifyInstance, db: Db, users: { newUs
   /**
    * A new user (or the given one) subscribed to the event at LV0 or LV1, active. The level comes from the event's
    * qualifiers, as for everyone: the fixture sets them so that any history earns exactly this level, subscribes,
-   * and puts the event's qualifiers back. The event's subscription must be open (it is after `newEvent`).
+   * and puts the event's qualifiers back (those writes are audited like any admin's). The event's subscription must
+   * be open (it is after `newEvent`) and verification off (the default). Make the reviewers of one event one after
+   * another, not in parallel: each may set the event's qualifiers for a moment.
    */
   const newReviewer = async (
     event: TestEvent,
