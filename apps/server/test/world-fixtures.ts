@@ -251,15 +251,27 @@ export function createWorldFixtures(app: FastifyInstance, db: Db, users: { newUs
       },
     });
 
-  /** `POST subscriptions/invitation`: a yes (with the second form, `LV2_FORM`) or a no to an LV2 invitation; the raw response. */
-  const answerInvitation = (user: Auth | undefined, event: TestEvent | number, yes: boolean) =>
+  /**
+   * `POST subscriptions/invitation`: a yes (with the second form, `LV2_FORM`, and `form` over it) or a no to an LV2
+   * invitation; the raw response.
+   */
+  const answerInvitation = (user: Auth | undefined, event: TestEvent | number, yes: boolean, form: Record<string, unknown> = {}) =>
     call('POST', 'subscriptions/invitation', user, {
       invitation_answer: {
         event_id: typeof event === 'number' ? event : event.id,
         role: ReviewerLevel.level_2,
         ...(yes ? { status: 1, ...LV2_FORM } : { status: 0 }),
+        ...form,
       },
     });
+
+  /** The event's admin invites the user to LV2 (`POST subscriptions/invite`); answers the user's subscriptions. */
+  const invite = async (event: TestEvent, user: TestUser): Promise<SubscriptionPublic[]> =>
+    expectStatus(
+      await call('POST', 'subscriptions/invite', event.admin, { invitation: { event_id: event.id, catalyst_id: user.catalystId } }),
+      201,
+      'invite to LV2',
+    );
 
   /**
    * A new user (or the given one) subscribed to the event at LV0 or LV1, active. The level comes from the event's
@@ -292,11 +304,7 @@ export function createWorldFixtures(app: FastifyInstance, db: Db, users: { newUs
   /** A new user (or the given one) invited by the event's admin to LV2 who accepted: an active moderator. */
   const newModerator = async (event: TestEvent, options: { user?: TestUser } = {}): Promise<TestReviewer> => {
     const user = options.user ?? (await users.newUser());
-    expectStatus(
-      await call('POST', 'subscriptions/invite', event.admin, { invitation: { event_id: event.id, catalyst_id: user.catalystId } }),
-      201,
-      'invite to LV2',
-    );
+    await invite(event, user);
     const response = await answerInvitation(user, event, true);
     const subscriptions: SubscriptionPublic[] = expectStatus(response, 200, 'accept the LV2 invitation');
     const subscription = subscriptions.find((item) => item.role === ReviewerLevel.level_2 && item.status === SubscriptionStatus.active);
@@ -359,6 +367,7 @@ export function createWorldFixtures(app: FastifyInstance, db: Db, users: { newUs
     newCategories,
     subscribe,
     answerInvitation,
+    invite,
     newReviewer,
     newModerator,
     allocate,
