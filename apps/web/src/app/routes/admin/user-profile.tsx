@@ -8,7 +8,7 @@ import { Link, useParams } from 'react-router';
 import { paths } from '../../../config/paths';
 import { displayCatalystId } from '@cr/contract/rules';
 import { PageHeading } from '../../../components/page-heading';
-import { adminUserQuery } from '../../../features/admin/api/users';
+import { adminUserQuery, adminUsersKeys } from '../../../features/admin/api/users';
 import { useCurrentEvents } from '../../../features/events/api/events';
 import { ProfileView } from '../../../features/profile/components/profile-view';
 import { useInvite } from '../../../features/subscriptions/api/subscriptions';
@@ -31,7 +31,7 @@ function InviteList({ user }: { user: UserInfo }) {
     try {
       await invite.mutateAsync({ event_id: eventId, catalyst_id: displayCatalystId(user.catalyst_id.id) });
       notifySuccess('notify.invitationSent');
-      await client.invalidateQueries({ queryKey: ['admin', 'user'] });
+      await client.invalidateQueries({ queryKey: adminUsersKeys.users });
     } catch (error) {
       notifyError(error);
     }

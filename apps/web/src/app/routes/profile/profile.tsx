@@ -16,6 +16,7 @@ import { changeEmailFormSchema } from '../../../features/auth/schemas';
 import { categoriesQuery, useCurrentEvents } from '../../../features/events/api/events';
 import { SubscribeModal } from '../../../features/subscriptions/components/subscribe-modal';
 import { notifyError, notifySuccess } from '../../../lib/notify';
+import { sharedKeys } from '../../../lib/query-keys';
 import { loadUserInfo, useSession } from '../../../lib/session';
 
 function ChangeEmailForm() {
@@ -62,7 +63,7 @@ function ChangeEmailForm() {
 export default function Profile() {
   const { t } = useTranslation();
   const stored = useSession((state) => state.userInfo);
-  const query = useQuery({ queryKey: ['users', 'me'], queryFn: loadUserInfo });
+  const query = useQuery({ queryKey: sharedKeys.me, queryFn: loadUserInfo });
   // The query refreshes the stored info on each visit; the store also follows later changes (an invitation answered).
   const user = stored ?? query.data;
   const { events } = useCurrentEvents();
