@@ -87,3 +87,112 @@ test.describe('the admin area (spec §2.18)', () => {
     expect(sent.record_update.lv1).toMatchObject({ min_valid_reviews: 8 });
   });
 });
+
+test.describe('the routes of spec §2.1', () => {
+  const proposalsTable = (page: Page) => page.getByRole('table', { name: 'Proposals', exact: true });
+
+  // A-016
+  test('A-016: /proposals and /proposals/{page} open the proposals list, whose title filter is ?title=', async ({ page }) => {
+    const filtered = page.waitForRequest(
+      (r) => new URL(r.url()).pathname === `${API}/proposals/` && new URL(r.url()).searchParams.has('title'),
+    );
+    await page.goto('/proposals?title=wallet');
+    expect(new URL((await filtered).url()).searchParams.get('title')).toBe('wallet');
+    await expect(page.getByRole('textbox', { name: 'Filter by title' })).toHaveValue('wallet');
+    await expect(proposalsTable(page).locator('tbody tr').first()).toBeVisible();
+    for (const title of await proposalsTable(page).locator('tbody tr td:nth-child(2)').allInnerTexts())
+      expect(title.toLowerCase()).toContain('wallet');
+
+    const second = page.waitForRequest(
+      (r) => new URL(r.url()).pathname === `${API}/proposals/` && new URL(r.url()).searchParams.get('page') === '1',
+    );
+    await page.goto('/proposals/1');
+    await expect(page).toHaveURL(/\/proposals\?page=1$/);
+    await second;
+    await expect(page.getByText('Page 2 of')).toBeVisible();
+  });
+
+  // A-017
+  test('A-017: /proposal/{id} opens the single proposal', async ({ page, request }) => {
+    const list = (await (await request.get(`${API}/proposals/?size=1&page=0`)).json()) as { data: { row_id: number; title: string }[] };
+    const proposal = list.data[0]!;
+    await page.goto(`/proposal/${proposal.row_id}`);
+    await expect(page.getByRole('heading', { level: 1, name: proposal.title })).toBeVisible();
+  });
+
+  // A-019
+  test('A-019: /reviews and /reviews/{page} open the community reviews list with its filters', async ({ page }) => {
+    await page.goto('/reviews');
+    await expect(page.getByRole('table', { name: 'Reviews', exact: true })).toBeVisible();
+    await expect(page.getByRole('search', { name: 'Filter the reviews' })).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Proposal title', exact: true })).toBeVisible();
+    await page.goto('/reviews/0');
+    await expect(page).toHaveURL(/\/reviews\?page=0$/);
+    await expect(page.getByRole('table', { name: 'Reviews', exact: true })).toBeVisible();
+    await expect(page.getByRole('search', { name: 'Filter the reviews' })).toBeVisible();
+  });
+
+  // A-020
+  test('A-020: /review/{id} opens the single review', async ({ page, request }) => {
+    const list = (await (await request.get(`${API}/proposal-reviews/filtered?size=1&page=0&rankings=0`)).json()) as {
+      data: { row_id: number; proposal: { title: string } }[];
+    };
+    const review = list.data[0]!;
+    await page.goto(`/review/${review.row_id}`);
+    await expect(page.getByRole('heading', { level: 1, name: review.proposal.title })).toBeVisible();
+  });
+
+  // A-026
+  test("A-026: /admin/users/{catalystId} opens the admin view of that user's profile", async ({ page }) => {
+    await login(page, demo.admin);
+    await page.goto(`/admin/users/${encodeURIComponent('id.catalyst://cardano/demo-reviewer')}`);
+    await expect(page.getByRole('heading', { name: 'id.catalyst://cardano/demo-reviewer' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Personal info' })).toContainText('reviewer@demo.local');
+  });
+
+  // A-027
+  test("A-027: any other path shows '404: The page you are looking for does not exist.'", async ({ page }) => {
+    for (const path of ['/no-such-page', '/proposal/1/extra', '/account/unknown']) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { name: '404: The page you are looking for does not exist.' }), path).toBeVisible();
+    }
+  });
+});
+
+test.describe('lists (spec §8)', () => {
+  const proposalsTable = (page: Page) => page.getByRole('table', { name: 'Proposals', exact: true });
+
+  // A-127
+  test('A-127: a list that fails to load shows empty, with total 0', async ({ page }) => {
+    await page.route(`**${API}/proposals/?*`, (route) => route.fulfill({ status: 500, json: { message: 'Down for a moment.' } }));
+    await page.goto('/proposals');
+    await expect(proposalsTable(page).locator('tbody tr')).toHaveCount(1);
+    await expect(proposalsTable(page).locator('tbody tr')).toHaveText('No items found.');
+    await expect(page.getByText('Page 1 of 1')).toBeVisible();
+  });
+
+  // A-128
+  test("A-128: 'No items found.' shows when there is nothing to list", async ({ page }) => {
+    await page.goto('/proposals?title=zzqx-no-proposal-has-this-title');
+    await expect(proposalsTable(page).locator('tbody tr')).toHaveCount(1);
+    await expect(proposalsTable(page).getByText('No items found.')).toBeVisible();
+  });
+});
+
+test.describe('form messages (spec §5)', () => {
+  // A-132
+  test("A-132: a non-numeric value in a number field shows '{field} must be a number.'", async ({ page, request }) => {
+    const eventId = await demoRoundId(request);
+    await login(page, demo.admin);
+    await page.goto(`/admin/${eventId}`);
+    await page.getByRole('navigation', { name: 'Event configuration sections' }).getByRole('button', { name: 'Review Levels' }).click();
+    const lv1 = page.getByRole('group', { name: 'Level 1 (LV1)' });
+    const count = lv1.getByRole('textbox', { name: /^Minimum valid reviews/ });
+    await expect(count).not.toHaveValue('');
+    await count.fill('');
+    await count.pressSequentially('abc');
+    await count.blur();
+    await expect(lv1.getByText('Minimum valid reviews must be a number.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Save' })).toBeDisabled();
+  });
+});
