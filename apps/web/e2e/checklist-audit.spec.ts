@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { typeDebounced } from './debounce';
 import { demo, expectToast, login, rewriteJson } from './support';
 
 /*
@@ -194,5 +195,52 @@ test.describe('form messages (spec §5)', () => {
     await count.blur();
     await expect(lv1.getByText('Minimum valid reviews must be a number.')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Save' })).toBeDisabled();
+  });
+});
+
+test.describe('debounced filter inputs (spec §9)', () => {
+  // A-141: the admin's user search (the reviews title and the proposals title have theirs in their own specs).
+  test('A-141: the user search asks once, 300 ms after typing stops, not per keystroke', async ({ page }) => {
+    const searches: string[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname === `${API}/admin/users` && url.searchParams.has('search')) searches.push(url.searchParams.get('search')!);
+    });
+    await page.clock.install();
+    await login(page, demo.admin);
+    await page.goto('/admin/users');
+    const rows = page.getByRole('table', { name: 'Users' }).locator('tbody tr');
+    await expect(rows.first()).toBeVisible();
+    const asked = page.waitForRequest((r) => new URL(r.url()).searchParams.get('search') === 'demo-reviewer');
+    await typeDebounced(page, page.getByRole('textbox', { name: 'Search users' }), ['demo-', 'revi', 'ewer'], () =>
+      expect(page).toHaveURL(/[?&]search=demo-reviewer/),
+    );
+    await asked;
+    await expect(rows).toHaveCount(1);
+    expect(searches).toEqual(['demo-reviewer']);
+  });
+
+  // A-141: the reviews list's proposal id.
+  test('A-141: the proposal id filter asks once, 300 ms after typing stops, not per keystroke', async ({ page, request }) => {
+    const review = (
+      (await (await request.get(`${API}/proposal-reviews/filtered?size=1&page=0&rankings=0`)).json()) as { data: { proposal_id: number }[] }
+    ).data[0]!;
+    const id = String(review.proposal_id);
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname === `${API}/proposal-reviews/filtered` && url.searchParams.has('proposal_id'))
+        asked.push(url.searchParams.get('proposal_id')!);
+    });
+    await page.clock.install();
+    await page.goto('/reviews');
+    await expect(page.getByRole('table', { name: 'Reviews', exact: true }).locator('tbody tr').first()).toBeVisible();
+    const byId = page.waitForRequest((r) => new URL(r.url()).searchParams.get('proposal_id') === id);
+    const parts = id.length > 1 ? [id.slice(0, 1), id.slice(1)] : [id];
+    await typeDebounced(page, page.getByRole('textbox', { name: 'Proposal id', exact: true }), parts, () =>
+      expect(page).toHaveURL(new RegExp(`[?&]proposal_id=${id}(&|$)`)),
+    );
+    await byId;
+    expect(asked).toEqual([id]);
   });
 });
