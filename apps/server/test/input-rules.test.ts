@@ -203,6 +203,22 @@ describe.each(databaseKinds)('the request text rule on %s (issue 13 item 1)', (k
     expect(response.json().detail).toEqual([{ loc: ['body', 'record_update'], msg: `A field name ${TEXT_MESSAGE}`, type: 'text' }]);
   });
 
+  it.each([
+    ['proposals/?title=%ED%A0%80', ['query', 'title'], 'Title'],
+    ['proposal-reviews/?assessors=%FF', ['query', 'assessors'], 'Assessors'],
+    ['proposals/?x%FF=1', ['query'], 'A field name'],
+  ])('refuses %s, a percent-encoding that is not UTF-8 (never read as U+FFFD)', async (url, loc, label) => {
+    const response = await ctx.app.inject({ method: 'GET', url: `${API}/${url}`, headers: callers.admin!.auth });
+    expect(response.statusCode).toBe(422);
+    expect(response.json().detail).toEqual([{ loc, msg: `${label} ${TEXT_MESSAGE}`, type: 'text' }]);
+  });
+
+  it('answers a path whose percent-encoding is not UTF-8 with 400 (the router refuses it)', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: `${API}/admin/users/%ED%A0%80`, headers: callers.admin!.auth });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toEqual(expect.any(String));
+  });
+
   it('accepts text with paired surrogates (an emoji) and other control characters', async () => {
     const response = await ctx.app.inject({ method: 'GET', url: `${API}/proposals/?title=${q('😀\u0001\t')}` });
     expect(response.statusCode).toBe(200);

@@ -100,6 +100,35 @@ function parseJson(_request: unknown, body: string, done: (error: Error | null, 
   return done(null, value);
 }
 
+const decodes = (text: string) => {
+  try {
+    decodeURIComponent(text.replace(/\+/g, ' '));
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Where a request's query string holds a percent-encoding that is not UTF-8 (such as `%ED%A0%80`, a surrogate on its
+ * own, or `%FF`): the URL parser would turn it into U+FFFD unseen, so it is refused like any other text that is not.
+ */
+export function findUndecodableQuery(url: string): ValidationErrorItem | null {
+  // The router already refuses such a path (400); the query string is parsed leniently, so it is checked here.
+  const queryStart = url.indexOf('?');
+  if (queryStart < 0) return null;
+  for (const pair of url.slice(queryStart + 1).split('&')) {
+    const equals = pair.indexOf('=');
+    const key = equals < 0 ? pair : pair.slice(0, equals);
+    if (!decodes(key)) return { loc: ['query'], msg: renderValidationMessage(messages.text, 'A field name'), type: 'text' };
+    if (equals >= 0 && !decodes(pair.slice(equals + 1))) {
+      const loc = ['query', decodeURIComponent(key.replace(/\+/g, ' '))];
+      return { loc, msg: renderValidationMessage(messages.text, fieldLabel(loc)), type: 'text' };
+    }
+  }
+  return null;
+}
+
 const PARTS = [
   ['params', 'path'],
   ['query', 'query'],
@@ -117,6 +146,8 @@ export function registerInputGuard(app: FastifyInstance) {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
   app.addHook('preValidation', async (request) => {
     if (!request.routeOptions.config?.access) return;
+    const query = findUndecodableQuery(request.url);
+    if (query) throw new ValidationFailure([query]);
     for (const [part, root] of PARTS) {
       const problem = findUnacceptableInput(request[part], root);
       if (problem) throw new ValidationFailure([problem]);
