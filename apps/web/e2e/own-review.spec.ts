@@ -133,9 +133,9 @@ test.describe('own-review form on the single proposal (issue 6, spec §2.12)', (
     // E-004: view mode shows the saved review.
     const view = ownReview(page).getByTestId('own-review-view');
     await expect(view).toBeVisible();
-    await expect(view.getByTestId('rating-impact_alignment')).toContainText('4 / 5');
-    await expect(view.getByTestId('rating-feasibility')).toContainText('3 / 5');
-    await expect(view.getByTestId('rating-auditability')).toContainText('5 / 5');
+    await expect(view.getByTestId('rating-impact_alignment')).toContainText('4.0 / 5');
+    await expect(view.getByTestId('rating-feasibility')).toContainText('3.0 / 5');
+    await expect(view.getByTestId('rating-auditability')).toContainText('5.0 / 5');
     await expect(view.getByText(validReview.auditability_note)).toBeVisible();
     expect(await draftOf(page, reviewer.user.catalystId, proposal.row_id)).toBeNull();
     const saved = (await (await (await created).response())!.json()) as { row_id: number; assessor: string };
@@ -152,7 +152,7 @@ test.describe('own-review form on the single proposal (issue 6, spec §2.12)', (
     await ownReview(page).getByRole('button', { name: 'Save review' }).click();
     expect(new URL((await updated).url()).pathname).toBe(`${API}/proposal-reviews/${id}/`);
     expect((await updated).postDataJSON()).toEqual({ proposal_review_update: { ...validReview, feasibility_rating_given: 2, row_id: id } });
-    await expect(view.getByTestId('rating-feasibility')).toContainText('2 / 5');
+    await expect(view.getByTestId('rating-feasibility')).toContainText('2.0 / 5');
 
     // E-012: cancel returns to view mode and drops the change.
     await ownReview(page).getByRole('button', { name: 'Edit review' }).click();
@@ -345,10 +345,10 @@ test.describe('the reviews list of a proposal (spec §2.12)', () => {
       await expect(card).toBeVisible();
       await expect(card.getByText('LV0', { exact: true })).toBeVisible();
       await expect(card.getByTestId('review-ranking')).toHaveText('pending moderation');
-      await expect(card.getByTestId('rating-impact_alignment')).toContainText('4 / 5');
-      await expect(card.getByTestId('rating-feasibility')).toContainText('3 / 5');
-      await expect(card.getByTestId('rating-auditability')).toContainText('5 / 5');
-      await expect(card.getByText('Overall score: 4 / 5')).toBeVisible();
+      await expect(card.getByTestId('rating-impact_alignment')).toContainText('4.0 / 5');
+      await expect(card.getByTestId('rating-feasibility')).toContainText('3.0 / 5');
+      await expect(card.getByTestId('rating-auditability')).toContainText('5.0 / 5');
+      await expect(card.getByText('Overall score: 4.0 / 5')).toBeVisible();
       await expect(card.getByText(validReview.feasibility_note)).toBeVisible();
       await expect(card.getByRole('link', { name: `Open review ${review.row_id}` })).toHaveAttribute('href', `/review/${review.row_id}`);
       await expectAccessible(page);

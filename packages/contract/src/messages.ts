@@ -1,4 +1,13 @@
 /**
+ * Messages the server sends in `{ message }` that the web app shows as they are (spec §8: a toast prefers the
+ * server's text). Kept here so that both sides name the same text.
+ */
+export const serverMessages = {
+  /** Any write but the password change while the account must choose a new password (`force_reset`). */
+  forcedReset: 'Please choose a new password first: until you do, your account cannot make any other change.',
+} as const;
+
+/**
  * English texts of the validation message keys used by the schemas in this package (i18next interpolation syntax).
  * The web app loads them into its en-US resources under `validation`; the server renders them into `detail[].msg`.
  * Spec §5 strings are verbatim.

@@ -59,6 +59,21 @@ export const note = text({ error: messages.required })
     else if (length > NOTE_MAX) context.addIssue({ code: 'custom', message: reviewMessages.contentMax(NOTE_MAX, length) });
   });
 
+/**
+ * A text counted without white space between `min` and `max` characters, with the generic messages of spec §5
+ * (E-022, E-023): the review note above keeps its own message under the minimum; a moderation rationale, say, uses
+ * these.
+ */
+export const countedText = (min: number, max: number) =>
+  z
+    .string({ error: messages.required })
+    .max(max * 4, { error: messages.maxLength })
+    .superRefine((value, context) => {
+      const length = nonWhitespaceLength(value);
+      if (length < min) context.addIssue({ code: 'custom', message: reviewMessages.contentMin(min) });
+      else if (length > max) context.addIssue({ code: 'custom', message: reviewMessages.contentMax(max, length) });
+    });
+
 export const reviewFields = z.object({
   impact_alignment_rating_given: rating,
   impact_alignment_note: note,

@@ -6,8 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { paths } from '../../../config/paths';
 import { eventConfigQuery } from '../../../features/events/api/events';
-import { reviewQuery } from '../../../features/review-browse/api/reviews';
-import { NextAllocationButton, RatingCards, ReviewHeader } from '../../../features/review-browse/components/review-details';
+import { reviewQuery } from '../../../features/reviews/api/get-review';
+import { NextAllocationButton, RatingCards, ReviewHeader } from '../../../features/reviews/components/review-details';
 import { isApiError } from '../../../lib/api-error';
 import { useSession } from '../../../lib/session';
 
@@ -23,11 +23,11 @@ function Unavailable({ notFound }: { notFound: boolean }) {
   return (
     <Stack align="center" py="xl" gap="sm" data-testid="review-unavailable">
       <Title order={1} size="h2">
-        {notFound ? t('reviewBrowse.notFoundTitle') : t('reviewBrowse.unavailableTitle')}
+        {notFound ? t('reviews.notFoundTitle') : t('reviews.unavailableTitle')}
       </Title>
-      <Text c="dimmed">{notFound ? t('reviewBrowse.notFound') : t('reviewBrowse.unavailable')}</Text>
+      <Text c="dimmed">{notFound ? t('reviews.notFound') : t('reviews.unavailable')}</Text>
       <Anchor component={Link} to={paths.reviews()}>
-        {t('reviewBrowse.backToList')}
+        {t('reviews.backToList')}
       </Anchor>
     </Stack>
   );

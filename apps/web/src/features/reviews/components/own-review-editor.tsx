@@ -7,7 +7,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { fieldError } from '../../../components/form-field';
 import { notifyError, notifySuccess } from '../../../lib/notify';
-import { useSaveReview } from '../api/reviews';
+import { useSaveReview } from '../api/save-review';
 import { CRITERIA, clearDraft, loadDraft, saveDraft } from '../values';
 import { NoteField } from './note-field';
 import { RatingField } from './rating-field';

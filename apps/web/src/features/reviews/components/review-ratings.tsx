@@ -2,7 +2,8 @@ import { Group, Stack, Text } from '@mantine/core';
 import { RATING_MAX, type ReviewFields } from '@cr/contract/reviews';
 import { useTranslation } from 'react-i18next';
 import { StarRating } from '../../../components/star-rating';
-import { CRITERIA, formatRating } from '../values';
+import { formatRating } from '../../../lib/format';
+import { CRITERIA } from '../values';
 
 /** The three ratings of a review as stars with their number, each followed by its note (spec §2.12). */
 export function ReviewRatings({ review, withNotes = true }: { review: ReviewFields; withNotes?: boolean }) {
