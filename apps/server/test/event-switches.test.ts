@@ -142,7 +142,8 @@ describe.each(databaseKinds)('event switches on %s', (kind) => {
       expect(await stage()).toBe('subscription_open');
       const review = await activeEvent({ review_submission_enabled: true, review_submission_starts_at: at(HOUR) });
       expect(await stage()).toBe('subscription_open');
-      await f.put(`configs/reviews/${review.row_id}/`, admin, { record_update: { review_submission_enabled: true } });
+      // A save keeps the settings it does not send (issue 13 item 12): the window's start is cleared by sending null.
+      await f.put(`configs/reviews/${review.row_id}/`, admin, { record_update: { review_submission_starts_at: null } });
       expect(await stage()).toBe('review_open');
       await activeEvent({ moderation_submission_enabled: true });
       expect(await stage()).toBe('moderation_open');

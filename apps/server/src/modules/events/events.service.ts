@@ -2,7 +2,10 @@ import sanitizeHtml from 'sanitize-html';
 import {
   DEFAULT_LEVEL_QUALIFIER,
   DEFAULT_REVIEWS_CONFIG,
+  knownSettings,
+  mergeReviewsConfig,
   switchActive,
+  windowsEndingBeforeStart,
   type AllocationConfig,
   type EventInput,
   type LevelQualifiers,
@@ -11,10 +14,11 @@ import {
   type StatusMessageInput,
   type SwitchName,
 } from '@cr/contract/events';
+import { messages } from '@cr/contract/rules';
 import type { Db, DbOrTx } from '../../db/client';
 import { uniqueViolation } from '../../db/errors';
 import type { ConfigKind } from '../../db/schema/index';
-import { conflict, notFound } from '../../errors';
+import { conflict, notFound, validationFailure } from '../../errors';
 import { lockNotAvailable } from '../../db/errors';
 import { recordAudit } from '../system/audit.service';
 import * as records from '../../db/config-records';
@@ -87,14 +91,18 @@ export function createEventsService(db: Db) {
 
   async function reviewsConfigValue(tx: DbOrTx, eventId: number): Promise<{ row: { id: number } | undefined; value: ReviewsConfigValue }> {
     const row = await records.findConfig(tx, 'reviews', eventId);
-    return { row, value: { ...DEFAULT_REVIEWS_CONFIG, ...((row?.value as ReviewsConfigValue | undefined) ?? {}) } };
+    return { row, value: { ...DEFAULT_REVIEWS_CONFIG, ...knownSettings((row?.value as ReviewsConfigValue | undefined) ?? {}) } };
   }
 
-  /** Replaces a configuration record of an event inside a transaction, with its audit entry. */
-  async function putConfig<T>(actorUserId: number, kind: ConfigKind, eventId: number, value: T, defaults: T) {
+  /**
+   * Replaces a configuration record of an event inside a transaction, with its audit entry. `value` may be a function
+   * of the stored value, read under the record's lock.
+   */
+  async function putConfig<T>(actorUserId: number, kind: ConfigKind, eventId: number, next: T | ((before: T) => T), defaults: T) {
     return db.transaction(async (tx) => {
       await requireEvent(tx, eventId);
       const before = await records.lockConfig(tx, kind, eventId, defaults);
+      const value = typeof next === 'function' ? (next as (before: T) => T)(before.value as T) : next;
       const row = await records.updateConfig(tx, before.id, value);
       await recordAudit(tx, {
         actorUserId,
@@ -133,9 +141,22 @@ export function createEventsService(db: Db) {
       return configRecord(row, 'reviews', eventId, value);
     },
 
-    /** The stored map keeps every known setting (defaults where the admin sent none) and any extra text setting. */
+    /**
+     * A save changes the settings it sends and keeps the others as stored (defaults where none is): a partial save
+     * never resets a switch (issue 13 item 12). A window whose end the merge puts before its start is refused.
+     */
     putReviewsConfig(actorUserId: number, eventId: number, value: ReviewsConfigValue) {
-      return putConfig(actorUserId, 'reviews', eventId, { ...DEFAULT_REVIEWS_CONFIG, ...value }, DEFAULT_REVIEWS_CONFIG);
+      const merge = (before: ReviewsConfigValue) => {
+        const merged = mergeReviewsConfig(before, value);
+        const inverted = windowsEndingBeforeStart(merged);
+        if (inverted.length > 0)
+          throw validationFailure(
+            inverted.map((name) => ['body', 'record_update', name]),
+            messages.endAfterStart,
+          );
+        return merged;
+      };
+      return putConfig(actorUserId, 'reviews', eventId, merge, DEFAULT_REVIEWS_CONFIG);
     },
 
     async levelQualifiers(eventId: number) {
