@@ -143,7 +143,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     limits: guessLimitsOf(config),
   });
 
-  registerAuth(app, { jwt, apiBase: API_PREFIX, loadUser: (id) => userInfo.loadAuthUser(id) });
+  registerAuth(app, {
+    jwt,
+    apiBase: API_PREFIX,
+    loadUser: (id) => userInfo.loadAuthUser(id),
+    sessionActive: (sessionId) => refreshTokens.familyActive(sessionId),
+  });
 
   await app.register(
     async (api) => {

@@ -208,3 +208,68 @@ describe.each(databaseKinds)('access token lifetime on %s', (kind) => {
     expect(claims.sub).toBe(String(user.id));
   });
 });
+
+// Issue 13 item 10: exp, iat and an in-range sub are required, and a token names its session (sid) so that logging
+// out or a revoked family ends it at once.
+describe.each(databaseKinds)('access token claims and revocation on %s', (kind) => {
+  const ctx = useTestApp(kind);
+  const key = new TextEncoder().encode(testConfig().JWT_SECRET!);
+  const me = (token: string) => ctx.app.inject({ method: 'GET', url: `${API}/users/me/`, headers: { authorization: `Bearer ${token}` } });
+  const familyOf = async (userId: number) => {
+    const [row] = await ctx.db.select({ familyId: refreshTokens.familyId }).from(refreshTokens).where(eq(refreshTokens.userId, userId));
+    return row!.familyId;
+  };
+  const now = () => Math.floor(Date.now() / 1000);
+
+  it('carries the session family id as sid', async () => {
+    const user = await ctx.newUser();
+    expect(decodeJwt(user.token).sid).toBe(await familyOf(user.id));
+  });
+
+  it.each([
+    ['no exp', { sub: 'self', iat: true, exp: false, sid: true }],
+    ['no iat', { sub: 'self', iat: false, exp: true, sid: true }],
+    ['no sid', { sub: 'self', iat: true, exp: true, sid: false }],
+    ['a sub beyond the id range', { sub: '99999999999', iat: true, exp: true, sid: true }],
+    ['a sub of 2147483648', { sub: '2147483648', iat: true, exp: true, sid: true }],
+    ['a sub that is not a plain number', { sub: '1e1', iat: true, exp: true, sid: true }],
+    ['a negative sub', { sub: '-1', iat: true, exp: true, sid: true }],
+  ])('refuses a token with %s with 401', async (_name, claims) => {
+    const user = await ctx.newUser();
+    let jwt = new SignJWT(claims.sid ? { sid: await familyOf(user.id) } : {})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(claims.sub === 'self' ? String(user.id) : claims.sub);
+    if (claims.iat) jwt = jwt.setIssuedAt(now());
+    if (claims.exp) jwt = jwt.setExpirationTime(now() + 600);
+    const response = await me(await jwt.sign(key));
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ message: 'Your session has expired. Please log in again.' });
+  });
+
+  it('accepts a hand-made token with every claim (the refusals above are for the missing claim)', async () => {
+    const user = await ctx.newUser();
+    const token = await new SignJWT({ sid: await familyOf(user.id) })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(String(user.id))
+      .setIssuedAt(now())
+      .setExpirationTime(now() + 600)
+      .sign(key);
+    expect((await me(token)).statusCode).toBe(200);
+  });
+
+  it('refuses the access token of a session that logged out', async () => {
+    const user = await ctx.newUser();
+    expect((await me(user.token)).statusCode).toBe(200);
+    await ctx.app.inject({ method: 'POST', url: `${API}/users/token/logout`, cookies: { [REFRESH_COOKIE]: user.refreshToken } });
+    expect((await me(user.token)).statusCode).toBe(401);
+  });
+
+  it('refuses the access tokens of a revoked family, and leaves the other logins alone', async () => {
+    const user = await ctx.newUser();
+    const family = await familyOf(user.id);
+    const other = await ctx.login(user.catalystId, user.password);
+    await ctx.db.update(refreshTokens).set({ revokedAt: new Date() }).where(eq(refreshTokens.familyId, family));
+    expect((await me(user.token)).statusCode).toBe(401);
+    expect((await me(other.json().access_token)).statusCode).toBe(200);
+  });
+});
