@@ -103,7 +103,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const rateLimiter = createRateLimiter(db, config.RATE_LIMIT_WINDOW_SECONDS);
   const mailer = createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log });
   const registry = options.registry ?? createCatalystRegistry(config);
-  const refreshTokens = createRefreshTokens(db, config.REFRESH_TOKEN_TTL_DAYS);
+  const refreshTokens = createRefreshTokens(db, config.REFRESH_TOKEN_TTL_DAYS, {
+    secret: options.jwtSecret,
+    graceSeconds: config.REFRESH_GRACE_SECONDS,
+  });
   const events = createEventsService(db);
   const verification = createVerificationService({ db, provider: options.verificationProvider ?? createVerificationProvider(config) });
   // user info lists subscriptions, and an invitation looks a user up: each gets the other through a function.

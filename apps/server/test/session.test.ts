@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import { decodeJwt, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { AccountStatus } from '@cr/contract/users';
@@ -115,10 +115,17 @@ describe.each(databaseKinds)('login, refresh and logout on %s', (kind) => {
       expect(old.json()).toEqual({ message: 'Your session has ended. Please log in again.' });
     });
 
-    it('revokes the whole family when a rotated token is replayed (reuse detection)', async () => {
+    const afterGrace = (userId: number) =>
+      ctx.db
+        .update(refreshTokens)
+        .set({ rotatedAt: new Date(Date.now() - 31_000) })
+        .where(and(eq(refreshTokens.userId, userId), isNotNull(refreshTokens.rotatedAt)));
+
+    it('revokes the whole family when a rotated token is replayed after the grace window (reuse detection)', async () => {
       const user = await ctx.newUser();
       const rotated = await ctx.refresh(user.refreshToken);
       const newest = refreshCookieOf(rotated)!;
+      await afterGrace(user.id);
       expect((await ctx.refresh(user.refreshToken)).statusCode).toBe(401);
       expect((await ctx.refresh(newest)).statusCode).toBe(401);
       const rows = await ctx.db.select().from(refreshTokens).where(eq(refreshTokens.userId, user.id));
@@ -129,8 +136,32 @@ describe.each(databaseKinds)('login, refresh and logout on %s', (kind) => {
       const user = await ctx.newUser();
       const other = refreshCookieOf(await ctx.login(user.catalystId, user.password))!;
       await ctx.refresh(user.refreshToken);
-      await ctx.refresh(user.refreshToken);
+      await afterGrace(user.id);
+      expect((await ctx.refresh(user.refreshToken)).statusCode).toBe(401);
       expect((await ctx.refresh(other)).statusCode).toBe(200);
+    });
+
+    // Issue 13 item 6: two tabs (or two requests) refreshing with the same cookie must not end the session.
+    it('answers two concurrent refreshes with one cookie with the same successor, and keeps the session', async () => {
+      const user = await ctx.newUser();
+      const [first, second] = await Promise.all([ctx.refresh(user.refreshToken), ctx.refresh(user.refreshToken)]);
+      expect(first.statusCode).toBe(200);
+      expect(second.statusCode).toBe(200);
+      const successor = refreshCookieOf(first)!;
+      expect(refreshCookieOf(second)).toBe(successor);
+      expect((await me(`Bearer ${second.json().access_token}`)).statusCode).toBe(200);
+      const next = await ctx.refresh(successor);
+      expect(next.statusCode).toBe(200);
+      const rows = await ctx.db.select().from(refreshTokens).where(eq(refreshTokens.userId, user.id));
+      expect(rows.every((row) => row.revokedAt === null)).toBe(true);
+    });
+
+    it('treats a replay within the grace window as reuse once the successor has itself been rotated', async () => {
+      const user = await ctx.newUser();
+      const successor = refreshCookieOf(await ctx.refresh(user.refreshToken))!;
+      const newest = refreshCookieOf(await ctx.refresh(successor))!;
+      expect((await ctx.refresh(user.refreshToken)).statusCode).toBe(401);
+      expect((await ctx.refresh(newest)).statusCode).toBe(401);
     });
 
     it('answers 401 without a cookie, and with an unknown one', async () => {
@@ -271,5 +302,16 @@ describe.each(databaseKinds)('access token claims and revocation on %s', (kind) 
     await ctx.db.update(refreshTokens).set({ revokedAt: new Date() }).where(eq(refreshTokens.familyId, family));
     expect((await me(user.token)).statusCode).toBe(401);
     expect((await me(other.json().access_token)).statusCode).toBe(200);
+  });
+});
+
+describe.each(databaseKinds)('refresh without a grace window on %s', (kind) => {
+  const ctx = useTestApp(kind, { REFRESH_GRACE_SECONDS: '0' });
+
+  it('revokes the family at the first replay when REFRESH_GRACE_SECONDS is 0', async () => {
+    const user = await ctx.newUser();
+    const newest = refreshCookieOf(await ctx.refresh(user.refreshToken))!;
+    expect((await ctx.refresh(user.refreshToken)).statusCode).toBe(401);
+    expect((await ctx.refresh(newest)).statusCode).toBe(401);
   });
 });
