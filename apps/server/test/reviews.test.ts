@@ -192,18 +192,44 @@ describe.each(databaseKinds)('reviews on %s', (kind) => {
     expect((await create(user, proposalIds[15]!, { impact_alignment_note: `${'ab \n\t'.repeat(100)}` })).statusCode).toBe(201);
   });
 
-  it('only the author edits or deletes a review (403 for others); delete answers the row id (E-010, E-014)', async () => {
+  it('only the author edits or deletes a review (403 for others who may see it); delete answers the row id (E-010, E-014)', async () => {
     const owner = await reviewer();
     const other = await reviewer();
     const review = (await create(owner, proposalIds[16]!)).json();
-    expect((await update(other, review.row_id)).statusCode).toBe(403);
-    expect((await remove(other, review.row_id)).json()).toEqual({ message: 'You can only change or delete your own review.' });
+    await setSwitches({ review_visibility_enabled: true });
+    try {
+      expect((await update(other, review.row_id)).statusCode).toBe(403);
+      expect((await remove(other, review.row_id)).json()).toEqual({ message: 'You can only change or delete your own review.' });
+    } finally {
+      await setSwitches({ review_visibility_enabled: false });
+    }
     const updated = await update(owner, review.row_id, { impact_alignment_rating_given: 1 });
     expect(updated.statusCode).toBe(200);
     expect(updated.json().impact_alignment_rating_given).toBe(1);
     expect((await remove(owner, review.row_id)).json()).toEqual({ row_id: review.row_id });
     expect((await f.get(`proposal-reviews/${review.row_id}/`, admin)).statusCode).toBe(404);
     expect((await remove(owner, review.row_id)).statusCode).toBe(404);
+  });
+
+  // Issue 13 item 11: a 403 would tell that a hidden review exists.
+  it('answers 404, like a missing review, when someone changes or deletes a review they may not see', async () => {
+    const owner = await reviewer();
+    const other = await reviewer();
+    const review = (await create(owner, proposalIds[18]!)).json();
+    await setSwitches({ review_visibility_enabled: false, moderation_submission_enabled: false });
+    try {
+      const notFound = { message: 'The review you are looking for does not exist.' };
+      const updated = await update(other, review.row_id);
+      expect(updated.statusCode).toBe(404);
+      expect(updated.json()).toEqual(notFound);
+      const removed = await remove(other, review.row_id);
+      expect(removed.statusCode).toBe(404);
+      expect(removed.json()).toEqual(notFound);
+      expect((await f.get(`proposal-reviews/${review.row_id}/`, admin)).statusCode).toBe(200); // still there
+      expect((await update(owner, review.row_id)).statusCode).toBe(200);
+    } finally {
+      await setSwitches({ review_visibility_enabled: true, moderation_submission_enabled: false });
+    }
   });
 
   it('shows reviews to everyone only while review visibility or moderation is on; the author and admins always (B-008)', async () => {

@@ -109,12 +109,15 @@ export function createReviewsService(deps: { db: Db; events: EventsService; subs
     return context;
   }
 
+  /** The caller's own review; someone else's answers 403 only when the caller may see it, else 404 like a missing one. */
   async function ownReview(user: AuthUser, id: number) {
     const found = await repo.findReview(db, id);
     if (!found) throw notFound(reviewErrors.notFound);
     const own = await deps.subscriptionIdsOf(user.id);
-    if (!own.includes(found.review.subscriptionId)) throw forbidden(reviewErrors.notYours);
-    return found;
+    if (own.includes(found.review.subscriptionId)) return found;
+    const visibility = await visibilityFor(user);
+    if (visibility.all || visibility.eventIds.includes(found.review.eventId)) throw forbidden(reviewErrors.notYours);
+    throw notFound(reviewErrors.notFound);
   }
 
   return {
