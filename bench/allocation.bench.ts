@@ -12,6 +12,7 @@ import { allocateProposals, type AllocationReviewer } from '../apps/server/src/d
 import { createPrng } from '../apps/server/src/domain/prng';
 import { createEventsService } from '../apps/server/src/modules/events/events.service';
 import { createProposalAllocationService } from '../apps/server/src/modules/proposals/proposal-allocation.service';
+import { createRunsService } from '../apps/server/src/modules/runs/runs.service';
 import { seedScale } from '../apps/server/src/scale-seed';
 import { users } from '../apps/server/src/db/schema/index';
 import { benchDatabase, round } from './lib/database';
@@ -72,7 +73,9 @@ const database = await benchDatabase();
 let endToEnd;
 try {
   const seeded = await seedScale(database.db, { proposals: 2_000, reviewers: 5_000, categories: 40 });
-  const service = createProposalAllocationService({ db: database.db, events: createEventsService(database.db) });
+  const service = createProposalAllocationService({
+    runs: createRunsService({ db: database.db, events: createEventsService(database.db) }),
+  });
   const params = {
     event_id: seeded.eventId,
     allocation_seed: 1,

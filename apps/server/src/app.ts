@@ -2,7 +2,6 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { createCatalystRegistry, type CatalystRegistry } from './adapters/catalyst-registry';
@@ -13,6 +12,7 @@ import { createMailer } from './adapters/mail';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import { createJwt } from './lib/jwt';
+import { guardedFetch } from './lib/outbound';
 import { createRateLimiter } from './lib/rate-limit';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { adminUsersRoutes } from './modules/accounts/admin-users.routes';
@@ -32,11 +32,14 @@ import { createProposalAllocationService } from './modules/proposals/proposal-al
 import { createProposalImportService } from './modules/proposals/proposal-import.service';
 import { createProposalsService } from './modules/proposals/proposals.service';
 import { proposalsRoutes } from './modules/proposals/proposals.routes';
+import { createRunsService } from './modules/runs/runs.service';
 import { createReviewsService } from './modules/reviews/reviews.service';
 import { reviewsRoutes } from './modules/reviews/reviews.routes';
 import { verificationRoutes } from './modules/verification/verification.routes';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
+import { registerInputGuard } from './plugins/input-guard';
+import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerStatic } from './plugins/static';
 import { registerSwagger } from './plugins/swagger';
 
@@ -82,19 +85,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerInputGuard(app);
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'https:'],
-        connectSrc: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-  });
+  await registerSecurityHeaders(app, { apiBase: API_PREFIX, https: config.secureCookies });
   await app.register(cookie);
   await app.register(formbody);
   await registerSwagger(app, API_PREFIX);
@@ -108,6 +101,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     graceSeconds: config.REFRESH_GRACE_SECONDS,
   });
   const events = createEventsService(db);
+  const runs = createRunsService({ db, events });
   const verification = createVerificationService({ db, provider: options.verificationProvider ?? createVerificationProvider(config) });
   // user info lists subscriptions, and an invitation looks a user up: each gets the other through a function.
   const userInfo = createUserInfoService(db, {
@@ -175,15 +169,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           db,
           events,
           registry,
-          gateway: options.gatewayReader ?? createGatewayReader(),
+          gateway:
+            options.gatewayReader ??
+            createGatewayReader(
+              guardedFetch({
+                sourceUrl: config.PROPOSALS_SOURCE_URL,
+                allowlist: config.gatewayAllowlist,
+                allowPrivate: config.GATEWAY_ALLOW_PRIVATE,
+              }),
+            ),
           gatewayUrl: config.PROPOSALS_SOURCE_URL,
+          gatewayAllowlist: config.gatewayAllowlist,
           onChange: () => proposals.proposalsChanged(),
         }),
-        allocation: createProposalAllocationService({ db, events }),
+        allocation: createProposalAllocationService({ runs }),
         importBodyLimit: config.IMPORT_BODY_LIMIT_BYTES,
       });
       await api.register(auditRoutes, { audit: createAuditService(db) });
-      if (config.MAIL_OUTBOX_API) await api.register(outboxRoutes, { db });
+      if (config.MAIL_OUTBOX_API) await api.register(outboxRoutes, { db, token: config.MAIL_OUTBOX_TOKEN });
     },
     { prefix: API_PREFIX },
   );

@@ -1,14 +1,16 @@
 import { AccountStatus, UserRole } from '@cr/contract/users';
 import { DEFAULT_REVIEWS_CONFIG } from '@cr/contract/events';
 import type { Db, Tx } from './db/client';
-import { findEventByName, insertEvent, upsertConfig } from './modules/events/events.repository';
+import { upsertConfig } from './db/config-records';
+import { findEventByName, insertEvent } from './modules/events/events.repository';
 import { allocationProposals, countProposals } from './modules/proposals/proposals.repository';
 import { insertReview } from './modules/reviews/reviews.repository';
 import { findAccountById, insertAccount, isCatalystIdTaken, updateCatalystId, updateUser } from './modules/accounts/accounts.repository';
 import { hashPassword } from './lib/secrets';
 import { localRegistry } from './adapters/catalyst-registry';
 import { createEventsService } from './modules/events/events.service';
-import { createProposalAllocationService } from './modules/proposals/proposal-allocation.service';
+import { proposalAllocationRun } from './modules/proposals/proposal-allocation.service';
+import { createRunsService } from './modules/runs/runs.service';
 import { createProposalImportService } from './modules/proposals/proposal-import.service';
 import { insertSubscription } from './modules/subscriptions/subscriptions.repository';
 import { newAnonymousId } from './modules/subscriptions/subscriptions.service';
@@ -87,7 +89,7 @@ async function seedDemoProposals(db: Db): Promise<void> {
     preferredCategories: [],
   });
   await seedDemoReviews(db, event.id);
-  await createProposalAllocationService({ db, events }).generate(admin.userId, {
+  await createRunsService({ db, events }).execute(admin.userId, proposalAllocationRun, {
     event_id: event.id,
     allocation_seed: 1,
     nr_of_proposals_lv0: 20,

@@ -4,7 +4,8 @@ import type { ProposalExtraField } from '@cr/contract/proposals';
 import type { Db } from './db/client';
 import { createPrng } from './domain/prng';
 import { hashPassword } from './lib/secrets';
-import { insertEvent, upsertConfig } from './modules/events/events.repository';
+import { upsertConfig } from './db/config-records';
+import { insertEvent } from './modules/events/events.repository';
 
 /**
  * `npm run cli -- seed-scale`: a round at a given size for benchmarks and load tests: one active event open for

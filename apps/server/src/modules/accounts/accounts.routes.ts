@@ -129,7 +129,7 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
   api.post(
     '/users/password/update',
     {
-      config: { access: 'user' },
+      config: { access: 'user', allowDuringReset: true },
       schema: { tags, security: [{ bearer: [] }], body: updatePasswordBody, response: { 200: okBody, ...errors } },
     },
     async (request) => {

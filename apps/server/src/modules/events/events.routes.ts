@@ -18,6 +18,7 @@ import {
   statusConfigBody,
   statusConfigPublic,
 } from '@cr/contract/events';
+import { isAdmin } from '../../domain/rules';
 import { currentUser } from '../../plugins/auth';
 import type { EventsService } from './events.service';
 
@@ -114,7 +115,7 @@ export async function eventsRoutes(app: FastifyInstance, options: { events: Even
   api.get(
     '/configs/status/',
     { config: { access: 'public' }, schema: { tags: ['configs'], response: { 200: statusConfigPublic } } },
-    (request) => events.status({ activeOnly: request.user?.role !== 100 }),
+    (request) => events.status({ activeOnly: !isAdmin(request.user) }),
   );
 
   api.put(

@@ -17,15 +17,14 @@ import type { ConfigKind } from '../../db/schema/index';
 import { conflict, notFound } from '../../errors';
 import { lockNotAvailable } from '../../db/errors';
 import { recordAudit } from '../system/audit.service';
+import * as records from '../../db/config-records';
+import { readRunFlags, runMessages } from '../runs/runs.service';
 import * as repo from './events.repository';
 
 export const eventMessages = {
-  runInProgress: 'Another run is in progress for this event. Try again when it has finished.',
   nameTaken: 'An event with this name already exists.',
   eventNotFound: 'This event does not exist.',
 };
-
-const DEFAULT_ALLOCATION_CONFIG: AllocationConfig = { moderation_allocation_generated: false, proposal_allocation_generated: false };
 
 /** Status-message HTML keeps formatting and links, never scripts, handlers or styles (spec §3: HTML allowed). */
 export function sanitizeMessageHtml(html: string): string {
@@ -87,7 +86,7 @@ export function createEventsService(db: Db) {
   }
 
   async function reviewsConfigValue(tx: DbOrTx, eventId: number): Promise<{ row: { id: number } | undefined; value: ReviewsConfigValue }> {
-    const row = await repo.findConfig(tx, 'reviews', eventId);
+    const row = await records.findConfig(tx, 'reviews', eventId);
     return { row, value: { ...DEFAULT_REVIEWS_CONFIG, ...((row?.value as ReviewsConfigValue | undefined) ?? {}) } };
   }
 
@@ -95,8 +94,8 @@ export function createEventsService(db: Db) {
   async function putConfig<T>(actorUserId: number, kind: ConfigKind, eventId: number, value: T, defaults: T) {
     return db.transaction(async (tx) => {
       await requireEvent(tx, eventId);
-      const before = await repo.lockConfig(tx, kind, eventId, defaults);
-      const row = await repo.updateConfig(tx, before.id, value);
+      const before = await records.lockConfig(tx, kind, eventId, defaults);
+      const row = await records.updateConfig(tx, before.id, value);
       await recordAudit(tx, {
         actorUserId,
         action: `config.${kind}.update`,
@@ -141,7 +140,7 @@ export function createEventsService(db: Db) {
 
     async levelQualifiers(eventId: number) {
       await requireEvent(db, eventId);
-      const row = await repo.findConfig(db, 'reviews-level-qualifiers', eventId);
+      const row = await records.findConfig(db, 'reviews-level-qualifiers', eventId);
       const value = (row?.value as LevelQualifiers | undefined) ?? { lv1: DEFAULT_LEVEL_QUALIFIER, lv2: DEFAULT_LEVEL_QUALIFIER };
       return configRecord(row, 'reviews-level-qualifiers', eventId, value);
     },
@@ -155,34 +154,8 @@ export function createEventsService(db: Db) {
 
     async allocationConfig(eventId: number) {
       await requireEvent(db, eventId);
-      const row = await repo.findConfig(db, 'allocations', eventId);
-      return configRecord(row, 'allocations', eventId, {
-        ...DEFAULT_ALLOCATION_CONFIG,
-        ...((row?.value as Partial<AllocationConfig> | undefined) ?? {}),
-      });
-    },
-
-    /** Creates the event's allocation flags record if missing, outside any run's transaction. */
-    ensureAllocationConfig: (eventId: number) => repo.ensureConfig(db, 'allocations', eventId, DEFAULT_ALLOCATION_CONFIG),
-
-    /**
-     * Locks the event's allocation flags for a run without waiting: a second run while one holds them gets 409
-     * (DOMAIN.md: concurrent real runs, exactly one wins). Answers the flags; `mark` sets one in the same transaction.
-     */
-    async lockAllocationConfig(tx: DbOrTx, eventId: number) {
-      let row;
-      try {
-        row = await repo.findConfig(tx, 'allocations', eventId, { forUpdate: true, noWait: true });
-      } catch (error) {
-        if (lockNotAvailable(error)) throw conflict(eventMessages.runInProgress);
-        throw error;
-      }
-      if (!row) throw new Error('ensureAllocationConfig first');
-      const value: AllocationConfig = { ...DEFAULT_ALLOCATION_CONFIG, ...((row.value as Partial<AllocationConfig> | null) ?? {}) };
-      return {
-        value,
-        mark: (flag: keyof AllocationConfig) => repo.updateConfig(tx, row.id, { ...value, [flag]: true }),
-      };
+      const { row, value } = await readRunFlags(db, eventId);
+      return configRecord(row, 'allocations', eventId, value as AllocationConfig);
     },
 
     /**
@@ -194,7 +167,7 @@ export function createEventsService(db: Db) {
       try {
         row = await repo.lockEventNoWait(tx, eventId);
       } catch (error) {
-        if (lockNotAvailable(error)) throw conflict(eventMessages.runInProgress);
+        if (lockNotAvailable(error)) throw conflict(runMessages.runInProgress);
         throw error;
       }
       if (!row) throw notFound(eventMessages.eventNotFound);
@@ -209,7 +182,7 @@ export function createEventsService(db: Db) {
 
     /** Ids of the events whose reviews config satisfies a rule now (e.g. reviews visible to everyone). */
     async eventIdsWhere(rule: (config: ReviewsConfigValue) => boolean) {
-      const rows = await repo.allConfigs(db, 'reviews');
+      const rows = await records.allConfigs(db, 'reviews');
       return rows
         .filter((row) => row.eventId !== null && rule({ ...DEFAULT_REVIEWS_CONFIG, ...(row.value as ReviewsConfigValue) }))
         .map((row) => row.eventId!);
@@ -228,7 +201,7 @@ export function createEventsService(db: Db) {
     async registrationOpen(now = new Date()) {
       const current = await repo.listActiveEvents(db);
       if (current.length === 0) return true;
-      const rows = await repo.findConfigs(
+      const rows = await records.findConfigs(
         db,
         'reviews',
         current.map((event) => event.id),
@@ -240,7 +213,7 @@ export function createEventsService(db: Db) {
     },
 
     async status(options: { activeOnly?: boolean } = {}) {
-      const row = await repo.findConfig(db, 'status', null);
+      const row = await records.findConfig(db, 'status', null);
       const messages = ((row?.value as { messages?: StatusMessage[] } | undefined)?.messages ?? []).filter(
         (message) => !options.activeOnly || message.is_active,
       );
@@ -250,7 +223,7 @@ export function createEventsService(db: Db) {
     /** Replaces the list of status messages; new ones get the next row ids, HTML is sanitised before it is stored. */
     async putStatus(actorUserId: number, input: StatusMessageInput[]) {
       return db.transaction(async (tx) => {
-        const before = await repo.lockConfig(tx, 'status', null, { messages: [] });
+        const before = await records.lockConfig(tx, 'status', null, { messages: [] });
         const previous = (before.value as { messages?: StatusMessage[] }).messages ?? [];
         let next = Math.max(0, ...previous.map((message) => message.row_id)) + 1;
         const used = new Set<number>();
@@ -269,7 +242,7 @@ export function createEventsService(db: Db) {
             action_url: message.action_url ?? null,
           };
         });
-        const row = await repo.updateConfig(tx, before.id, { messages });
+        const row = await records.updateConfig(tx, before.id, { messages });
         await recordAudit(tx, {
           actorUserId,
           action: 'config.status.update',

@@ -1,9 +1,10 @@
 import type { AllocationParams, AllocationStats } from '@cr/contract/proposals';
-import type { Db } from '../../db/client';
-import { allocateProposals, NO_CATEGORY, type AllocationReviewer } from '../../domain/proposal-allocation';
+import { ReviewerLevel } from '@cr/contract/subscriptions';
+import { allocateProposals, type AllocationInput, type AllocationResult, type AllocationReviewer } from '../../domain/proposal-allocation';
 import { catalystKey } from '../../domain/proposal-document';
-import type { EventsService } from '../events/events.service';
-import { recordAudit } from '../system/audit.service';
+import { conflictsByAuthor } from '../../domain/rules';
+import { authoredObjectives } from '../../db/rules';
+import type { AdminRun, RunsService } from '../runs/runs.service';
 import * as repo from './proposals.repository';
 
 /** [value, how many have it], ascending: the statistics modal's histograms. */
@@ -14,69 +15,61 @@ function histogram(values: Int32Array): [number, number][] {
 }
 
 /**
- * Proposal allocation runs (DOMAIN.md "Proposal allocation", spec §2.17): the inputs are loaded, the pure algorithm
- * allocates, and a real run replaces the event's allocations in one transaction, sets proposal_allocation_generated
- * and is recorded in the audit log. Concurrent real runs on one event take turns on the event's allocation flags.
+ * Proposal allocation (DOMAIN.md "Proposal allocation", spec §2.17) as an admin run: the inputs are loaded, the pure
+ * algorithm allocates, and a real run replaces the event's allocations and sets proposal_allocation_generated. It
+ * may run again (it replaces), so it is not `once`.
  */
-export function createProposalAllocationService(deps: { db: Db; events: EventsService }) {
-  const { db, events } = deps;
-  return {
-    async generate(actorUserId: number, input: AllocationParams): Promise<AllocationStats> {
-      const params = input;
-      await events.get(params.event_id);
-      const run = async (tx: Db | Parameters<Parameters<Db['transaction']>[0]>[0]) => {
-        // One after the other: inside a transaction they share one connection.
-        const reviewerRows = await repo.allocationReviewers(tx, params.event_id);
-        const proposals = await repo.allocationProposals(tx, params.event_id);
-        const authorCategories = await repo.eventAuthorCategories(tx, params.event_id);
-        const conflictsOf = new Map<string, number[]>();
-        for (const row of authorCategories)
-          conflictsOf.set(row.catalystKey, [...(conflictsOf.get(row.catalystKey) ?? []), row.categoryId ?? NO_CATEGORY]);
-        const reviewers: AllocationReviewer[] = reviewerRows.map((row) => ({
-          id: row.id,
-          level: row.role === 1 ? 1 : 0,
-          preferred: row.preferred,
-          conflicts: conflictsOf.get(catalystKey(row.catalystId)) ?? [],
-        }));
-        const result = allocateProposals({
-          reviewers,
-          proposals,
-          quotaLv0: params.nr_of_proposals_lv0,
-          quotaLv1: params.nr_of_proposals_lv1,
-          categories: params.categories,
-          seed: params.allocation_seed,
-        });
-        return {
-          result,
-          stats: {
-            ...result.stats,
-            histograms: { per_proposal: histogram(result.perProposal), per_reviewer: histogram(result.perReviewer) },
-            dry_run: params.dry_run,
-          },
-        };
-      };
+export const proposalAllocationRun: AdminRun<AllocationParams, AllocationInput, AllocationResult, AllocationStats> = {
+  action: 'proposals.allocate',
+  flag: 'proposal_allocation_generated',
+  once: false,
 
-      if (params.dry_run) return (await run(db)).stats;
-      await events.ensureAllocationConfig(params.event_id);
-      return db.transaction(async (tx) => {
-        const flags = await events.lockAllocationConfig(tx, params.event_id);
-        const { result, stats } = await run(tx);
-        await repo.deleteAllocations(tx, params.event_id);
-        await repo.insertAllocations(tx, params.event_id, result.reviewerIds, result.proposalIds);
-        await flags.mark('proposal_allocation_generated');
-        const { histograms: _histograms, ...summary } = stats;
-        await recordAudit(tx, {
-          actorUserId,
-          action: 'proposals.allocate',
-          entity: 'event',
-          entityId: String(params.event_id),
-          eventId: params.event_id,
-          before: flags.value,
-          after: { params, stats: summary },
-        });
-        return stats;
-      });
-    },
+  async load(tx, params) {
+    // One after the other: inside a transaction they share one connection.
+    const reviewerRows = await repo.allocationReviewers(tx, params.event_id);
+    const proposals = await repo.allocationProposals(tx, params.event_id);
+    const conflictsOf = conflictsByAuthor(await authoredObjectives(tx, { eventId: params.event_id }));
+    const reviewers: AllocationReviewer[] = reviewerRows.map((row) => ({
+      id: row.id,
+      level: row.role === ReviewerLevel.level_1 ? 1 : 0,
+      preferred: row.preferred,
+      conflicts: conflictsOf.get(catalystKey(row.catalystId)) ?? [],
+    }));
+    return {
+      reviewers,
+      proposals,
+      quotaLv0: params.nr_of_proposals_lv0,
+      quotaLv1: params.nr_of_proposals_lv1,
+      categories: params.categories,
+      seed: params.allocation_seed,
+    };
+  },
+
+  compute(input, params) {
+    const result = allocateProposals(input);
+    return {
+      result,
+      stats: {
+        ...result.stats,
+        histograms: { per_proposal: histogram(result.perProposal), per_reviewer: histogram(result.perReviewer) },
+        dry_run: params.dry_run,
+      },
+    };
+  },
+
+  async write(tx, result, params) {
+    await repo.deleteAllocations(tx, params.event_id);
+    await repo.insertAllocations(tx, params.event_id, result.reviewerIds, result.proposalIds);
+  },
+
+  auditedStats: ({ histograms: _histograms, ...summary }) => summary,
+};
+
+/** `POST proposal-reviews/generate-allocations`. */
+export function createProposalAllocationService(deps: { runs: RunsService }) {
+  return {
+    generate: (actorUserId: number, params: AllocationParams): Promise<AllocationStats> =>
+      deps.runs.execute(actorUserId, proposalAllocationRun, params),
   };
 }
 export type ProposalAllocationService = ReturnType<typeof createProposalAllocationService>;

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { ReviewerLevel, SubscriptionStatus } from '@cr/contract/subscriptions';
+import { activeReviewerSubscription } from '../../db/rules';
 import { AccountStatus, RegistrationStatus } from '@cr/contract/users';
 import {
   catalystIds,
@@ -137,16 +137,6 @@ export async function replaceAuthors(db: DbOrTx, proposalIds: number[], rows: { 
   if (rows.length > 0) await db.insert(proposalAuthors).values(rows).onConflictDoNothing();
 }
 
-/** Categories (objectives) of an event's proposals that a Catalyst ID key authored: conflicts of interest. */
-export async function authoredCategories(db: DbOrTx, catalystKey: string) {
-  const rows = await db
-    .selectDistinct({ categoryId: proposals.categoryId, eventId: proposals.eventId })
-    .from(proposalAuthors)
-    .innerJoin(proposals, eq(proposals.id, proposalAuthors.proposalId))
-    .where(eq(proposalAuthors.catalystKey, catalystKey));
-  return rows;
-}
-
 // ---------- allocation ----------
 
 /**
@@ -166,9 +156,7 @@ export async function allocationReviewers(db: DbOrTx, eventId: number) {
     .innerJoin(catalystIds, eq(catalystIds.id, users.catalystIdRef))
     .where(
       and(
-        eq(subscriptions.eventId, eventId),
-        eq(subscriptions.status, SubscriptionStatus.active),
-        inArray(subscriptions.role, [ReviewerLevel.level_0, ReviewerLevel.level_1]),
+        activeReviewerSubscription(eventId),
         eq(catalystIds.status, AccountStatus.active),
         eq(catalystIds.rbacRegStatus, RegistrationStatus.persistent),
       ),
@@ -182,15 +170,6 @@ export async function allocationProposals(db: DbOrTx, eventId: number) {
     .from(proposals)
     .where(eq(proposals.eventId, eventId))
     .orderBy(asc(proposals.id));
-}
-
-/** (author key, category) pairs of an event's proposals. */
-export async function eventAuthorCategories(db: DbOrTx, eventId: number) {
-  return db
-    .selectDistinct({ catalystKey: proposalAuthors.catalystKey, categoryId: proposals.categoryId })
-    .from(proposalAuthors)
-    .innerJoin(proposals, eq(proposals.id, proposalAuthors.proposalId))
-    .where(eq(proposals.eventId, eventId));
 }
 
 export async function deleteAllocations(db: DbOrTx, eventId: number) {

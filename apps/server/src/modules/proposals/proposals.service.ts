@@ -1,5 +1,6 @@
 import type { ProposalPublic, ProposalRow, ProposalsQuery } from '@cr/contract/proposals';
 import type { Db } from '../../db/client';
+import { authoredObjectives } from '../../db/rules';
 import { catalystKey } from '../../domain/proposal-document';
 import { notFound } from '../../errors';
 import { createCountCache } from '../../lib/count-cache';
@@ -79,8 +80,8 @@ export function createProposalsService(deps: {
 
     /** Categories (objectives) in which a Catalyst ID authored a proposal: `unique_objectives_as_author`. */
     async objectivesAuthoredBy(catalystId: string) {
-      const rows = await repo.authoredCategories(db, catalystKey(catalystId));
-      return [...new Set(rows.map((row) => row.categoryId).filter((id): id is number => id !== null))];
+      const rows = await authoredObjectives(db, { catalystKey: catalystKey(catalystId) });
+      return [...new Set(rows.map((row) => row.objectiveId).filter((id): id is number => id !== null))];
     },
   };
 }

@@ -1,15 +1,8 @@
-import { and, asc, count, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import {
-  catalystIds,
-  categories,
-  proposalAllocations,
-  proposalAuthors,
-  proposals,
-  reviews,
-  subscriptions,
-  users,
-} from '../../db/schema/index';
+import { activeReviewerSubscription, reviewVisibleTo } from '../../db/rules';
+import type { ReviewVisibility } from '../../domain/rules';
+import { catalystIds, categories, proposalAllocations, proposals, reviews, subscriptions, users } from '../../db/schema/index';
 
 export type ReviewInsert = typeof reviews.$inferInsert;
 
@@ -31,21 +24,6 @@ const joined = (db: DbOrTx) =>
     .innerJoin(subscriptions, eq(subscriptions.id, reviews.subscriptionId))
     .leftJoin(categories, eq(categories.id, proposals.categoryId));
 export type ReviewRow = Awaited<ReturnType<ReturnType<typeof joined>['execute']>>[number];
-
-/** Which reviews a viewer may see (DOMAIN.md "Reviews"): all (admin), or those of visible events plus their own. */
-export interface Visibility {
-  all: boolean;
-  eventIds: number[];
-  ownSubscriptionIds: number[];
-}
-
-function visible(visibility: Visibility): SQL | undefined {
-  if (visibility.all) return undefined;
-  const parts: SQL[] = [];
-  if (visibility.eventIds.length > 0) parts.push(inArray(reviews.eventId, visibility.eventIds));
-  if (visibility.ownSubscriptionIds.length > 0) parts.push(inArray(reviews.subscriptionId, visibility.ownSubscriptionIds));
-  return parts.length > 0 ? or(...parts) : sql`false`;
-}
 
 export interface ReviewFilter {
   proposalId?: number | undefined;
@@ -83,11 +61,11 @@ function filterWhere(filter: ReviewFilter): SQL[] {
 export async function listReviews(
   db: DbOrTx,
   filter: ReviewFilter,
-  visibility: Visibility,
+  visibility: ReviewVisibility,
   page: { size: number; page: number },
   cachedTotal: (key: string, load: () => Promise<number>) => Promise<number> = (_key, load) => load(),
 ) {
-  const where = and(visible(visibility), ...filterWhere(filter));
+  const where = and(reviewVisibleTo(visibility), ...filterWhere(filter));
   const ids = db
     .select({ id: reviews.id })
     .from(reviews)
@@ -106,14 +84,17 @@ export async function listReviews(
   return { rows, total };
 }
 
-export async function findReview(db: DbOrTx, id: number) {
-  const rows = await joined(db).where(eq(reviews.id, id)).limit(1);
+/** One review; with a visibility, only when the viewer may see it. */
+export async function findReview(db: DbOrTx, id: number, visibility?: ReviewVisibility) {
+  const rows = await joined(db)
+    .where(and(eq(reviews.id, id), visibility && reviewVisibleTo(visibility)))
+    .limit(1);
   return rows[0];
 }
 
-export async function findReviewsByIds(db: DbOrTx, ids: number[], visibility: Visibility) {
+export async function findReviewsByIds(db: DbOrTx, ids: number[], visibility: ReviewVisibility) {
   return joined(db)
-    .where(and(inArray(reviews.id, ids), visible(visibility)))
+    .where(and(inArray(reviews.id, ids), reviewVisibleTo(visibility)))
     .orderBy(asc(reviews.id));
 }
 
@@ -177,35 +158,9 @@ export async function writerContext(db: DbOrTx, userId: number, eventId: number,
     .from(subscriptions)
     .innerJoin(users, eq(users.id, subscriptions.userId))
     .innerJoin(catalystIds, eq(catalystIds.id, users.catalystIdRef))
-    .where(
-      and(
-        eq(subscriptions.userId, userId),
-        eq(subscriptions.eventId, eventId),
-        eq(subscriptions.status, 1),
-        inArray(subscriptions.role, [0, 1]),
-      ),
-    )
+    .where(and(eq(subscriptions.userId, userId), activeReviewerSubscription(eventId)))
     .limit(1);
   return rows[0];
-}
-
-/** Whether an author key wrote a proposal in this objective of the event (or this very proposal, when it has none). */
-export async function authoredInObjective(
-  db: DbOrTx,
-  catalystKey: string,
-  proposal: { id: number; eventId: number; categoryId: number | null },
-) {
-  const sameObjective =
-    proposal.categoryId === null
-      ? eq(proposals.id, proposal.id)
-      : and(eq(proposals.eventId, proposal.eventId), eq(proposals.categoryId, proposal.categoryId));
-  const rows = await db
-    .select({ id: proposals.id })
-    .from(proposalAuthors)
-    .innerJoin(proposals, eq(proposals.id, proposalAuthors.proposalId))
-    .where(and(eq(proposalAuthors.catalystKey, catalystKey), sameObjective))
-    .limit(1);
-  return rows.length > 0;
 }
 
 /** Proposal ids among `proposalIds` that one of the subscriptions reviewed (`has_reviewed`). */

@@ -7,9 +7,11 @@ import {
   type ReviewPublic,
   type ReviewsFilterQuery,
 } from '@cr/contract/reviews';
-import { AccountStatus, RegistrationStatus, UserRole } from '@cr/contract/users';
+import { AccountStatus, RegistrationStatus } from '@cr/contract/users';
 import type { Db } from '../../db/client';
 import { uniqueViolation } from '../../db/errors';
+import { authoredInObjective } from '../../db/rules';
+import { isAdmin, reviewVisibility, type ReviewVisibility } from '../../domain/rules';
 import { catalystKey } from '../../domain/proposal-document';
 import { conflict, forbidden, notFound } from '../../errors';
 import type { AuthUser } from '../../plugins/auth';
@@ -88,14 +90,13 @@ export function createReviewsService(deps: { db: Db; events: EventsService; subs
   // Totals of the reviews list lag by at most 15 s; the rows are always current.
   const totals = createCountCache(15_000);
 
-  async function visibilityFor(viewer: AuthUser | null): Promise<repo.Visibility> {
-    if (viewer?.role === UserRole.admin) return { all: true, eventIds: [], ownSubscriptionIds: [] };
+  async function visibilityFor(viewer: AuthUser | null): Promise<ReviewVisibility> {
+    if (isAdmin(viewer)) return reviewVisibility(viewer, [], []); // an admin needs no look-ups
     // Events whose outcomes exist join this list with the review-outcomes run (its issue), through the event's flags.
     const open = await events.eventIdsWhere((config) => reviewsVisible(config));
-    return { all: false, eventIds: open, ownSubscriptionIds: viewer ? await deps.subscriptionIdsOf(viewer.id) : [] };
+    return reviewVisibility(viewer, open, viewer ? await deps.subscriptionIdsOf(viewer.id) : []);
   }
 
-  /** The checks every write shares: submission open, an active reviewer subscription, a ready account. */
   /**
    * The checks every write shares, in two queries: submission open for the event, and in one query the writer's
    * active LV0/LV1 subscription with a ready account (active, persistently registered on chain).
@@ -111,13 +112,12 @@ export function createReviewsService(deps: { db: Db; events: EventsService; subs
 
   /** The caller's own review; someone else's answers 403 only when the caller may see it, else 404 like a missing one. */
   async function ownReview(user: AuthUser, id: number) {
-    const found = await repo.findReview(db, id);
-    if (!found) throw notFound(reviewErrors.notFound);
-    const own = await deps.subscriptionIdsOf(user.id);
-    if (own.includes(found.review.subscriptionId)) return found;
     const visibility = await visibilityFor(user);
-    if (visibility.all || visibility.eventIds.includes(found.review.eventId)) throw forbidden(reviewErrors.notYours);
-    throw notFound(reviewErrors.notFound);
+    const found = await repo.findReview(db, id, visibility);
+    if (!found) throw notFound(reviewErrors.notFound);
+    const own = visibility.all ? await deps.subscriptionIdsOf(user.id) : visibility.ownSubscriptionIds;
+    if (!own.includes(found.review.subscriptionId)) throw forbidden(reviewErrors.notYours);
+    return found;
   }
 
   return {
@@ -126,7 +126,7 @@ export function createReviewsService(deps: { db: Db; events: EventsService; subs
       const proposal = await repo.findProposalForReview(db, input.proposal_id);
       if (!proposal) throw notFound(reviewErrors.proposalNotFound);
       const context = await writer(user, proposal.eventId, proposal.id);
-      if (await repo.authoredInObjective(db, catalystKey(context.catalystId), proposal)) throw forbidden(reviewErrors.author);
+      if (await authoredInObjective(db, catalystKey(context.catalystId), proposal)) throw forbidden(reviewErrors.author);
       try {
         const review = await repo.insertReview(db, {
           eventId: proposal.eventId,
@@ -165,14 +165,8 @@ export function createReviewsService(deps: { db: Db; events: EventsService; subs
     },
 
     async get(viewer: AuthUser | null, id: number): Promise<ReviewPublic> {
-      const found = await repo.findReview(db, id);
+      const found = await repo.findReview(db, id, await visibilityFor(viewer));
       if (!found) throw notFound(reviewErrors.notFound);
-      const visibility = await visibilityFor(viewer);
-      const seen =
-        visibility.all ||
-        visibility.eventIds.includes(found.review.eventId) ||
-        visibility.ownSubscriptionIds.includes(found.review.subscriptionId);
-      if (!seen) throw notFound(reviewErrors.notFound);
       return toReviewPublic(found);
     },
 

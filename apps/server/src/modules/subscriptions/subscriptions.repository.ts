@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { activeReviewerSubscription } from '../../db/rules';
 import { categories, events, subscriptions } from '../../db/schema/index';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
@@ -65,9 +66,7 @@ export async function activeReviewerSubscriptionIds(db: DbOrTx, userId: number) 
     .select({ id: subscriptions.id })
     .from(subscriptions)
     .innerJoin(events, eq(events.id, subscriptions.eventId))
-    .where(
-      and(eq(subscriptions.userId, userId), eq(subscriptions.status, 1), inArray(subscriptions.role, [0, 1]), eq(events.active, true)),
-    );
+    .where(and(eq(subscriptions.userId, userId), activeReviewerSubscription(), eq(events.active, true)));
   return rows.map((row) => row.id);
 }
 

@@ -1,0 +1,82 @@
+import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { ReviewerLevel, SubscriptionStatus } from '@cr/contract/subscriptions';
+import type { DbOrTx } from './client';
+import { proposalAuthors, proposals, reviews, subscriptions } from './schema/index';
+import type { ReviewVisibility } from '../domain/rules';
+
+/*
+ * The shared rules of the domain as SQL, each defined once here (their pure counterparts are in domain/rules.ts).
+ * Repositories build their queries from these; apps/server/test/rules.test.ts pins each one down.
+ */
+
+// ---------- active reviewer ----------
+
+/** The levels that review proposals (LV2 moderates). */
+export const REVIEWING_LEVELS = [ReviewerLevel.level_0, ReviewerLevel.level_1];
+
+/**
+ * An active LV0/LV1 reviewer of an event (DOMAIN.md "Reviews", "Proposal allocation"): a subscription with status
+ * active at level 0 or 1, of the given event when one is given. Whether the account may write (active, persistent
+ * on chain) is checked by each use, with its own answer. Users: the review writer's context, the proposal allocation's
+ * reviewers, the allocated-proposals list.
+ */
+export function activeReviewerSubscription(eventId?: number): SQL {
+  return and(
+    eventId === undefined ? undefined : eq(subscriptions.eventId, eventId),
+    eq(subscriptions.status, SubscriptionStatus.active),
+    inArray(subscriptions.role, REVIEWING_LEVELS),
+  )!;
+}
+
+// ---------- conflict of interest ----------
+
+/**
+ * Conflict of interest (DOMAIN.md): an author never reviews or moderates in an objective (category) in which they
+ * authored a proposal. The (author key, event, objective) triples, of one author key or of one event's proposals;
+ * `objectiveId` is null for an uncategorised proposal. Users: user info's `unique_objectives_as_author`, the proposal
+ * allocation (through domain/rules.ts `conflictsByAuthor`), and next the moderation allocation.
+ */
+export function authoredObjectives(db: DbOrTx, of: { catalystKey: string } | { eventId: number }) {
+  return db
+    .selectDistinct({ catalystKey: proposalAuthors.catalystKey, eventId: proposals.eventId, objectiveId: proposals.categoryId })
+    .from(proposalAuthors)
+    .innerJoin(proposals, eq(proposals.id, proposalAuthors.proposalId))
+    .where('catalystKey' in of ? eq(proposalAuthors.catalystKey, of.catalystKey) : eq(proposals.eventId, of.eventId));
+}
+
+/**
+ * The conflict of interest for one proposal: whether an author key wrote a proposal in its objective of its event
+ * (for an uncategorised proposal: that proposal itself). Users: review writes.
+ */
+export async function authoredInObjective(
+  db: DbOrTx,
+  catalystKey: string,
+  proposal: { id: number; eventId: number; categoryId: number | null },
+) {
+  const sameObjective =
+    proposal.categoryId === null
+      ? eq(proposals.id, proposal.id)
+      : and(eq(proposals.eventId, proposal.eventId), eq(proposals.categoryId, proposal.categoryId));
+  const rows = await db
+    .select({ id: proposals.id })
+    .from(proposalAuthors)
+    .innerJoin(proposals, eq(proposals.id, proposalAuthors.proposalId))
+    .where(and(eq(proposalAuthors.catalystKey, catalystKey), sameObjective))
+    .limit(1);
+  return rows.length > 0;
+}
+
+// ---------- review visibility ----------
+
+/**
+ * Review visibility (DOMAIN.md "Reviews") as a condition on `reviews`: all for an admin, otherwise those of the open
+ * events and the viewer's own. The visibility itself comes from domain/rules.ts `reviewVisibility`. Users: every
+ * review read (one review, by ids, the filtered list).
+ */
+export function reviewVisibleTo(visibility: ReviewVisibility): SQL | undefined {
+  if (visibility.all) return undefined;
+  const parts: SQL[] = [];
+  if (visibility.eventIds.length > 0) parts.push(inArray(reviews.eventId, visibility.eventIds));
+  if (visibility.ownSubscriptionIds.length > 0) parts.push(inArray(reviews.subscriptionId, visibility.ownSubscriptionIds));
+  return parts.length > 0 ? or(...parts) : sql`false`;
+}

@@ -1,0 +1,33 @@
+import type { AllocationConfig } from '@cr/contract/events';
+import type { DbOrTx } from '../../db/client';
+import * as records from '../../db/config-records';
+
+/**
+ * An event's run flags: which admin runs have written their results (`proposal_allocation_generated`,
+ * `moderation_allocation_generated`, and the keys later runs name). They live in the event's `allocations`
+ * configuration record, which `GET configs/allocations/{event}` answers (spec §3 "Allocation config").
+ */
+export type RunFlags = Record<string, boolean>;
+
+/** The flags the spec's allocation config always shows, false until their run writes. */
+export const DEFAULT_RUN_FLAGS: AllocationConfig = { moderation_allocation_generated: false, proposal_allocation_generated: false };
+
+const withDefaults = (value: unknown): RunFlags & AllocationConfig => ({ ...DEFAULT_RUN_FLAGS, ...((value as RunFlags | null) ?? {}) });
+
+/** The event's flags, with the defaults where nothing was written; `row` is the stored record, if any. */
+export async function readRunFlags(db: DbOrTx, eventId: number) {
+  const row = await records.findConfig(db, 'allocations', eventId);
+  return { row, value: withDefaults(row?.value) };
+}
+
+/** Creates the event's flags record if missing; outside any run's transaction, so that runs can lock it. */
+export const ensureRunFlags = (db: DbOrTx, eventId: number) => records.ensureConfig(db, 'allocations', eventId, DEFAULT_RUN_FLAGS);
+
+/** Locks the event's flags record without waiting (the driver's lock_not_available when another holds it). */
+export async function lockRunFlagsNoWait(tx: DbOrTx, eventId: number) {
+  const row = await records.findConfig(tx, 'allocations', eventId, { forUpdate: true, noWait: true });
+  if (!row) throw new Error('ensureRunFlags first');
+  return { id: row.id, value: withDefaults(row.value) };
+}
+
+export const setRunFlags = (tx: DbOrTx, id: number, value: RunFlags) => records.updateConfig(tx, id, value);
