@@ -96,7 +96,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const rateLimiter = createRateLimiter(db, config.RATE_LIMIT_WINDOW_SECONDS);
   const mailer = createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log });
   const registry = options.registry ?? createCatalystRegistry(config);
-  const refreshTokens = createRefreshTokens(db, config.REFRESH_TOKEN_TTL_DAYS);
+  const refreshTokens = createRefreshTokens(db, config.REFRESH_TOKEN_TTL_DAYS, {
+    secret: options.jwtSecret,
+    graceSeconds: config.REFRESH_GRACE_SECONDS,
+  });
   const events = createEventsService(db);
   const runs = createRunsService({ db, events });
   const verification = createVerificationService({ db, provider: options.verificationProvider ?? createVerificationProvider(config) });
@@ -137,7 +140,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     limits: guessLimitsOf(config),
   });
 
-  registerAuth(app, { jwt, apiBase: API_PREFIX, loadUser: (id) => userInfo.loadAuthUser(id) });
+  registerAuth(app, {
+    jwt,
+    apiBase: API_PREFIX,
+    loadUser: (id) => userInfo.loadAuthUser(id),
+    sessionActive: (sessionId) => refreshTokens.familyActive(sessionId),
+  });
 
   await app.register(
     async (api) => {

@@ -1,8 +1,8 @@
 import { count, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { catalystIds } from '../src/db/schema/index';
+import { catalystIds, refreshTokens } from '../src/db/schema/index';
 import { API, databaseKinds, useTestApp } from './build-test-app';
-import { uniqueName } from './fixtures';
+import { refreshCookieOf, uniqueName } from './fixtures';
 
 describe.each(databaseKinds)('concurrent requests on %s', (kind) => {
   const ctx = useTestApp(kind);
@@ -31,10 +31,16 @@ describe.each(databaseKinds)('concurrent requests on %s', (kind) => {
     }
   });
 
-  it('uses a refresh token once when two refreshes race with it', async () => {
+  // Issue 13 item 6: the grace window answers both with the one successor instead of ending the session.
+  it('rotates a refresh token once when two refreshes race with it, and answers both with the same successor', async () => {
     const user = await ctx.newUser();
     const responses = await Promise.all([ctx.refresh(user.refreshToken), ctx.refresh(user.refreshToken)]);
-    expect(responses.map((r) => r.statusCode).sort()).toEqual([200, 401]);
+    expect(responses.map((r) => r.statusCode)).toEqual([200, 200]);
+    expect(refreshCookieOf(responses[0]!)).toBe(refreshCookieOf(responses[1]!));
+    const rows = await ctx.db.select().from(refreshTokens).where(eq(refreshTokens.userId, user.id));
+    expect(rows).toHaveLength(2);
+    expect(rows.filter((row) => row.rotatedAt !== null)).toHaveLength(1);
+    expect(rows.every((row) => row.revokedAt === null)).toBe(true);
   });
 
   it('uses an activation token once when two activations race with it', async () => {

@@ -110,10 +110,12 @@ export function createReviewsService(deps: { db: Db; events: EventsService; subs
     return context;
   }
 
+  /** The caller's own review; someone else's answers 403 only when the caller may see it, else 404 like a missing one. */
   async function ownReview(user: AuthUser, id: number) {
-    const found = await repo.findReview(db, id);
+    const visibility = await visibilityFor(user);
+    const found = await repo.findReview(db, id, visibility);
     if (!found) throw notFound(reviewErrors.notFound);
-    const own = await deps.subscriptionIdsOf(user.id);
+    const own = visibility.all ? await deps.subscriptionIdsOf(user.id) : visibility.ownSubscriptionIds;
     if (!own.includes(found.review.subscriptionId)) throw forbidden(reviewErrors.notYours);
     return found;
   }
