@@ -21,6 +21,7 @@ import { createRefreshTokens } from './modules/accounts/refresh-tokens';
 import { createSessionService } from './modules/accounts/session.service';
 import { createUserInfoService } from './modules/accounts/user-info.service';
 import { createEventsService } from './modules/events/events.service';
+import { createLookupsService } from './modules/lookups/lookups.service';
 import { eventsRoutes } from './modules/events/events.routes';
 import { createSubscriptionsService } from './modules/subscriptions/subscriptions.service';
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes';
@@ -99,32 +100,37 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(formbody);
   await registerSwagger(app, API_PREFIX);
 
+  // Adapters and helpers first, then the services strictly in dependency order (each uses only those above it):
+  // lookups (a leaf) → events → runs, verification → subscriptions → user info, reviews, proposals → accounts.
   const jwt = createJwt(options.jwtSecret, config.ACCESS_TOKEN_TTL_SECONDS);
   const rateLimiter = createRateLimiter(db, config.RATE_LIMIT_WINDOW_SECONDS);
   const mailer = createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log });
   const registry = options.registry ?? createCatalystRegistry(config);
   const refreshTokens = createRefreshTokens(db, config.REFRESH_TOKEN_TTL_DAYS);
+
+  const lookups = createLookupsService(db);
   const events = createEventsService(db);
   const runs = createRunsService({ db, events });
   const verification = createVerificationService({ db, provider: options.verificationProvider ?? createVerificationProvider(config) });
-  // user info lists subscriptions, and an invitation looks a user up: each gets the other through a function.
+  const subscriptions = createSubscriptionsService({ db, events, verification, lookups });
   const userInfo = createUserInfoService(db, {
-    subscriptionsOf: (userId) => subscriptions.ofUser(userId),
-    objectivesOf: (catalystId) => proposals.objectivesAuthoredBy(catalystId),
+    subscriptions,
+    lookups,
     registry,
     registryRecheckMs: config.REGISTRY_RECHECK_SECONDS * 1000,
   });
-  const reviews = createReviewsService({
+  const reviews = createReviewsService({ db, events, lookups });
+  const proposals = createProposalsService({ db, lookups });
+  const imports = createProposalImportService({
     db,
     events,
-    subscriptionIdsOf: (userId) => subscriptions.subscriptionIdsOf(userId),
+    registry,
+    gateway: options.gatewayReader ?? createGatewayReader(),
+    gatewayUrl: config.PROPOSALS_SOURCE_URL,
+    onChange: () => proposals.proposalsChanged(),
   });
-  const proposals = createProposalsService({
-    db,
-    activeSubscriptionIds: (userId) => subscriptions.activeReviewerSubscriptionIds(userId),
-    reviewedBy: (userId, proposalIds) => reviews.reviewedBy(userId, proposalIds),
-  });
-  const subscriptions = createSubscriptionsService({ db, events, verification, userIdOf: (catalystId) => userInfo.userIdOf(catalystId) });
+  const allocation = createProposalAllocationService({ runs });
+  const audit = createAuditService(db);
   const accounts = createAccountsService({
     db,
     mailer,
@@ -164,18 +170,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(reviewsRoutes, { reviews });
       await api.register(proposalsRoutes, {
         proposals,
-        imports: createProposalImportService({
-          db,
-          events,
-          registry,
-          gateway: options.gatewayReader ?? createGatewayReader(),
-          gatewayUrl: config.PROPOSALS_SOURCE_URL,
-          onChange: () => proposals.proposalsChanged(),
-        }),
-        allocation: createProposalAllocationService({ runs }),
+        imports,
+        allocation,
         importBodyLimit: config.IMPORT_BODY_LIMIT_BYTES,
       });
-      await api.register(auditRoutes, { audit: createAuditService(db) });
+      await api.register(auditRoutes, { audit });
       if (config.MAIL_OUTBOX_API) await api.register(outboxRoutes, { db });
     },
     { prefix: API_PREFIX },

@@ -13,6 +13,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { uniqueViolation } from '../../db/errors';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import type { EventsService } from '../events/events.service';
+import type { LookupsService } from '../lookups/lookups.service';
 import { recordAudit } from '../system/audit.service';
 import type { VerificationService } from '../verification/verification.service';
 import * as repo from './subscriptions.repository';
@@ -39,7 +40,7 @@ export function createSubscriptionsService(deps: {
   db: Db;
   events: EventsService;
   verification: VerificationService;
-  userIdOf?: (catalystId: string) => Promise<number>;
+  lookups: Pick<LookupsService, 'userIdOf'>;
 }) {
   const { db, events, verification } = deps;
 
@@ -158,8 +159,7 @@ export function createSubscriptionsService(deps: {
      * subscription (spec §2.16); the user answers with the second form.
      */
     async invite(actorUserId: number, input: { event_id: number; catalyst_id: string }): Promise<SubscriptionPublic[]> {
-      if (!deps.userIdOf) throw new Error('invite needs userIdOf');
-      const userId = await deps.userIdOf(input.catalyst_id);
+      const userId = await deps.lookups.userIdOf(input.catalyst_id);
       const event = await events.get(input.event_id);
       if (!(await events.switchActive(event.row_id, 'reviewer_subscription_enabled'))) throw forbidden(subscriptionMessages.closed);
       try {
@@ -190,9 +190,6 @@ export function createSubscriptionsService(deps: {
         throw error;
       }
     },
-
-    activeReviewerSubscriptionIds: (userId: number) => repo.activeReviewerSubscriptionIds(db, userId),
-    subscriptionIdsOf: (userId: number) => repo.subscriptionIdsOf(db, userId),
 
     /** A user's subscriptions, newest first (spec §2.16). */
     async ofUser(userId: number): Promise<SubscriptionPublic[]> {
