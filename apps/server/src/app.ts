@@ -23,10 +23,14 @@ import { createUserInfoService } from './modules/accounts/user-info.service';
 import { createEventsService } from './modules/events/events.service';
 import { createLookupsService } from './modules/lookups/lookups.service';
 import { eventsRoutes } from './modules/events/events.routes';
+import { createEventConfigService } from './modules/events/event-config.service';
+import { eventConfigRoutes } from './modules/events/event-config.routes';
 import { createSubscriptionsService } from './modules/subscriptions/subscriptions.service';
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes';
 import { createAuditService } from './modules/system/audit.service';
 import { auditRoutes, healthRoutes, outboxRoutes } from './modules/system/system.routes';
+import { createStatusService } from './modules/system/status.service';
+import { statusRoutes } from './modules/system/status.routes';
 import { createVerificationService } from './modules/verification/verification.service';
 import { createProposalAllocationService } from './modules/proposals/proposal-allocation.service';
 import { createProposalImportService } from './modules/proposals/proposal-import.service';
@@ -101,7 +105,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerSwagger(app, API_PREFIX);
 
   // Adapters and helpers first, then the services strictly in dependency order (each uses only those above it):
-  // lookups (a leaf) → events → runs, verification → subscriptions → user info, reviews, proposals → accounts.
+  // lookups (a leaf) → events, event config, status → runs, verification → subscriptions → user info, reviews,
+  // proposals → accounts.
   const jwt = createJwt(options.jwtSecret, config.ACCESS_TOKEN_TTL_SECONDS);
   const rateLimiter = createRateLimiter(db, config.RATE_LIMIT_WINDOW_SECONDS);
   const mailer = createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log });
@@ -110,16 +115,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const lookups = createLookupsService(db);
   const events = createEventsService(db);
+  const eventConfig = createEventConfigService(db);
+  const status = createStatusService(db);
   const runs = createRunsService({ db, events });
   const verification = createVerificationService({ db, provider: options.verificationProvider ?? createVerificationProvider(config) });
-  const subscriptions = createSubscriptionsService({ db, events, verification, lookups });
+  const subscriptions = createSubscriptionsService({ db, events, eventConfig, verification, lookups });
   const userInfo = createUserInfoService(db, {
     subscriptions,
     lookups,
     registry,
     registryRecheckMs: config.REGISTRY_RECHECK_SECONDS * 1000,
   });
-  const reviews = createReviewsService({ db, events, lookups });
+  const reviews = createReviewsService({ db, eventConfig, lookups });
   const proposals = createProposalsService({ db, lookups });
   const imports = createProposalImportService({
     db,
@@ -139,7 +146,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     rateLimiter,
     publicUrl: config.publicUrl,
     adminCatalystIds: config.adminCatalystIds,
-    registrationOpen: () => events.registrationOpen(),
+    registrationOpen: () => eventConfig.registrationOpen(),
     limits: { resetPerAccount: config.RESET_LIMIT_PER_ACCOUNT, resetPerAddress: config.RESET_LIMIT_PER_ADDRESS },
   });
   const session = createSessionService({
@@ -165,6 +172,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       });
       await api.register(adminUsersRoutes, { userInfo });
       await api.register(eventsRoutes, { events });
+      await api.register(eventConfigRoutes, { eventConfig });
+      await api.register(statusRoutes, { status });
       await api.register(subscriptionsRoutes, { subscriptions });
       await api.register(verificationRoutes, { verification });
       await api.register(reviewsRoutes, { reviews });
@@ -181,12 +190,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
   await registerStatic(app, { webDist: config.WEB_DIST ?? defaultWebDist, apiBase: API_PREFIX, env: config });
-  app.decorate('services', { accounts, events });
+  app.decorate('services', { accounts, eventConfig });
   return app;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    services: { accounts: ReturnType<typeof createAccountsService>; events: ReturnType<typeof createEventsService> };
+    services: { accounts: ReturnType<typeof createAccountsService>; eventConfig: ReturnType<typeof createEventConfigService> };
   }
 }

@@ -15,7 +15,7 @@ import { isAdmin, reviewVisibility, type ReviewVisibility } from '../../domain/r
 import { catalystKey } from '../../domain/proposal-document';
 import { conflict, forbidden, notFound } from '../../errors';
 import type { AuthUser } from '../../plugins/auth';
-import type { EventsService } from '../events/events.service';
+import type { EventConfigService } from '../events/event-config.service';
 import type { LookupsService } from '../lookups/lookups.service';
 import { createCountCache } from '../../lib/count-cache';
 import * as repo from './reviews.repository';
@@ -86,15 +86,19 @@ export function toReviewPublic(row: repo.ReviewRow): ReviewPublic {
  * edits or deletes it, and only while submission is enabled. Visibility: own reviews always; all reviews of an event
  * while its review visibility or moderation is on, or once its outcomes exist; admins see all.
  */
-export function createReviewsService(deps: { db: Db; events: EventsService; lookups: Pick<LookupsService, 'subscriptionIdsOf'> }) {
-  const { db, events, lookups } = deps;
+export function createReviewsService(deps: {
+  db: Db;
+  eventConfig: Pick<EventConfigService, 'eventIdsWhere' | 'switchActive'>;
+  lookups: Pick<LookupsService, 'subscriptionIdsOf'>;
+}) {
+  const { db, eventConfig, lookups } = deps;
   // Totals of the reviews list lag by at most 15 s; the rows are always current.
   const totals = createCountCache(15_000);
 
   async function visibilityFor(viewer: AuthUser | null): Promise<ReviewVisibility> {
     if (isAdmin(viewer)) return reviewVisibility(viewer, [], []); // an admin needs no look-ups
     // Events whose outcomes exist join this list with the review-outcomes run (its issue), through the event's flags.
-    const open = await events.eventIdsWhere((config) => reviewsVisible(config));
+    const open = await eventConfig.eventIdsWhere((config) => reviewsVisible(config));
     return reviewVisibility(viewer, open, viewer ? await lookups.subscriptionIdsOf(viewer.id) : []);
   }
 
@@ -103,7 +107,7 @@ export function createReviewsService(deps: { db: Db; events: EventsService; look
    * active LV0/LV1 subscription with a ready account (active, persistently registered on chain).
    */
   async function writer(user: AuthUser, eventId: number, proposalId: number) {
-    if (!(await events.switchActive(eventId, 'review_submission_enabled'))) throw forbidden(reviewErrors.closed);
+    if (!(await eventConfig.switchActive(eventId, 'review_submission_enabled'))) throw forbidden(reviewErrors.closed);
     const context = await repo.writerContext(db, user.id, eventId, proposalId);
     if (!context) throw forbidden(reviewErrors.notReviewer);
     if (context.status !== AccountStatus.active || context.rbacRegStatus !== RegistrationStatus.persistent)
