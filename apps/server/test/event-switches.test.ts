@@ -128,7 +128,7 @@ describe.each(databaseKinds)('event switches on %s', (kind) => {
     ])('review submission %s → %s', async (_label, config, expected) => {
       const event = await f.newEvent(admin);
       await f.put(`configs/reviews/${event.row_id}/`, admin, { record_update: config });
-      expect(await ctx.app.services.events.switchActive(event.row_id, 'review_submission_enabled', NOW)).toBe(expected);
+      expect(await ctx.app.services.eventConfig.switchActive(event.row_id, 'review_submission_enabled', NOW)).toBe(expected);
     });
 
     it('derives the stage from the current events and their configs as the web app does (B-010 to B-013)', async () => {
