@@ -263,6 +263,8 @@ test.describe("the admin's view of a user (issue 12 item 13)", () => {
     await login(page, demo.admin);
     await page.goto('/admin/users');
     await page.getByRole('textbox', { name: 'Search users' }).fill('demo-reviewer');
+    await expect(page).toHaveURL(/[?&]search=demo-reviewer/); // the search has landed (it would undo a navigation under way)
+    await expect(page.getByRole('table', { name: 'Users' }).locator('tbody tr')).toHaveCount(1);
     await page.getByRole('link', { name: /View the profile of id\.catalyst:\/\/cardano\/demo-reviewer/ }).click();
     await expect(page.getByRole('heading', { level: 1, name: demo.reviewer })).toBeVisible();
     await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
