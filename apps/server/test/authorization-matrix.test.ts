@@ -190,6 +190,10 @@ const matrix: Record<string, Entry> = {
     request: send('POST', '/proposal-reviews/generate-allocations'),
     expect: adminOnly(422),
   },
+  // flags and moderation allocation (issue 14)
+  'POST /flags/compute': { request: send('POST', '/flags/compute'), expect: adminOnly(422) },
+  'POST /flags/import': { request: send('POST', '/flags/import'), expect: adminOnly(422) },
+  'POST /moderations/generate-allocations': { request: send('POST', '/moderations/generate-allocations'), expect: adminOnly(422) },
   // proposals
   'GET /proposals/': { request: (world) => ({ method: 'GET', url: `/proposals/?event_id=${world.eventId}` }), expect: everyone(200) },
   'GET /proposals/allocated': { request: get('/proposals/allocated'), expect: signedIn(200) },
