@@ -35,6 +35,8 @@ import { proposalsRoutes } from './modules/proposals/proposals.routes';
 import { createRunsService } from './modules/runs/runs.service';
 import { createReviewsService } from './modules/reviews/reviews.service';
 import { reviewsRoutes } from './modules/reviews/reviews.routes';
+import { createModerationsService } from './modules/moderations/moderations.service';
+import { moderationsRoutes } from './modules/moderations/moderations.routes';
 import { verificationRoutes } from './modules/verification/verification.routes';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
@@ -111,6 +113,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db,
     events,
     subscriptionIdsOf: (userId) => subscriptions.subscriptionIdsOf(userId),
+    moderationOf: (viewer, items) => moderations.reviewModeration(viewer, items),
+  });
+  // A review answer carries its moderation fields, and the moderator's lists are reviews: each gets the other through a function.
+  const moderations = createModerationsService({
+    db,
+    events,
+    visibleReviewEvent: (viewer, reviewId) => reviews.visibleEventOf(viewer, reviewId),
+    reviewsByIds: (viewer, ids) => reviews.listedFor(viewer, ids),
   });
   const proposals = createProposalsService({
     db,
@@ -155,6 +165,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(subscriptionsRoutes, { subscriptions });
       await api.register(verificationRoutes, { verification });
       await api.register(reviewsRoutes, { reviews });
+      await api.register(moderationsRoutes, { moderations });
       await api.register(proposalsRoutes, {
         proposals,
         imports: createProposalImportService({
