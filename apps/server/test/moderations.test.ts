@@ -176,6 +176,19 @@ describe.each(databaseKinds)('moderations on %s', (kind) => {
       expect((await remove(w.moderator, created.row_id)).statusCode).toBe(404);
     });
 
+    it('refuses a moderator who authored a proposal in the review’s objective (403)', async () => {
+      const event = await ctx.newEvent({ config: { review_submission_enabled: true } });
+      const reviewer = await ctx.newReviewer(event);
+      const review = await ctx.newReview(reviewer, await ctx.newProposal(event, { category: 'Cardano Open: Ecosystem' }));
+      const moderator = await ctx.newModerator(event);
+      await ctx.newProposal(event, { author: moderator, category: 'Cardano Open: Ecosystem' });
+      await allocate(moderator, review.row_id);
+      await ctx.configure(event, { review_submission_enabled: false, moderation_submission_enabled: true });
+      const response = await create(moderator, review.row_id);
+      expect(response.statusCode).toBe(403);
+      expect(response.json().message).toBe('You cannot moderate reviews in an objective where you are an author.');
+    });
+
     it('of concurrent double submits exactly one wins; the others get 409', async () => {
       const reviewId = w.reviewIds[0]!;
       const responses = await Promise.all([1, 2, 3, 4].map(() => create(w.moderator, reviewId)));

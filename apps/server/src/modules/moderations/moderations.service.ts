@@ -180,8 +180,8 @@ export function createModerationsService(deps: {
     },
 
     /**
-     * What each review answer carries about moderation for this viewer, in at most six queries whatever the number
-     * of reviews: flags (public), allocated_for_moderation (allocated to the viewer's active LV2 subscription),
+     * What each review answer carries about moderation for this viewer, in at most eight queries whatever the
+     * number of reviews: flags (public), allocated_for_moderation (allocated to the viewer's active LV2 subscription),
      * moderation (the viewer's own), moderated (a moderation the viewer may see exists: their own, or any for an
      * admin or once the event's moderations are public), next_allocation (the viewer's next review allocated in the
      * same event and not yet moderated by them, after this one in review order, wrapping round; null when none).
