@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { moderationMessages } from '@cr/contract/moderations';
 import { SubscriptionStatus } from '@cr/contract/subscriptions';
+import { AccountStatus } from '@cr/contract/users';
 import * as records from '../src/db/config-records';
 import { moderationAllocations, reviewFlags, subscriptions } from '../src/db/schema/index';
 import { API, databaseKinds, useTestApp } from './build-test-app';
@@ -117,6 +118,17 @@ describe.each(databaseKinds)('moderations on %s', (kind) => {
         }
       } finally {
         await ctx.db.update(subscriptions).set({ status: SubscriptionStatus.active }).where(row);
+      }
+    });
+
+    it('refuses a moderator whose account is not active (403)', async () => {
+      await ctx.setStatus(w.moderator.id, AccountStatus.inactive);
+      try {
+        const response = await create(w.moderator, w.reviewIds[0]!);
+        expect(response.statusCode).toBe(403);
+        expect(response.json().message).toBe('Your account must be active and registered on chain before you can moderate.');
+      } finally {
+        await ctx.setStatus(w.moderator.id, AccountStatus.active);
       }
     });
 
@@ -291,6 +303,18 @@ describe.each(databaseKinds)('moderations on %s', (kind) => {
       expect(allocated.json().page).toEqual({ total: 3, size: 25, page: 0 });
       expect(allocated.json().data.map((review: { row_id: number }) => review.row_id)).toEqual([first, second, third]);
       expect(allocated.json().data.every((review: { allocated_for_moderation: boolean }) => review.allocated_for_moderation)).toBe(true);
+      // F-004: what the list's columns need: id, proposal title and objective, assessor and level, ranking, ratings, flags.
+      expect(allocated.json().data[0]).toMatchObject({
+        row_id: first,
+        proposal: { title: expect.any(String), objective_title: expect.anything() },
+        assessor: w.reviewer.anonymousId,
+        assessor_level: 0,
+        ranking: 0,
+        impact_alignment_rating_given: 4,
+        feasibility_rating_given: 3,
+        auditability_rating_given: 5,
+        flags: [],
+      });
       const total = await list('allocated/?size=1&page=0', w.moderator);
       expect(total.json().data).toHaveLength(1);
       expect(total.json().page.total).toBe(3);
