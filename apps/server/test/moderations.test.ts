@@ -384,6 +384,19 @@ describe.each(databaseKinds)('moderations on %s', (kind) => {
       await remove(w.moderator, moderation.row_id);
     });
 
+    it('a moderator still opens the reviews allocated to them once moderation closed and reviews are hidden', async () => {
+      await ctx.configure(w.event, { moderation_submission_enabled: false, review_visibility_enabled: false });
+      try {
+        expect((await call('GET', `proposal-reviews/${w.reviewIds[0]}/`, w.moderator)).statusCode).toBe(200);
+        expect((await call('GET', `proposal-reviews/${w.reviewIds[3]}/`, w.moderator)).statusCode).toBe(404); // not theirs
+        expect((await call('GET', `proposal-reviews/${w.reviewIds[0]}/`, w.otherModerator)).statusCode).toBe(404);
+        expect((await call('GET', `moderations/by-review/${w.reviewIds[0]}/`, w.otherModerator)).statusCode).toBe(404);
+        expect((await list('allocated/', w.moderator)).json().page.total).toBe(3);
+      } finally {
+        await ctx.configure(w.event, { moderation_submission_enabled: true });
+      }
+    });
+
     it('a review answer carries its flags from review_flags for everyone (F-039, F-040)', async () => {
       const [first, second] = w.reviewIds as [number, number];
       await ctx.db.insert(reviewFlags).values([
