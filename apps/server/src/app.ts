@@ -44,6 +44,8 @@ import { moderationAllocationRoutes } from './modules/moderations/moderation-all
 import { createModerationAllocationService } from './modules/moderations/moderation-allocation.service';
 import { createReviewsService } from './modules/reviews/reviews.service';
 import { reviewsRoutes } from './modules/reviews/reviews.routes';
+import { createModerationsService } from './modules/moderations/moderations.service';
+import { moderationsRoutes } from './modules/moderations/moderations.routes';
 import { verificationRoutes } from './modules/verification/verification.routes';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
@@ -126,7 +128,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     registry,
     registryRecheckMs: config.REGISTRY_RECHECK_SECONDS * 1000,
   });
-  const reviews = createReviewsService({ db, eventConfig, lookups });
+  // A review answer carries its moderation fields, and the moderator's lists are reviews: each reaches the other
+  // through a function (the one mutual pair of the graph).
+  const reviews = createReviewsService({
+    db,
+    eventConfig,
+    lookups,
+    moderationOf: (viewer, items) => moderations.reviewModeration(viewer, items),
+  });
+  const moderations = createModerationsService({
+    db,
+    eventConfig,
+    visibleReviewEvent: (viewer, reviewId) => reviews.visibleEventOf(viewer, reviewId),
+    reviewsByIds: (viewer, ids) => reviews.listedFor(viewer, ids),
+  });
   const proposals = createProposalsService({ db, lookups });
   const imports = createProposalImportService({
     db,
@@ -135,7 +150,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     gateway:
       options.gatewayReader ??
       createGatewayReader(
-        guardedFetch({ sourceUrl: config.PROPOSALS_SOURCE_URL, allowlist: config.gatewayAllowlist, allowPrivate: config.GATEWAY_ALLOW_PRIVATE }),
+        guardedFetch({
+          sourceUrl: config.PROPOSALS_SOURCE_URL,
+          allowlist: config.gatewayAllowlist,
+          allowPrivate: config.GATEWAY_ALLOW_PRIVATE,
+        }),
       ),
     gatewayUrl: config.PROPOSALS_SOURCE_URL,
     gatewayAllowlist: config.gatewayAllowlist,
@@ -189,6 +208,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(subscriptionsRoutes, { subscriptions });
       await api.register(verificationRoutes, { verification });
       await api.register(reviewsRoutes, { reviews });
+      await api.register(moderationsRoutes, { moderations });
       await api.register(proposalsRoutes, {
         proposals,
         imports,

@@ -1,10 +1,12 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReviewerLevel } from '@cr/contract/subscriptions';
 import { AccountStatus } from '@cr/contract/users';
+import { moderationAllocations, moderations, subscriptions } from '../src/db/schema/index';
 import { API, useTestApp } from './build-test-app';
 import type { TestUser } from './fixtures';
 
@@ -47,6 +49,8 @@ interface World {
   proposalIds: number[];
   /** A review by lv0, hidden (review visibility is off). */
   reviewId: number;
+  /** lv2's moderation of that review (allocated to lv2; moderation submission is off). */
+  moderationId: number;
 }
 
 type RequestOf = (world: World, role: Role, ctx: ReturnType<typeof useTestApp>) => Promise<InjectOptions> | InjectOptions;
@@ -144,10 +148,11 @@ const matrix: Record<string, Entry> = {
     request: (world) => ({ method: 'GET', url: `/proposal-reviews/by-ids/?ids=${world.reviewId}` }),
     expect: everyone(200),
   },
-  // A hidden review: its author and admins see it, no one else learns that it exists.
+  // A hidden review: its author, the moderator it is allocated to (issue 14) and admins see it, no one else learns
+  // that it exists.
   'GET /proposal-reviews/:id/': {
     request: (world) => ({ method: 'GET', url: `/proposal-reviews/${world.reviewId}/` }),
-    expect: { ...everyone(404), lv0: 200, admin: 200 },
+    expect: { ...everyone(404), lv0: 200, lv2: 200, admin: 200 },
   },
   // Only an active LV0/LV1 reviewer of the proposal's event may review it.
   'POST /proposal-reviews/': {
@@ -194,6 +199,26 @@ const matrix: Record<string, Entry> = {
   'POST /flags/compute': { request: send('POST', '/flags/compute'), expect: adminOnly(422) },
   'POST /flags/import': { request: send('POST', '/flags/import'), expect: adminOnly(422) },
   'POST /moderations/generate-allocations': { request: send('POST', '/moderations/generate-allocations'), expect: adminOnly(422) },
+  // moderations (issue 14): lv2 moderated the hidden review allocated to them; moderation submission is off.
+  'GET /proposal-reviews/allocated/': { request: get('/proposal-reviews/allocated/'), expect: signedIn(200) },
+  'GET /proposal-reviews/allocated/count/': { request: get('/proposal-reviews/allocated/count/'), expect: signedIn(200) },
+  'GET /proposal-reviews/moderated/': { request: get('/proposal-reviews/moderated/'), expect: signedIn(200) },
+  'GET /proposal-reviews/moderated/count/': { request: get('/proposal-reviews/moderated/count/'), expect: signedIn(200) },
+  'POST /moderations/': { request: send('POST', '/moderations/'), expect: signedInWrite(422) },
+  'GET /moderations/:id/': {
+    request: (world) => ({ method: 'GET', url: `/moderations/${world.moderationId}/` }),
+    expect: { ...everyone(404), lv2: 200, admin: 200 },
+  },
+  'GET /moderations/by-review/:review_id/': {
+    request: (world) => ({ method: 'GET', url: `/moderations/by-review/${world.reviewId}/` }),
+    expect: { ...everyone(404), lv0: 200, lv2: 200, admin: 200 },
+  },
+  'PUT /moderations/:id/': { request: send('PUT', (world) => `/moderations/${world.moderationId}/`), expect: signedInWrite(422) },
+  // Others learn nothing (404); the author is refused while moderation is closed, an admin because it is not theirs.
+  'DELETE /moderations/:id/': {
+    request: send('DELETE', (world) => `/moderations/${world.moderationId}/`),
+    expect: signedInWrite(404, { lv2: 403, admin: 403 }),
+  },
   // proposals
   'GET /proposals/': { request: (world) => ({ method: 'GET', url: `/proposals/?event_id=${world.eventId}` }), expect: everyone(200) },
   'GET /proposals/allocated': { request: get('/proposals/allocated'), expect: signedIn(200) },
@@ -258,6 +283,13 @@ describe('authorization matrix', () => {
     await ctx.newModerator(otherEvent, { user: lv2Other });
 
     world.reviewId = (await ctx.newReview(lv0, world.proposalIds[0]!, reviewFields)).row_id;
+    const [moderator] = await ctx.db.select().from(subscriptions).where(eq(subscriptions.userId, lv2.id));
+    await ctx.db.insert(moderationAllocations).values({ eventId: world.eventId, reviewId: world.reviewId, subscriptionId: moderator!.id });
+    const [moderation] = await ctx.db
+      .insert(moderations)
+      .values({ eventId: world.eventId, reviewId: world.reviewId, subscriptionId: moderator!.id, classification: 1, rationale: 'Valid.' })
+      .returning();
+    world.moderationId = moderation!.id;
   });
 
   it('has an entry for every route the app registers, and none for a route it does not', () => {
