@@ -128,19 +128,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     registry,
     registryRecheckMs: config.REGISTRY_RECHECK_SECONDS * 1000,
   });
-  // A review answer carries its moderation fields, and the moderator's lists are reviews: each reaches the other
-  // through a function (the one mutual pair of the graph).
+  // A review answer carries its moderation fields; the moderator's lists are reviews, composed in their routes.
+  const moderations = createModerationsService({ db, eventConfig });
   const reviews = createReviewsService({
     db,
     eventConfig,
     lookups,
     moderationOf: (viewer, items) => moderations.reviewModeration(viewer, items),
-  });
-  const moderations = createModerationsService({
-    db,
-    eventConfig,
-    visibleReviewEvent: (viewer, reviewId) => reviews.visibleEventOf(viewer, reviewId),
-    reviewsByIds: (viewer, ids) => reviews.listedFor(viewer, ids),
   });
   const proposals = createProposalsService({ db, lookups });
   const imports = createProposalImportService({
@@ -208,7 +202,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(subscriptionsRoutes, { subscriptions });
       await api.register(verificationRoutes, { verification });
       await api.register(reviewsRoutes, { reviews });
-      await api.register(moderationsRoutes, { moderations });
+      await api.register(moderationsRoutes, { moderations, reviews });
       await api.register(proposalsRoutes, {
         proposals,
         imports,

@@ -171,7 +171,7 @@ const matrix: Record<string, Entry> = {
       payload: { proposal_review_update: { row_id: world.reviewId, ...reviewFields } },
     }),
     // issue 13 item 11: someone else's review they may not see is 404, like a missing one; an admin sees it: 403
-    expect: signedInWrite(404, { lv0: 200, admin: 403 }),
+    expect: signedInWrite(404, { lv0: 200, lv2: 403, admin: 403 }),
   },
   // Only the author deletes a review: each caller gets a fresh review of lv1's to try it on.
   'DELETE /proposal-reviews/:id/': {

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBody, paged, pageQuery, validationErrorBody } from '@cr/contract/common';
+import { errorBody, paged, pageQuery, validationErrorBody, type PageInfo } from '@cr/contract/common';
 import { moderationIdParams, moderationPublic, moderationUpdateBody, newModerationBody, reviewIdParams } from '@cr/contract/moderations';
 import { reviewPublic } from '@cr/contract/reviews';
 import { currentUser } from '../../plugins/auth';
+import type { ReviewsService } from '../reviews/reviews.service';
 import type { ModerationsService } from './moderations.service';
 
 const errors = { 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 422: validationErrorBody };
@@ -16,14 +17,19 @@ const security = [{ bearer: [] }];
  * moderator's lists of §2.14 (`proposal-reviews/allocated/`, `proposal-reviews/moderated/` and the reference API's
  * `…/count/` variants). The static list paths win over `proposal-reviews/:id/` in the router whatever the order.
  */
-export async function moderationsRoutes(app: FastifyInstance, options: { moderations: ModerationsService }) {
+export async function moderationsRoutes(app: FastifyInstance, options: { moderations: ModerationsService; reviews: ReviewsService }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const { moderations } = options;
+  const { moderations, reviews } = options;
+  /** A page of review ids as reviews: the moderator may see them by their allocation or moderation. */
+  const asReviews = async (user: ReturnType<typeof currentUser>, page: Promise<{ ids: number[]; page: PageInfo }>) => {
+    const { ids, page: info } = await page;
+    return { data: await reviews.listedFor(user, ids), page: info };
+  };
 
   api.get(
     '/proposal-reviews/allocated/',
     { config: { access: 'user' }, schema: { tags, security, querystring: pageQuery, response: { 200: paged(reviewPublic), ...errors } } },
-    (request) => moderations.allocated(currentUser(request), request.query),
+    (request) => asReviews(currentUser(request), moderations.allocated(currentUser(request), request.query)),
   );
   api.get(
     '/proposal-reviews/allocated/count/',
@@ -33,7 +39,7 @@ export async function moderationsRoutes(app: FastifyInstance, options: { moderat
   api.get(
     '/proposal-reviews/moderated/',
     { config: { access: 'user' }, schema: { tags, security, querystring: pageQuery, response: { 200: paged(reviewPublic), ...errors } } },
-    (request) => moderations.moderated(currentUser(request), request.query),
+    (request) => asReviews(currentUser(request), moderations.moderated(currentUser(request), request.query)),
   );
   api.get(
     '/proposal-reviews/moderated/count/',
@@ -49,7 +55,8 @@ export async function moderationsRoutes(app: FastifyInstance, options: { moderat
   api.get(
     '/moderations/by-review/:review_id/',
     { config: { access: 'public' }, schema: { tags, params: reviewIdParams, response: { 200: z.array(moderationPublic), ...errors } } },
-    (request) => moderations.byReview(request.user, request.params.review_id),
+    async (request) =>
+      moderations.byReview(request.user, request.params.review_id, await reviews.visibleEventOf(request.user, request.params.review_id)),
   );
   api.get(
     '/moderations/:id/',

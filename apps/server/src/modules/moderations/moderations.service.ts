@@ -1,7 +1,6 @@
 import { switchActive } from '@cr/contract/events';
 import type { ModerationFields, ModerationPublic } from '@cr/contract/moderations';
 import type { PageQuery } from '@cr/contract/common';
-import type { ReviewPublic } from '@cr/contract/reviews';
 import { AccountStatus, RegistrationStatus } from '@cr/contract/users';
 import type { Db } from '../../db/client';
 import { uniqueViolation } from '../../db/errors';
@@ -53,14 +52,7 @@ const toModerationPublic = ({ moderation, publicContact }: repo.ModerationRow): 
  * under the same conditions. Who sees a moderation (with the moderator's public contact): its author, admins, and
  * everyone once the event's moderation is closed and its outcomes exist; anyone else gets 404.
  */
-export function createModerationsService(deps: {
-  db: Db;
-  eventConfig: Pick<EventConfigService, 'eventIdsWhere' | 'switchActive'>;
-  /** The review's event when the viewer may see the review, else undefined (reviews service). */
-  visibleReviewEvent: (viewer: AuthUser | null, reviewId: number) => Promise<number | undefined>;
-  /** These reviews as the viewer gets them, in this order, without the visibility filter (reviews service). */
-  reviewsByIds: (viewer: AuthUser, ids: number[]) => Promise<ReviewPublic[]>;
-}) {
+export function createModerationsService(deps: { db: Db; eventConfig: Pick<EventConfigService, 'eventIdsWhere' | 'switchActive'> }) {
   const { db, eventConfig } = deps;
 
   /** Of these events, those whose moderations are public: moderation closed and outcomes generated. */
@@ -108,7 +100,7 @@ export function createModerationsService(deps: {
     const { all, active } = await moderatorSubscriptions(user);
     const { ids, total } =
       which === 'allocated' ? await repo.allocatedReviewIds(db, active, query) : await repo.moderatedReviewIds(db, all, query);
-    return { data: await deps.reviewsByIds(user, ids), page: { total, size: query.size, page: query.page } };
+    return { ids, page: { total, size: query.size, page: query.page } };
   }
 
   return {
@@ -156,9 +148,11 @@ export function createModerationsService(deps: {
       return toModerationPublic(found);
     },
 
-    /** The moderations of a review the viewer may see (404 when the review is not visible to them). */
-    async byReview(viewer: AuthUser | null, reviewId: number): Promise<ModerationPublic[]> {
-      const eventId = await deps.visibleReviewEvent(viewer, reviewId);
+    /**
+     * The moderations of a review the viewer may see; `eventId` is the review's event when the viewer may see the
+     * review (the reviews service answers it), else undefined: 404.
+     */
+    async byReview(viewer: AuthUser | null, reviewId: number, eventId: number | undefined): Promise<ModerationPublic[]> {
       if (eventId === undefined) throw notFound(moderationErrors.reviewNotFound);
       const rows = await repo.moderationsOfReview(db, reviewId);
       if (rows.length === 0) return [];
@@ -167,9 +161,10 @@ export function createModerationsService(deps: {
       return rows.filter((row) => everything || own.includes(row.moderation.subscriptionId)).map(toModerationPublic);
     },
 
-    /** Spec §2.14, F-008: the reviews allocated to the caller for moderation, 25 a page. */
+    /** Spec §2.14, F-008: the ids of the reviews allocated to the caller for moderation, a page of them (the route
+     * answers them as reviews through the reviews service). */
     allocated: (user: AuthUser, query: PageQuery) => pageOf(user, 'allocated', query),
-    /** Spec §2.14, F-010: the reviews the caller moderated. */
+    /** Spec §2.14, F-010: the ids of the reviews the caller moderated, a page of them. */
     moderated: (user: AuthUser, query: PageQuery) => pageOf(user, 'moderated', query),
     /** The reference API's `…/count/` variants. */
     async allocatedCount(user: AuthUser) {
