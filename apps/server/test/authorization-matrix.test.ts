@@ -161,16 +161,16 @@ const matrix: Record<string, Entry> = {
     }),
     expect: signedInWrite(403, { lv0: 201, lv1: 201 }),
   },
-  // Only the author edits a review.
+  // Only the author edits a review; to whoever may not see it, a hidden review does not exist (issue 13 item 11).
   'PUT /proposal-reviews/:id/': {
     request: (world) => ({
       method: 'PUT',
       url: `/proposal-reviews/${world.reviewId}/`,
       payload: { proposal_review_update: { row_id: world.reviewId, ...reviewFields } },
     }),
-    expect: signedInWrite(403, { lv0: 200 }),
+    expect: signedInWrite(404, { lv0: 200, admin: 403 }),
   },
-  // Only the author deletes a review: each caller gets a fresh review of lv1's to try it on.
+  // Only the author deletes a review (404 as above when hidden): each caller gets a fresh review of lv1's to try it on.
   'DELETE /proposal-reviews/:id/': {
     request: async (world, role, ctx) => {
       const proposalId = world.proposalIds[2 + ROLES.indexOf(role)]!;
@@ -183,7 +183,7 @@ const matrix: Record<string, Entry> = {
       expect(created.statusCode, created.body).toBe(201);
       return { method: 'DELETE', url: `/proposal-reviews/${created.json().row_id}/` };
     },
-    expect: signedInWrite(403, { lv1: 200 }),
+    expect: signedInWrite(404, { lv1: 200, admin: 403 }),
   },
   'GET /proposals/:id/submitted-review/': {
     request: (world) => ({ method: 'GET', url: `/proposals/${world.proposalIds[0]}/submitted-review/` }),
