@@ -22,11 +22,16 @@ import { createRefreshTokens } from './modules/accounts/refresh-tokens';
 import { createSessionService } from './modules/accounts/session.service';
 import { createUserInfoService } from './modules/accounts/user-info.service';
 import { createEventsService } from './modules/events/events.service';
+import { createLookupsService } from './modules/lookups/lookups.service';
 import { eventsRoutes } from './modules/events/events.routes';
+import { createEventConfigService } from './modules/events/event-config.service';
+import { eventConfigRoutes } from './modules/events/event-config.routes';
 import { createSubscriptionsService } from './modules/subscriptions/subscriptions.service';
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes';
 import { createAuditService } from './modules/system/audit.service';
 import { auditRoutes, healthRoutes, outboxRoutes } from './modules/system/system.routes';
+import { createStatusService } from './modules/system/status.service';
+import { statusRoutes } from './modules/system/status.routes';
 import { createVerificationService } from './modules/verification/verification.service';
 import { createProposalAllocationService } from './modules/proposals/proposal-allocation.service';
 import { createProposalImportService } from './modules/proposals/proposal-import.service';
@@ -92,6 +97,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(formbody);
   await registerSwagger(app, API_PREFIX);
 
+  // Adapters and helpers first, then the services strictly in dependency order (each uses only those above it):
+  // lookups (a leaf) → events, event config, status → runs, verification → subscriptions → user info, reviews,
+  // proposals → accounts.
   const jwt = createJwt(options.jwtSecret, config.ACCESS_TOKEN_TTL_SECONDS);
   const rateLimiter = createRateLimiter(db, config.RATE_LIMIT_WINDOW_SECONDS);
   const mailer = createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log });
@@ -100,27 +108,37 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     secret: options.jwtSecret,
     graceSeconds: config.REFRESH_GRACE_SECONDS,
   });
+
+  const lookups = createLookupsService(db);
   const events = createEventsService(db);
+  const eventConfig = createEventConfigService(db);
+  const status = createStatusService(db);
   const runs = createRunsService({ db, events });
   const verification = createVerificationService({ db, provider: options.verificationProvider ?? createVerificationProvider(config) });
-  // user info lists subscriptions, and an invitation looks a user up: each gets the other through a function.
+  const subscriptions = createSubscriptionsService({ db, events, eventConfig, verification, lookups });
   const userInfo = createUserInfoService(db, {
-    subscriptionsOf: (userId) => subscriptions.ofUser(userId),
-    objectivesOf: (catalystId) => proposals.objectivesAuthoredBy(catalystId),
+    subscriptions,
+    lookups,
     registry,
     registryRecheckMs: config.REGISTRY_RECHECK_SECONDS * 1000,
   });
-  const reviews = createReviewsService({
+  const reviews = createReviewsService({ db, eventConfig, lookups });
+  const proposals = createProposalsService({ db, lookups });
+  const imports = createProposalImportService({
     db,
     events,
-    subscriptionIdsOf: (userId) => subscriptions.subscriptionIdsOf(userId),
+    registry,
+    gateway:
+      options.gatewayReader ??
+      createGatewayReader(
+        guardedFetch({ sourceUrl: config.PROPOSALS_SOURCE_URL, allowlist: config.gatewayAllowlist, allowPrivate: config.GATEWAY_ALLOW_PRIVATE }),
+      ),
+    gatewayUrl: config.PROPOSALS_SOURCE_URL,
+    gatewayAllowlist: config.gatewayAllowlist,
+    onChange: () => proposals.proposalsChanged(),
   });
-  const proposals = createProposalsService({
-    db,
-    activeSubscriptionIds: (userId) => subscriptions.activeReviewerSubscriptionIds(userId),
-    reviewedBy: (userId, proposalIds) => reviews.reviewedBy(userId, proposalIds),
-  });
-  const subscriptions = createSubscriptionsService({ db, events, verification, userIdOf: (catalystId) => userInfo.userIdOf(catalystId) });
+  const allocation = createProposalAllocationService({ runs });
+  const audit = createAuditService(db);
   const accounts = createAccountsService({
     db,
     mailer,
@@ -129,7 +147,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     rateLimiter,
     publicUrl: config.publicUrl,
     adminCatalystIds: config.adminCatalystIds,
-    registrationOpen: () => events.registrationOpen(),
+    registrationOpen: () => eventConfig.registrationOpen(),
     limits: accountLimitsOf(config),
   });
   const session = createSessionService({
@@ -160,44 +178,30 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       });
       await api.register(adminUsersRoutes, { userInfo });
       await api.register(eventsRoutes, { events });
+      await api.register(eventConfigRoutes, { eventConfig });
+      await api.register(statusRoutes, { status });
       await api.register(subscriptionsRoutes, { subscriptions });
       await api.register(verificationRoutes, { verification });
       await api.register(reviewsRoutes, { reviews });
       await api.register(proposalsRoutes, {
         proposals,
-        imports: createProposalImportService({
-          db,
-          events,
-          registry,
-          gateway:
-            options.gatewayReader ??
-            createGatewayReader(
-              guardedFetch({
-                sourceUrl: config.PROPOSALS_SOURCE_URL,
-                allowlist: config.gatewayAllowlist,
-                allowPrivate: config.GATEWAY_ALLOW_PRIVATE,
-              }),
-            ),
-          gatewayUrl: config.PROPOSALS_SOURCE_URL,
-          gatewayAllowlist: config.gatewayAllowlist,
-          onChange: () => proposals.proposalsChanged(),
-        }),
-        allocation: createProposalAllocationService({ runs }),
+        imports,
+        allocation,
         importBodyLimit: config.IMPORT_BODY_LIMIT_BYTES,
       });
-      await api.register(auditRoutes, { audit: createAuditService(db) });
+      await api.register(auditRoutes, { audit });
       if (config.MAIL_OUTBOX_API) await api.register(outboxRoutes, { db, token: config.MAIL_OUTBOX_TOKEN });
     },
     { prefix: API_PREFIX },
   );
 
   await registerStatic(app, { webDist: config.WEB_DIST ?? defaultWebDist, apiBase: API_PREFIX, env: config });
-  app.decorate('services', { accounts, events });
+  app.decorate('services', { accounts, eventConfig });
   return app;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    services: { accounts: ReturnType<typeof createAccountsService>; events: ReturnType<typeof createEventsService> };
+    services: { accounts: ReturnType<typeof createAccountsService>; eventConfig: ReturnType<typeof createEventConfigService> };
   }
 }

@@ -2,18 +2,11 @@ import { count, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { catalystIds, refreshTokens } from '../src/db/schema/index';
 import { API, databaseKinds, useTestApp } from './build-test-app';
-import { PASSWORD, refreshCookieOf, uniqueName } from './fixtures';
-
-const acks = { policy_acknowledgments: { privacy_policy: true, terms_and_conditions: true } };
+import { refreshCookieOf, uniqueName } from './fixtures';
 
 describe.each(databaseKinds)('concurrent requests on %s', (kind) => {
   const ctx = useTestApp(kind);
-  const register = (catalystId: string, email: string) =>
-    ctx.app.inject({
-      method: 'POST',
-      url: `${API}/users/`,
-      payload: { new_user: { catalyst_id: catalystId, email, password: PASSWORD, password_confirmation: PASSWORD, extra: acks } },
-    });
+  const register = (catalystId: string, email: string) => ctx.registerResponse({ catalyst_id: catalystId, email });
 
   it('registers one of two simultaneous registrations of one Catalyst ID and answers the other 409', async () => {
     const name = uniqueName('race');

@@ -1,4 +1,4 @@
-import type { CatalystIdPublic, SubscriptionPublic, UserInfo } from '@cr/contract/users';
+import type { CatalystIdPublic, UserInfo } from '@cr/contract/users';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { events, proposalAllocations, reviews, subscriptions, users } from '../../db/schema/index';
@@ -8,9 +8,11 @@ import { displayCatalystId, normalizeCatalystId } from '@cr/contract/rules';
 import { MAX_ROW_ID } from '@cr/contract/common';
 import { RegistrationStatus } from '@cr/contract/users';
 import type { CatalystRegistry } from '../../adapters/catalyst-registry';
+import { unknownUserMessage, type LookupsService } from '../lookups/lookups.service';
+import type { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { findAccountByCatalystId, findAccountById, listAccounts, updateCatalystId, type AccountRow } from './accounts.repository';
 
-export const unknownUserMessage = 'The user you are looking for does not exist or an error occurred.';
+export { unknownUserMessage };
 
 /**
  * A user's username: the stored one, else the `username@` part of their Catalyst ID
@@ -42,8 +44,10 @@ export function toCatalystIdPublic(account: AccountRow): CatalystIdPublic {
 export function createUserInfoService(
   db: Db,
   options: {
-    subscriptionsOf?: (userId: number) => Promise<SubscriptionPublic[]>;
-    objectivesOf?: (catalystId: string) => Promise<number[]>;
+    /** The user's subscriptions (spec §3 `extra.subscriptions`). */
+    subscriptions?: Pick<SubscriptionsService, 'ofUser'>;
+    /** The objectives they authored in (`extra.unique_objectives_as_author`). */
+    lookups?: Pick<LookupsService, 'objectivesAuthoredBy'>;
     registry?: CatalystRegistry;
     registryRecheckMs?: number;
   } = {},
@@ -90,13 +94,6 @@ export function createUserInfoService(
         : await findAccountByCatalystId(db, normalizeCatalystId(identifier).id);
       if (!account) throw notFound(unknownUserMessage);
       return service.userInfo(account.userId);
-    },
-
-    /** The user id of a Catalyst ID (with or without its scheme), or 404 with the unknown-user text. */
-    async userIdOf(catalystId: string): Promise<number> {
-      const account = await findAccountByCatalystId(db, normalizeCatalystId(catalystId).id);
-      if (!account) throw notFound(unknownUserMessage);
-      return account.userId;
     },
 
     async loadAuthUser(userId: number): Promise<AuthUser | null> {
@@ -159,8 +156,8 @@ export function createUserInfoService(
       extra: {
         role: account.role,
         force_reset: account.forceReset,
-        unique_objectives_as_author: options.objectivesOf ? await options.objectivesOf(account.catalystId) : [],
-        subscriptions: options.subscriptionsOf ? await options.subscriptionsOf(account.userId) : [],
+        unique_objectives_as_author: options.lookups ? await options.lookups.objectivesAuthoredBy(account.catalystId) : [],
+        subscriptions: options.subscriptions ? await options.subscriptions.ofUser(account.userId) : [],
         due_diligence: { status: account.dueDiligenceStatus, url: account.dueDiligenceUrl },
         registered_at: account.registeredAt.toISOString(),
         stats: { reviews: await currentReviewStats(account.userId) },

@@ -1,7 +1,6 @@
 import type { ProposalPublic, ProposalRow, ProposalsQuery } from '@cr/contract/proposals';
 import type { Db } from '../../db/client';
-import { authoredObjectives } from '../../db/rules';
-import { catalystKey } from '../../domain/proposal-document';
+import type { LookupsService } from '../lookups/lookups.service';
 import { notFound } from '../../errors';
 import { createCountCache } from '../../lib/count-cache';
 import * as repo from './proposals.repository';
@@ -29,14 +28,13 @@ function toRow(row: repo.ProposalListRow, reviewed = new Set<number>()): Proposa
 /** Browsing proposals (spec §2.11, §2.12): public lists and detail, and the viewer's allocation. */
 export function createProposalsService(deps: {
   db: Db;
-  activeSubscriptionIds: (userId: number) => Promise<number[]>;
-  /** The proposals among these that the user reviewed (`has_reviewed`). */
-  reviewedBy?: (userId: number, proposalIds: number[]) => Promise<Set<number>>;
+  /** The viewer's reviewer subscriptions (`allocated`) and what they reviewed (`has_reviewed`). */
+  lookups: Pick<LookupsService, 'activeReviewerSubscriptionIds' | 'reviewedBy'>;
 }) {
-  const { db } = deps;
+  const { db, lookups } = deps;
   const reviewedAmong = async (viewerId: number | undefined, rows: { id: number }[]) =>
-    viewerId && deps.reviewedBy
-      ? deps.reviewedBy(
+    viewerId
+      ? lookups.reviewedBy(
           viewerId,
           rows.map((row) => row.id),
         )
@@ -73,15 +71,9 @@ export function createProposalsService(deps: {
 
     /** The proposals allocated to the viewer's reviewer subscriptions (spec §7 `proposals/allocated`). */
     async allocated(userId: number, page: { size: number; page: number }) {
-      const { rows, total } = await repo.listAllocated(db, await deps.activeSubscriptionIds(userId), page);
+      const { rows, total } = await repo.listAllocated(db, await lookups.activeReviewerSubscriptionIds(userId), page);
       const reviewed = await reviewedAmong(userId, rows);
       return { data: rows.map((row) => toRow(row, reviewed)), page: { total, size: page.size, page: page.page } };
-    },
-
-    /** Categories (objectives) in which a Catalyst ID authored a proposal: `unique_objectives_as_author`. */
-    async objectivesAuthoredBy(catalystId: string) {
-      const rows = await authoredObjectives(db, { catalystKey: catalystKey(catalystId) });
-      return [...new Set(rows.map((row) => row.objectiveId).filter((id): id is number => id !== null))];
     },
   };
 }

@@ -162,13 +162,3 @@ export async function writerContext(db: DbOrTx, userId: number, eventId: number,
     .limit(1);
   return rows[0];
 }
-
-/** Proposal ids among `proposalIds` that one of the subscriptions reviewed (`has_reviewed`). */
-export async function reviewedProposalIds(db: DbOrTx, proposalIds: number[], subscriptionIds: number[]) {
-  if (proposalIds.length === 0 || subscriptionIds.length === 0) return new Set<number>();
-  const rows = await db
-    .select({ proposalId: reviews.proposalId })
-    .from(reviews)
-    .where(and(inArray(reviews.proposalId, proposalIds), inArray(reviews.subscriptionId, subscriptionIds)));
-  return new Set(rows.map((row) => row.proposalId));
-}

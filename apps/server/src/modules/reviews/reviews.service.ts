@@ -15,7 +15,8 @@ import { isAdmin, reviewVisibility, type ReviewVisibility } from '../../domain/r
 import { catalystKey } from '../../domain/proposal-document';
 import { conflict, forbidden, notFound } from '../../errors';
 import type { AuthUser } from '../../plugins/auth';
-import type { EventsService } from '../events/events.service';
+import type { EventConfigService } from '../events/event-config.service';
+import type { LookupsService } from '../lookups/lookups.service';
 import { createCountCache } from '../../lib/count-cache';
 import * as repo from './reviews.repository';
 
@@ -85,16 +86,20 @@ export function toReviewPublic(row: repo.ReviewRow): ReviewPublic {
  * edits or deletes it, and only while submission is enabled. Visibility: own reviews always; all reviews of an event
  * while its review visibility or moderation is on, or once its outcomes exist; admins see all.
  */
-export function createReviewsService(deps: { db: Db; events: EventsService; subscriptionIdsOf: (userId: number) => Promise<number[]> }) {
-  const { db, events } = deps;
+export function createReviewsService(deps: {
+  db: Db;
+  eventConfig: Pick<EventConfigService, 'eventIdsWhere' | 'switchActive'>;
+  lookups: Pick<LookupsService, 'subscriptionIdsOf'>;
+}) {
+  const { db, eventConfig, lookups } = deps;
   // Totals of the reviews list lag by at most 15 s; the rows are always current.
   const totals = createCountCache(15_000);
 
   async function visibilityFor(viewer: AuthUser | null): Promise<ReviewVisibility> {
     if (isAdmin(viewer)) return reviewVisibility(viewer, [], []); // an admin needs no look-ups
     // Events whose outcomes exist join this list with the review-outcomes run (its issue), through the event's flags.
-    const open = await events.eventIdsWhere((config) => reviewsVisible(config));
-    return reviewVisibility(viewer, open, viewer ? await deps.subscriptionIdsOf(viewer.id) : []);
+    const open = await eventConfig.eventIdsWhere((config) => reviewsVisible(config));
+    return reviewVisibility(viewer, open, viewer ? await lookups.subscriptionIdsOf(viewer.id) : []);
   }
 
   /**
@@ -102,7 +107,7 @@ export function createReviewsService(deps: { db: Db; events: EventsService; subs
    * active LV0/LV1 subscription with a ready account (active, persistently registered on chain).
    */
   async function writer(user: AuthUser, eventId: number, proposalId: number) {
-    if (!(await events.switchActive(eventId, 'review_submission_enabled'))) throw forbidden(reviewErrors.closed);
+    if (!(await eventConfig.switchActive(eventId, 'review_submission_enabled'))) throw forbidden(reviewErrors.closed);
     const context = await repo.writerContext(db, user.id, eventId, proposalId);
     if (!context) throw forbidden(reviewErrors.notReviewer);
     if (context.status !== AccountStatus.active || context.rbacRegStatus !== RegistrationStatus.persistent)
@@ -115,7 +120,7 @@ export function createReviewsService(deps: { db: Db; events: EventsService; subs
     const visibility = await visibilityFor(user);
     const found = await repo.findReview(db, id, visibility);
     if (!found) throw notFound(reviewErrors.notFound);
-    const own = visibility.all ? await deps.subscriptionIdsOf(user.id) : visibility.ownSubscriptionIds;
+    const own = visibility.all ? await lookups.subscriptionIdsOf(user.id) : visibility.ownSubscriptionIds;
     if (!own.includes(found.review.subscriptionId)) throw forbidden(reviewErrors.notYours);
     return found;
   }
@@ -172,7 +177,7 @@ export function createReviewsService(deps: { db: Db; events: EventsService; subs
 
     /** The viewer's own review of a proposal, or 404 (which the client treats as 'none yet'). */
     async submittedReview(user: AuthUser, proposalId: number): Promise<ReviewPublic> {
-      const found = await repo.findOwnReview(db, proposalId, await deps.subscriptionIdsOf(user.id));
+      const found = await repo.findOwnReview(db, proposalId, await lookups.subscriptionIdsOf(user.id));
       if (!found) throw notFound(reviewErrors.notFound);
       return toReviewPublic(found);
     },
@@ -192,15 +197,10 @@ export function createReviewsService(deps: { db: Db; events: EventsService; subs
         eventId: query.event_id,
         assessors: query.assessors,
         rankings,
-        subscriptionIds: query.my_reviews ? (viewer ? await deps.subscriptionIdsOf(viewer.id) : []) : undefined,
+        subscriptionIds: query.my_reviews ? (viewer ? await lookups.subscriptionIdsOf(viewer.id) : []) : undefined,
       };
       const { rows, total } = await repo.listReviews(db, filter, visibility, query, (key, load) => totals.get(key, load));
       return { data: rows.map(toReviewPublic), page: { total, size: query.size, page: query.page } };
-    },
-
-    /** The proposals among these that the viewer reviewed: `has_reviewed`. */
-    async reviewedBy(userId: number, proposalIds: number[]) {
-      return repo.reviewedProposalIds(db, proposalIds, await deps.subscriptionIdsOf(userId));
     },
   };
 }

@@ -1,6 +1,5 @@
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { activeReviewerSubscription } from '../../db/rules';
 import { categories, events, subscriptions } from '../../db/schema/index';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
@@ -58,19 +57,4 @@ export async function lockForUserEvent(db: DbOrTx, userId: number, eventId: numb
     .where(and(eq(subscriptions.userId, userId), eq(subscriptions.eventId, eventId)))
     .orderBy(asc(subscriptions.id))
     .for('update');
-}
-
-/** A user's active LV0/LV1 subscriptions to active events: whose allocations they see. */
-export async function activeReviewerSubscriptionIds(db: DbOrTx, userId: number) {
-  const rows = await db
-    .select({ id: subscriptions.id })
-    .from(subscriptions)
-    .innerJoin(events, eq(events.id, subscriptions.eventId))
-    .where(and(eq(subscriptions.userId, userId), activeReviewerSubscription(), eq(events.active, true)));
-  return rows.map((row) => row.id);
-}
-
-export async function subscriptionIdsOf(db: DbOrTx, userId: number) {
-  const rows = await db.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.userId, userId));
-  return rows.map((row) => row.id);
 }

@@ -12,7 +12,9 @@ import type { SubscriptionPublic } from '@cr/contract/users';
 import type { Db, DbOrTx } from '../../db/client';
 import { uniqueViolation } from '../../db/errors';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
+import type { EventConfigService } from '../events/event-config.service';
 import type { EventsService } from '../events/events.service';
+import type { LookupsService } from '../lookups/lookups.service';
 import { recordAudit } from '../system/audit.service';
 import type { VerificationService } from '../verification/verification.service';
 import * as repo from './subscriptions.repository';
@@ -37,11 +39,12 @@ export function newAnonymousId(): string {
 /** Subscriptions of reviewers to events, and the level each user's history earns (DOMAIN.md). */
 export function createSubscriptionsService(deps: {
   db: Db;
-  events: EventsService;
+  events: Pick<EventsService, 'get'>;
+  eventConfig: Pick<EventConfigService, 'switchActive' | 'levelQualifiers'>;
   verification: VerificationService;
-  userIdOf?: (catalystId: string) => Promise<number>;
+  lookups: Pick<LookupsService, 'userIdOf'>;
 }) {
-  const { db, events, verification } = deps;
+  const { db, events, eventConfig, verification } = deps;
 
   /** Subscriptions in the wire shape; the category titles of all of them come in one query. */
   async function toPublic(tx: DbOrTx, items: { row: repo.SubscriptionRow; eventName: string }[]): Promise<SubscriptionPublic[]> {
@@ -83,8 +86,8 @@ export function createSubscriptionsService(deps: {
      */
     async subscribe(userId: number, input: NewSubscription): Promise<SubscriptionPublic[]> {
       const event = await events.get(input.event_id);
-      if (!(await events.switchActive(event.row_id, 'reviewer_subscription_enabled'))) throw forbidden(subscriptionMessages.closed);
-      const qualifiers = (await events.levelQualifiers(event.row_id)).value;
+      if (!(await eventConfig.switchActive(event.row_id, 'reviewer_subscription_enabled'))) throw forbidden(subscriptionMessages.closed);
+      const qualifiers = (await eventConfig.levelQualifiers(event.row_id)).value;
       const level = decideLevel(await history(userId, event.row_id), qualifiers);
       const chosen = [...new Set(input.preferred_categories ?? [])];
       if (level === ReviewerLevel.level_1 && chosen.length > 0) {
@@ -119,7 +122,7 @@ export function createSubscriptionsService(deps: {
      */
     async answerInvitation(userId: number, answer: InvitationAnswer): Promise<SubscriptionPublic[]> {
       const event = await events.get(answer.event_id);
-      const qualifiers = (await events.levelQualifiers(event.row_id)).value;
+      const qualifiers = (await eventConfig.levelQualifiers(event.row_id)).value;
       const lowerLevel = fitsLevel(await history(userId, event.row_id), qualifiers.lv1) ? ReviewerLevel.level_1 : ReviewerLevel.level_0;
       return db.transaction(async (tx) => {
         const rows = await repo.lockForUserEvent(tx, userId, event.row_id);
@@ -158,10 +161,9 @@ export function createSubscriptionsService(deps: {
      * subscription (spec §2.16); the user answers with the second form.
      */
     async invite(actorUserId: number, input: { event_id: number; catalyst_id: string }): Promise<SubscriptionPublic[]> {
-      if (!deps.userIdOf) throw new Error('invite needs userIdOf');
-      const userId = await deps.userIdOf(input.catalyst_id);
+      const userId = await deps.lookups.userIdOf(input.catalyst_id);
       const event = await events.get(input.event_id);
-      if (!(await events.switchActive(event.row_id, 'reviewer_subscription_enabled'))) throw forbidden(subscriptionMessages.closed);
+      if (!(await eventConfig.switchActive(event.row_id, 'reviewer_subscription_enabled'))) throw forbidden(subscriptionMessages.closed);
       try {
         return await db.transaction(async (tx) => {
           const rows = await repo.lockForUserEvent(tx, userId, event.row_id);
@@ -190,9 +192,6 @@ export function createSubscriptionsService(deps: {
         throw error;
       }
     },
-
-    activeReviewerSubscriptionIds: (userId: number) => repo.activeReviewerSubscriptionIds(db, userId),
-    subscriptionIdsOf: (userId: number) => repo.subscriptionIdsOf(db, userId),
 
     /** A user's subscriptions, newest first (spec §2.16). */
     async ofUser(userId: number): Promise<SubscriptionPublic[]> {

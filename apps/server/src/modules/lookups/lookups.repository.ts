@@ -1,0 +1,40 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { activeReviewerSubscription } from '../../db/rules';
+import { catalystIds, events, reviews, subscriptions, users } from '../../db/schema/index';
+
+/** The user id of a Catalyst ID (normalised, without its scheme). */
+export async function userIdOfCatalystId(db: DbOrTx, catalystId: string) {
+  const rows = await db
+    .select({ userId: users.id })
+    .from(users)
+    .innerJoin(catalystIds, eq(users.catalystIdRef, catalystIds.id))
+    .where(eq(catalystIds.catalystId, catalystId))
+    .limit(1);
+  return rows[0]?.userId;
+}
+
+export async function subscriptionIdsOf(db: DbOrTx, userId: number) {
+  const rows = await db.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.userId, userId));
+  return rows.map((row) => row.id);
+}
+
+/** A user's active LV0/LV1 subscriptions to active events: whose allocations they see. */
+export async function activeReviewerSubscriptionIds(db: DbOrTx, userId: number) {
+  const rows = await db
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .innerJoin(events, eq(events.id, subscriptions.eventId))
+    .where(and(eq(subscriptions.userId, userId), activeReviewerSubscription(), eq(events.active, true)));
+  return rows.map((row) => row.id);
+}
+
+/** Proposal ids among `proposalIds` that one of the subscriptions reviewed (`has_reviewed`). */
+export async function reviewedProposalIds(db: DbOrTx, proposalIds: number[], subscriptionIds: number[]) {
+  if (proposalIds.length === 0 || subscriptionIds.length === 0) return new Set<number>();
+  const rows = await db
+    .select({ proposalId: reviews.proposalId })
+    .from(reviews)
+    .where(and(inArray(reviews.proposalId, proposalIds), inArray(reviews.subscriptionId, subscriptionIds)));
+  return new Set(rows.map((row) => row.proposalId));
+}

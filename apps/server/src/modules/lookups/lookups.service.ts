@@ -1,0 +1,43 @@
+import { normalizeCatalystId } from '@cr/contract/rules';
+import type { Db } from '../../db/client';
+import { authoredObjectives } from '../../db/rules';
+import { catalystKey } from '../../domain/proposal-document';
+import { notFound } from '../../errors';
+import * as repo from './lookups.repository';
+
+export const unknownUserMessage = 'The user you are looking for does not exist or an error occurred.';
+
+/**
+ * Small read-only look-ups that several services share (who a Catalyst ID is, a user's subscriptions, what they
+ * reviewed or authored). A leaf: it uses no other service, so app.ts builds it first and the services form a one-way
+ * graph (apps/server/test/architecture.test.ts).
+ */
+export function createLookupsService(db: Db) {
+  const subscriptionIdsOf = (userId: number) => repo.subscriptionIdsOf(db, userId);
+  return {
+    /** The user id of a Catalyst ID (with or without its scheme), or 404 with the unknown-user text. */
+    async userIdOf(catalystId: string): Promise<number> {
+      const userId = await repo.userIdOfCatalystId(db, normalizeCatalystId(catalystId).id);
+      if (userId === undefined) throw notFound(unknownUserMessage);
+      return userId;
+    },
+
+    /** Every subscription of a user, whatever its level, status or event: whose reviews are theirs. */
+    subscriptionIdsOf,
+
+    /** A user's active LV0/LV1 subscriptions to active events: whose allocations they see. */
+    activeReviewerSubscriptionIds: (userId: number) => repo.activeReviewerSubscriptionIds(db, userId),
+
+    /** The proposals among these that the user reviewed (`has_reviewed`). */
+    async reviewedBy(userId: number, proposalIds: number[]): Promise<Set<number>> {
+      return repo.reviewedProposalIds(db, proposalIds, await subscriptionIdsOf(userId));
+    },
+
+    /** Categories (objectives) in which a Catalyst ID authored a proposal: `unique_objectives_as_author`. */
+    async objectivesAuthoredBy(catalystId: string): Promise<number[]> {
+      const rows = await authoredObjectives(db, { catalystKey: catalystKey(catalystId) });
+      return [...new Set(rows.map((row) => row.objectiveId).filter((id): id is number => id !== null))];
+    },
+  };
+}
+export type LookupsService = ReturnType<typeof createLookupsService>;

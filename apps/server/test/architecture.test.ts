@@ -1,0 +1,107 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const src = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
+const modulesDir = join(src, 'modules');
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+  );
+}
+
+/** The relative imports of a file (static, type-only, re-exports and dynamic ones), resolved to files. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specs = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((match) => match[1]!);
+  return specs.map((spec) => {
+    const target = resolve(dirname(file), spec);
+    return target.endsWith('.ts') ? target : `${target}.ts`;
+  });
+}
+
+const moduleOf = (file: string) => {
+  const path = relative(modulesDir, file);
+  return path.startsWith('..') ? null : path.split(sep)[0]!;
+};
+
+/** A cycle in a directed graph (as the list of its nodes, first one repeated at the end), or null. */
+function findCycle(graph: Map<string, Set<string>>): string[] | null {
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (node: string): string[] | null => {
+    if (state.get(node) === 'done') return null;
+    if (state.get(node) === 'open') return [...path.slice(path.indexOf(node)), node];
+    state.set(node, 'open');
+    path.push(node);
+    for (const next of graph.get(node) ?? []) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    path.pop();
+    state.set(node, 'done');
+    return null;
+  };
+  for (const node of graph.keys()) {
+    const cycle = visit(node);
+    if (cycle) return cycle;
+  }
+  return null;
+}
+
+describe('architecture: the server modules form a one-way graph (issue 11 item 3)', () => {
+  const files = filesUnder(modulesDir);
+
+  it('finds a cycle when there is one (the check itself works)', () => {
+    const graph = new Map([
+      ['a', new Set(['b'])],
+      ['b', new Set(['c'])],
+      ['c', new Set(['a'])],
+    ]);
+    expect(findCycle(graph)).toEqual(['a', 'b', 'c', 'a']);
+    expect(
+      findCycle(
+        new Map([
+          ['a', new Set(['b'])],
+          ['b', new Set<string>()],
+        ]),
+      ),
+    ).toBeNull();
+  });
+
+  it('no module imports, directly or through others, a module that imports it (src/modules/*)', () => {
+    const graph = new Map<string, Set<string>>();
+    for (const file of files) {
+      const from = moduleOf(file)!;
+      const edges = graph.get(from) ?? new Set<string>();
+      for (const target of importsOf(file)) {
+        const to = moduleOf(target);
+        if (to && to !== from) edges.add(to);
+      }
+      graph.set(from, edges);
+    }
+    expect(graph.size).toBeGreaterThan(5);
+    expect(findCycle(graph)).toBeNull();
+  });
+
+  it('no file of a module imports itself back through others (src/modules/**)', () => {
+    const graph = new Map(files.map((file) => [relative(src, file), new Set(importsOf(file).map((target) => relative(src, target)))]));
+    expect(findCycle(graph)).toBeNull();
+  });
+
+  it('app.ts builds each service after the ones it uses: no reference to a constant declared further down', () => {
+    const text = readFileSync(join(src, 'app.ts'), 'utf8');
+    const block = text.slice(text.indexOf('const jwt = '), text.indexOf('registerAuth(app'));
+    const declarations = [...block.matchAll(/^ {2}const (\w+) = /gm)].map((match) => ({ name: match[1]!, at: match.index }));
+    expect(declarations.map((d) => d.name)).toEqual(expect.arrayContaining(['lookups', 'events', 'subscriptions', 'userInfo', 'reviews']));
+    const late: string[] = [];
+    declarations.forEach((declaration, i) => {
+      const body = block.slice(declaration.at, declarations[i + 1]?.at ?? block.length);
+      for (const later of declarations.slice(i + 1))
+        if (new RegExp(`\\b${later.name}\\b`).test(body)) late.push(`${declaration.name} uses ${later.name}`);
+    });
+    expect(late).toEqual([]);
+  });
+});
