@@ -128,7 +128,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     registry,
     registryRecheckMs: config.REGISTRY_RECHECK_SECONDS * 1000,
   });
-  // A review answer carries its moderation fields; the moderator's lists are reviews, composed in their routes.
+  // A review answer carries its moderation fields; a moderator's lists are composed in their routes.
   const moderations = createModerationsService({ db, eventConfig });
   const reviews = createReviewsService({
     db,
