@@ -204,7 +204,6 @@ export function ImportFlagsForm({ eventId }: { eventId: number }) {
       <FileInput
         label={t('adminRuns.flags.file')}
         description={t('adminRuns.flags.fileHint')}
-        placeholder={t('adminRuns.import.filePlaceholder')}
         accept="application/json,.json"
         leftSection={<IconFileUpload size={16} aria-hidden />}
         clearable
