@@ -224,9 +224,11 @@ async function seedDemoModerationRound(db: Db): Promise<void> {
   const moderator = await findAccountByCatalystId(db, 'cardano/demo-moderator');
   if (!admin || !moderator) return;
   const now = Date.now();
+  // Not a current event: the site's stage is derived from every current event (moderation open wins), and the demo
+  // shows Fund 15 open for review. Moderation itself is checked per event, so the round works all the same.
   const event = await insertEvent(db, {
     ...DEMO_MODERATION_EVENT,
-    active: true,
+    active: false,
     startTime: new Date(now - 60 * DAY),
     endTime: new Date(now + 30 * DAY),
   });

@@ -43,6 +43,15 @@ describe.each(databaseKinds)('the demo moderation round on %s', (kind) => {
     // Every flagged review of the round is allocated, and spot checks come on top.
     expect(reviews.some((review) => review.flags.length === 0)).toBe(true);
 
+    // The round is not a current event (the site's stage stays Fund 15's), yet the moderator moderates there.
+    const moderated = await ctx.app.inject({
+      method: 'POST',
+      url: `${API}/moderations/`,
+      headers: moderator,
+      payload: { new_moderation: { review_id: reviews[0]!.row_id, classification: 1, rationale: 'valid', predefined_reason: 'valid' } },
+    });
+    expect(moderated.statusCode, moderated.body).toBe(201);
+
     // Seeding twice allocated once: the allocation run is exactly once (409 on another real run).
     const again = await ctx.app.inject({
       method: 'POST',
