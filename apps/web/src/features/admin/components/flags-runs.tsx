@@ -4,9 +4,7 @@ import {
   AI_GENERATED_THRESHOLD_DEFAULT,
   SIMILARITY_THRESHOLD_DEFAULT,
   computeFlagsParams,
-  externalFlagsFile,
   type ComputeFlagsParams,
-  type ExternalFlag,
 } from '@cr/contract/flags';
 import { IconFileUpload } from '@tabler/icons-react';
 import { useId, useState } from 'react';
@@ -16,6 +14,7 @@ import type { z } from 'zod';
 import { fieldError } from '../../../components/form-field';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useComputeFlags, useImportFlags, type FlagRunResult } from '../api/moderation-runs';
+import { readFlagsFile, type ReadFlags } from './flags-file';
 import { DryRunResult, DryRunSwitch, RunConfirmModal, RunProgress, RunResultModal } from './run-controls';
 import { useRunFlow } from './use-run-flow';
 
@@ -145,24 +144,6 @@ export function ComputeFlagsForm({ eventId }: { eventId: number }) {
       </RunResultModal>
     </Stack>
   );
-}
-
-type ReadFlags = { ok: true; flags: ExternalFlag[] } | { ok: false; error: 'notJson' | 'notFlags'; detail?: string };
-
-/** An upload's text read as an outside tool's flags file: JSON, then the contract's `externalFlagsFile`. */
-export function readFlagsFile(text: string): ReadFlags {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { ok: false, error: 'notJson' };
-  }
-  const parsed = externalFlagsFile.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return { ok: false, error: 'notFlags', detail: issue ? `${issue.path.join('.') || '/'}: ${issue.message}` : '' };
-  }
-  return { ok: true, flags: parsed.data };
 }
 
 /**
