@@ -35,6 +35,7 @@ async function roundInModeration(request: APIRequestContext) {
   const proposals = (await (await request.get(`${API}/proposals/?size=100&page=0&event_id=${event.row_id}`)).json()).data as {
     row_id: number;
   }[];
+  const reviewIds: number[] = [];
   for (let r = 0; r < 2; r += 1) {
     const auth = await tokenOf(request, await activeUser(request));
     const subscribed = await request.post(`${API}/subscriptions/`, {
@@ -60,6 +61,7 @@ async function roundInModeration(request: APIRequestContext) {
         },
       });
       expect(review.status(), await review.text()).toBe(201);
+      reviewIds.push(((await review.json()) as { row_id: number }).row_id);
     }
   }
   // A moderator: every history qualifies for level 2 here, and they accept the invitation.
@@ -99,7 +101,7 @@ async function roundInModeration(request: APIRequestContext) {
   });
   expect(accepted.ok(), await accepted.text()).toBeTruthy();
   await config({ reviewer_subscription_enabled: false, review_submission_enabled: false });
-  return event;
+  return { ...event, reviewIds };
 }
 
 async function openSection(page: Page, eventId: number) {
@@ -245,5 +247,16 @@ test.describe('the moderation runs of the admin (issue 14 items 1 and 2)', () =>
     await expect(page.getByText(/This file is not a flags file/)).toBeVisible();
     await expect(page.getByRole('button', { name: 'Load flags' })).toBeDisabled();
     await expectAccessible(page);
+
+    // A valid file is sent as it was read, and replaces that type's flags.
+    const chooser2 = page.waitForEvent('filechooser');
+    await upload.click();
+    const flags = [{ review_id: event.reviewIds[0]!, flag_type: 2, score: 0.75, related_reviews: [], related_criteria: null }];
+    await (await chooser2).setFiles({ name: 'flags.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(flags)) });
+    await expect(page.getByText('1 flag ready to load.')).toBeVisible();
+    const sent = page.waitForRequest((r) => r.url().endsWith('/api/reviews/flags/import'));
+    await page.getByRole('button', { name: 'Load flags' }).click();
+    expect((await sent).postDataJSON()).toEqual({ event_id: event.row_id, flags });
+    await expectToast(page, 'Flags loaded');
   });
 });
