@@ -7,6 +7,8 @@ const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const port = Number(process.env.E2E_PORT ?? 3100);
 export const dataDir = process.env.E2E_DATA_DIR ?? join(tmpdir(), 'cr-e2e-data');
 export const baseURL = `http://127.0.0.1:${port}`;
+/** Lets the tests read the outbox (MAIL_OUTBOX_API) without an admin session; a test server's value, not a secret. */
+export const outboxToken = 'e2e-outbox-token-for-tests-only';
 
 export default defineConfig({
   testDir: './e2e',
@@ -49,12 +51,18 @@ export default defineConfig({
       PUBLIC_URL: baseURL,
       SEED_DEMO: 'true',
       MAIL_OUTBOX_API: 'true',
+      MAIL_OUTBOX_TOKEN: outboxToken,
       // Short enough that a test can outlive a token; long enough that the 50 s refresh lead leaves 10 s between refreshes.
       ACCESS_TOKEN_TTL_SECONDS: '60',
       LOGIN_LIMIT_PER_ACCOUNT: '10000',
       LOGIN_LIMIT_PER_ADDRESS: '10000',
+      LOGIN_LIMIT_PER_ACCOUNT_ADDRESS: '10000',
       RESET_LIMIT_PER_ACCOUNT: '10000',
       RESET_LIMIT_PER_ADDRESS: '10000',
+      // Every test signs up from 127.0.0.1.
+      REGISTER_LIMIT_PER_ADDRESS: '10000',
+      EMAIL_CHANGE_LIMIT_PER_ACCOUNT: '10000',
+      EMAIL_CHANGE_LIMIT_PER_ADDRESS: '10000',
       BUILD_REVISION: 'abc1234def5678',
       LOG_LEVEL: 'warn',
     },

@@ -12,7 +12,8 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
-    sourcemap: true,
+    // Built for error reports but not referenced from the bundles; the server never serves *.map (issue 13 item 13).
+    sourcemap: 'hidden',
     chunkSizeWarningLimit: 1500,
   },
 });

@@ -50,21 +50,28 @@ const rule = {
   meta: { type: 'problem', schema: [] },
   create(context) {
     const from = rel(context.filename);
+    const check = (node, source) => {
+      // Only literal specifiers name a file; a computed import() is not resolvable here.
+      if (!source || source.type !== 'Literal' || typeof source.value !== 'string') return;
+      const spec = source.value;
+      if (from.startsWith('packages/contract/src/')) {
+        if (spec !== 'zod' && !spec.startsWith('./')) context.report({ node, message: 'contract imports only zod and its own files' });
+        return;
+      }
+      const to = spec.startsWith('.') ? rel(resolve(dirname(context.filename), spec)) : spec;
+      const message = from.startsWith('apps/web/')
+        ? checkWeb(from, to, spec)
+        : from.startsWith('apps/server/')
+          ? checkServer(from, to)
+          : null;
+      if (message) context.report({ node, message });
+    };
+    // `import … from`, `export … from` and `import()` all make a dependency.
     return {
-      ImportDeclaration(node) {
-        const spec = node.source.value;
-        if (from.startsWith('packages/contract/src/')) {
-          if (spec !== 'zod' && !spec.startsWith('./')) context.report({ node, message: 'contract imports only zod and its own files' });
-          return;
-        }
-        const to = spec.startsWith('.') ? rel(resolve(dirname(context.filename), spec)) : spec;
-        const message = from.startsWith('apps/web/')
-          ? checkWeb(from, to, spec)
-          : from.startsWith('apps/server/')
-            ? checkServer(from, to)
-            : null;
-        if (message) context.report({ node, message });
-      },
+      ImportDeclaration: (node) => check(node, node.source),
+      ExportNamedDeclaration: (node) => check(node, node.source),
+      ExportAllDeclaration: (node) => check(node, node.source),
+      ImportExpression: (node) => check(node, node.source),
     };
   },
 };

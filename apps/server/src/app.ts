@@ -2,7 +2,6 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { createCatalystRegistry, type CatalystRegistry } from './adapters/catalyst-registry';
@@ -13,10 +12,12 @@ import { createMailer } from './adapters/mail';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import { createJwt } from './lib/jwt';
+import { guardedFetch } from './lib/outbound';
 import { createRateLimiter } from './lib/rate-limit';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { adminUsersRoutes } from './modules/accounts/admin-users.routes';
-import { createAccountsService } from './modules/accounts/accounts.service';
+import { accountLimitsOf, createAccountsService } from './modules/accounts/accounts.service';
+import { guessLimitsOf } from './modules/accounts/guess-guard';
 import { createRefreshTokens } from './modules/accounts/refresh-tokens';
 import { createSessionService } from './modules/accounts/session.service';
 import { createUserInfoService } from './modules/accounts/user-info.service';
@@ -42,6 +43,8 @@ import { reviewsRoutes } from './modules/reviews/reviews.routes';
 import { verificationRoutes } from './modules/verification/verification.routes';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
+import { registerInputGuard } from './plugins/input-guard';
+import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerStatic } from './plugins/static';
 import { registerSwagger } from './plugins/swagger';
 
@@ -87,19 +90,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerInputGuard(app);
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'https:'],
-        connectSrc: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-  });
+  await registerSecurityHeaders(app, { apiBase: API_PREFIX, https: config.secureCookies });
   await app.register(cookie);
   await app.register(formbody);
   await registerSwagger(app, API_PREFIX);
@@ -132,8 +125,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db,
     events,
     registry,
-    gateway: options.gatewayReader ?? createGatewayReader(),
+    gateway:
+      options.gatewayReader ??
+      createGatewayReader(
+        guardedFetch({
+          sourceUrl: config.PROPOSALS_SOURCE_URL,
+          allowlist: config.gatewayAllowlist,
+          allowPrivate: config.GATEWAY_ALLOW_PRIVATE,
+        }),
+      ),
     gatewayUrl: config.PROPOSALS_SOURCE_URL,
+    gatewayAllowlist: config.gatewayAllowlist,
     onChange: () => proposals.proposalsChanged(),
   });
   const allocation = createProposalAllocationService({ runs });
@@ -147,14 +149,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     publicUrl: config.publicUrl,
     adminCatalystIds: config.adminCatalystIds,
     registrationOpen: () => eventConfig.registrationOpen(),
-    limits: { resetPerAccount: config.RESET_LIMIT_PER_ACCOUNT, resetPerAddress: config.RESET_LIMIT_PER_ADDRESS },
+    limits: accountLimitsOf(config),
   });
   const session = createSessionService({
     db,
     jwt,
     refreshTokens,
     rateLimiter,
-    limits: { loginPerAccount: config.LOGIN_LIMIT_PER_ACCOUNT, loginPerAddress: config.LOGIN_LIMIT_PER_ADDRESS },
+    limits: guessLimitsOf(config),
   });
 
   registerAuth(app, { jwt, apiBase: API_PREFIX, loadUser: (id) => userInfo.loadAuthUser(id) });
@@ -184,7 +186,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         importBodyLimit: config.IMPORT_BODY_LIMIT_BYTES,
       });
       await api.register(auditRoutes, { audit });
-      if (config.MAIL_OUTBOX_API) await api.register(outboxRoutes, { db });
+      if (config.MAIL_OUTBOX_API) await api.register(outboxRoutes, { db, token: config.MAIL_OUTBOX_TOKEN });
     },
     { prefix: API_PREFIX },
   );

@@ -37,6 +37,10 @@ const schema = z.object({
   VERIFICATION_WEBHOOK_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters long').optional()),
   REGISTRY_RECHECK_SECONDS: z.coerce.number().int().min(0).default(60),
   PROPOSALS_SOURCE_URL: optionalUrl,
+  /** Hosts besides PROPOSALS_SOURCE_URL's an admin may import proposals from (comma-separated; lib/outbound). */
+  GATEWAY_ALLOWLIST: z.string().default(''),
+  /** Lets the gateway import reach loopback and private network addresses (an internal gateway; tests). */
+  GATEWAY_ALLOW_PRIVATE: bool.default(false),
   BUILD_REVISION: optionalText,
   API_BASE: z.string().default('/api/reviews'),
   ADMIN_CATALYST_IDS: z.string().default(''),
@@ -47,21 +51,31 @@ const schema = z.object({
     .min(60, 'must be at least 60 (the web app refreshes 50 s before expiry)')
     .default(15 * 60),
   REFRESH_TOKEN_TTL_DAYS: positiveInt.default(14),
+  // Password guessing (README "Security"): failures per window, then an exponential back-off per account.
   LOGIN_LIMIT_PER_ACCOUNT: positiveInt.default(10),
+  LOGIN_LIMIT_PER_ACCOUNT_ADDRESS: positiveInt.default(5),
   LOGIN_LIMIT_PER_ADDRESS: positiveInt.default(100),
+  LOGIN_BACKOFF_SECONDS: positiveInt.default(1),
+  LOGIN_BACKOFF_MAX_SECONDS: positiveInt.default(15 * 60),
   RESET_LIMIT_PER_ACCOUNT: positiveInt.default(5),
   RESET_LIMIT_PER_ADDRESS: positiveInt.default(30),
+  REGISTER_LIMIT_PER_ADDRESS: positiveInt.default(20),
+  EMAIL_CHANGE_LIMIT_PER_ACCOUNT: positiveInt.default(5),
+  EMAIL_CHANGE_LIMIT_PER_ADDRESS: positiveInt.default(20),
   RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(15 * 60),
   BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
   IMPORT_BODY_LIMIT_BYTES: positiveInt.default(64 * 1024 * 1024),
   SEED_DEMO: z.enum(['auto', 'true', 'false']).default('auto'),
   MAIL_OUTBOX_API: bool.default(false),
+  /** Lets a client without an admin session read the outbox API (header `x-outbox-token`); tests and development only. */
+  MAIL_OUTBOX_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters long').optional()),
+  NODE_ENV: optionalText,
   WEB_DIST: optionalText,
   TRUST_PROXY: bool.default(false),
 });
 
 export type RawConfig = z.infer<typeof schema>;
-export type Config = RawConfig & { publicUrl: string; adminCatalystIds: string[]; secureCookies: boolean };
+export type Config = RawConfig & { publicUrl: string; adminCatalystIds: string[]; secureCookies: boolean; gatewayAllowlist: string[] };
 
 export class ConfigError extends Error {}
 
@@ -84,7 +98,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       );
     }
   }
+  if (raw.LOGIN_BACKOFF_MAX_SECONDS < raw.LOGIN_BACKOFF_SECONDS) {
+    throw new ConfigError('Invalid configuration:\n  LOGIN_BACKOFF_MAX_SECONDS: must not be less than LOGIN_BACKOFF_SECONDS');
+  }
   const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, '');
+  // The outbox API hands out live reset links: never where real people use the server.
+  if (raw.MAIL_OUTBOX_API && (raw.NODE_ENV === 'production' || publicUrl.startsWith('https://'))) {
+    throw new ConfigError(
+      'Invalid configuration:\n  MAIL_OUTBOX_API: development and tests only; refused when NODE_ENV=production or PUBLIC_URL is https',
+    );
+  }
   return {
     ...raw,
     publicUrl,
@@ -92,10 +115,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((id) => id.trim())
       .filter(Boolean),
     secureCookies: publicUrl.startsWith('https://'),
+    gatewayAllowlist: raw.GATEWAY_ALLOWLIST.split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
   };
 }
 
 /** A configuration for tests: embedded in-memory database, quiet logs. */
 export function testConfig(overrides: Partial<Record<keyof RawConfig, string>> = {}): Config {
-  return loadConfig({ LOG_LEVEL: 'silent', JWT_SECRET: 'test-secret-test-secret-test-secret!', ...overrides });
+  // Test files sign many accounts up from one address; the rate-limit tests set these limits low.
+  const unthrottled = { REGISTER_LIMIT_PER_ADDRESS: '1000000', EMAIL_CHANGE_LIMIT_PER_ADDRESS: '1000000' };
+  return loadConfig({ LOG_LEVEL: 'silent', JWT_SECRET: 'test-secret-test-secret-test-secret!', ...unthrottled, ...overrides });
 }

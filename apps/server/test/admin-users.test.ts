@@ -47,6 +47,15 @@ describe.each(databaseKinds)('admin/users routes on %s', (kind) => {
       });
     });
 
+    it("answers the username of a Catalyst ID's `name@` part, in the list and the user info (B-033, issue 12 item 12)", async () => {
+      const name = uniqueName('alice');
+      await ctx.register({ catalyst_id: `id.catalyst://${name}@cardano/${uniqueName('key')}` });
+      const [row] = (await list('size=1')).data;
+      expect(row!.username).toBe(name);
+      const info = await get(`admin/users/${row!.id}`, admin);
+      expect(info.json()).toMatchObject({ username: name, catalyst_id: { username: name } });
+    });
+
     it('pages with size and page', async () => {
       const a = await ctx.newUser();
       const b = await ctx.newUser();

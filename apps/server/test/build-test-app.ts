@@ -6,6 +6,7 @@ import { openPglite, type Database } from '../src/db/client';
 import { throwawayPostgres } from '../src/db/throwaway';
 import { DEMO_PASSWORD } from '../src/demo';
 import { createFixtures, type Fixtures } from './fixtures';
+import { createWorldFixtures, type WorldFixtures } from './world-fixtures';
 
 export const API = '/api/reviews';
 export const databaseKinds: ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
@@ -19,7 +20,7 @@ async function freshDatabase(kind: 'pglite' | 'postgres'): Promise<Database & { 
   return throwawayPostgres(process.env.TEST_DATABASE_URL!, 'cr_test');
 }
 
-export interface TestContext extends Fixtures {
+export interface TestContext extends Fixtures, WorldFixtures {
   app: FastifyInstance;
   database: Database;
 }
@@ -41,7 +42,8 @@ export function useTestApp(kind: 'pglite' | 'postgres' = 'pglite', overrides: Ov
     const config = testConfig({ PUBLIC_URL: 'http://app.test', ...(typeof overrides === 'function' ? overrides() : overrides) });
     const app = await buildApp({ config, db: database.db, jwtSecret: config.JWT_SECRET!, logger: false });
     await app.ready();
-    Object.assign(ctx, { app, database }, createFixtures(app, database.db));
+    const fixtures = createFixtures(app, database.db);
+    Object.assign(ctx, { app, database }, fixtures, createWorldFixtures(app, database.db, fixtures));
   });
   afterAll(async () => {
     await ctx.app?.close();

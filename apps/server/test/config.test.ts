@@ -46,6 +46,8 @@ describe('configuration from the environment', () => {
     ['PUBLIC_URL', { PUBLIC_URL: 'not a url' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['LOGIN_LIMIT_PER_ACCOUNT', { LOGIN_LIMIT_PER_ACCOUNT: '0' }],
+    ['LOGIN_LIMIT_PER_ACCOUNT_ADDRESS', { LOGIN_LIMIT_PER_ACCOUNT_ADDRESS: '-1' }],
+    ['LOGIN_BACKOFF_MAX_SECONDS', { LOGIN_BACKOFF_SECONDS: '60', LOGIN_BACKOFF_MAX_SECONDS: '30' }],
     ['BODY_LIMIT_BYTES', { BODY_LIMIT_BYTES: '-5' }],
     ['MAIL_OUTBOX_API', { MAIL_OUTBOX_API: 'maybe' }],
   ])('stops with a message naming %s when it is invalid', (name, env) => {

@@ -4,6 +4,7 @@ import { brotliCompressSync } from 'node:zlib';
 import { encode, Tag } from 'cbor2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGatewayReader, decodeSignedDocument, GatewayError, PROPOSAL_DOCUMENT_TYPE, refOf } from '../src/adapters/catalyst-gateway';
+import { addressRefusal, guardedFetch, hostPermitted, OutboundRefused } from '../src/lib/outbound';
 import { sampleImportFile } from '../src/modules/proposals/sample';
 import { API, useTestApp } from './build-test-app';
 import { eventFixtures } from './event-fixtures';
@@ -154,7 +155,8 @@ describe('import from a Catalyst Gateway (POST proposals/import with source gate
   const gateway = fakeGateway(100);
   beforeAll(() => gateway.start());
   afterAll(() => gateway.stop());
-  const ctx = useTestApp('pglite');
+  // The fake gateway listens on loopback: named in the allowlist, with private addresses allowed (issue 13 item 8).
+  const ctx = useTestApp('pglite', () => ({ GATEWAY_ALLOWLIST: gateway.url, GATEWAY_ALLOW_PRIVATE: 'true' }));
   const f = eventFixtures(ctx);
   let admin: TestUser;
   beforeAll(async () => {
@@ -193,5 +195,92 @@ describe('import from a Catalyst Gateway (POST proposals/import with source gate
     gateway.setDown(false);
     expect(response.statusCode).toBe(502);
     expect(response.json().message).toMatch(/Catalyst Gateway's document index answered 503/);
+  });
+});
+
+/** Issue 13 item 8: the gateway import is no port probe: named hosts only, and no private address unless allowed. */
+describe('gateway import targets (SSRF)', () => {
+  const gateway = fakeGateway(100);
+  beforeAll(() => gateway.start());
+  afterAll(() => gateway.stop());
+
+  it('permits PROPOSALS_SOURCE_URL and the allowlist entries only', () => {
+    const options = {
+      sourceUrl: 'https://gateway.example.org/',
+      allowlist: ['mirror.example.net', '*.catalyst.example', 'http://10.1.2.3:8080'],
+    };
+    const permitted = (url: string) => hostPermitted(new URL(url), options);
+    expect(permitted('https://gateway.example.org/api')).toBe(true);
+    expect(permitted('http://gateway.example.org/')).toBe(false);
+    expect(permitted('https://gateway.example.org:8443/')).toBe(false);
+    expect(permitted('https://mirror.example.net/')).toBe(true);
+    expect(permitted('http://mirror.example.net/')).toBe(true);
+    expect(permitted('https://a.catalyst.example/')).toBe(true);
+    expect(permitted('https://catalyst.example/')).toBe(false);
+    expect(permitted('https://evilcatalyst.example/')).toBe(false);
+    expect(permitted('http://10.1.2.3:8080/')).toBe(true);
+    expect(permitted('http://10.1.2.3:22/')).toBe(false);
+    expect(permitted('http://127.0.0.1:5432/')).toBe(false);
+    expect(permitted('https://user:pw@mirror.example.net/')).toBe(false);
+    expect(hostPermitted(new URL('http://localhost:3000/'), { allowlist: ['localhost:3000'] })).toBe(true);
+    expect(hostPermitted(new URL('http://localhost:3001/'), { allowlist: ['localhost:3000'] })).toBe(false);
+  });
+
+  it('refuses loopback, private, link-local and unspecified addresses unless private ones are allowed', () => {
+    for (const address of ['127.0.0.1', '10.0.0.8', '172.20.1.1', '192.168.1.1', '100.64.0.1', '::1', 'fd00::1', '::ffff:127.0.0.1']) {
+      expect(addressRefusal(address, false), address).toMatch(/loopback or private/);
+      expect(addressRefusal(address, true), address).toBeUndefined();
+    }
+    for (const address of ['169.254.169.254', '0.0.0.0', 'fe80::1', '::', '224.0.0.1', '::ffff:169.254.169.254']) {
+      expect(addressRefusal(address, true), address).toMatch(/link-local/);
+    }
+    for (const address of ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946', '172.32.0.1']) {
+      expect(addressRefusal(address, false), address).toBeUndefined();
+    }
+  });
+
+  it('a guarded fetch refuses a private address, literal or resolved, and reaches an allowed one', async () => {
+    const port = new URL(gateway.url).port;
+    const strict = guardedFetch({ allowlist: [`127.0.0.1:${port}`, `localhost:${port}`], allowPrivate: false });
+    await expect(strict(`${gateway.url}/api/v1/document/x`)).rejects.toThrow(OutboundRefused);
+    // A name is judged by the addresses it resolves to, when the connection is made.
+    await expect(strict(`http://localhost:${port}/api/v1/document/x`)).rejects.toThrow(/localhost resolves to .* loopback or private/);
+    await expect(strict('http://127.0.0.1:5432/')).rejects.toThrow(/not PROPOSALS_SOURCE_URL nor in GATEWAY_ALLOWLIST/);
+    const lenient = guardedFetch({ allowlist: [`127.0.0.1:${port}`], allowPrivate: true });
+    const file = await createGatewayReader(lenient)(gateway.url);
+    expect(file.documents).toHaveLength(31);
+  });
+
+  describe('through POST proposals/import', () => {
+    const ctx = useTestApp('pglite', () => ({ GATEWAY_ALLOWLIST: `localhost:${new URL(gateway.url).port}` }));
+    const f = eventFixtures(ctx);
+    const importFrom = async (gatewayUrl: string) => {
+      const admin = await ctx.newAdmin();
+      const event = await f.newEvent(admin, { active: true });
+      return ctx.app.inject({
+        method: 'POST',
+        url: `${API}/proposals/import/${event.row_id}`,
+        headers: admin.auth,
+        payload: { import_options: { source: 'gateway', gateway_url: gatewayUrl, dry_run: true } },
+      });
+    };
+
+    it('answers 422 for a host that is not allowed, without any request to it', async () => {
+      const before = gateway.requests.length;
+      for (const target of ['http://127.0.0.1:5432', 'http://169.254.169.254/latest/meta-data', gateway.url, 'https://example.org']) {
+        const response = await importFrom(target);
+        expect(response.statusCode, target).toBe(422);
+        expect(response.json().detail[0]).toMatchObject({ loc: ['body', 'import_options', 'gateway_url'], type: 'not_allowed' });
+      }
+      expect(gateway.requests.length).toBe(before);
+    });
+
+    it('answers 502 naming the reason when an allowed host resolves to a loopback address', async () => {
+      const before = gateway.requests.length;
+      const response = await importFrom(`http://localhost:${new URL(gateway.url).port}`);
+      expect(response.statusCode).toBe(502);
+      expect(response.json().message).toMatch(/refused: localhost resolves to .*GATEWAY_ALLOW_PRIVATE/);
+      expect(gateway.requests.length).toBe(before);
+    });
   });
 });

@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ImportFile } from '@cr/contract/proposals';
 import { proposalAllocations, proposals } from '../src/db/schema/index';
 import { sampleImportFile } from '../src/modules/proposals/sample';
 import { API, databaseKinds, useTestApp } from './build-test-app';
 import { detailAt, eventFixtures } from './event-fixtures';
 import type { TestUser } from './fixtures';
+import type { TestReviewer } from './world-fixtures';
 
 type Auth = { auth: { authorization: string } } | null;
 
@@ -272,36 +272,12 @@ describe.each(databaseKinds)('proposal allocation on %s', (kind) => {
       headers: user ? user.auth : {},
       payload: { allocation_params: params },
     });
-  const subscribe = (user: TestUser, eventId: number, categories: number[] = []) =>
-    ctx.app.inject({
-      method: 'POST',
-      url: `${API}/subscriptions/`,
-      headers: user.auth,
-      payload: {
-        new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: categories, event_id: eventId },
-      },
-    });
-
-  /** An event with the sample proposals (one of them authored by `author`) and `n` subscribed reviewers. */
+  /** An event with the sample proposals (one of them authored by `author`) and `n` LV0 reviewers (`author` first). */
   async function round(n: number, author?: TestUser) {
-    const event = await f.newEvent(admin, { active: true });
-    await f.put(`configs/reviews/${event.row_id}/`, admin, { record_update: { reviewer_subscription_enabled: true } });
-    const file: ImportFile = sampleImportFile({
-      authorOf: (index) => (author && index === 0 ? author.catalystId : `id.catalyst://cardano/someone-${index}`),
-    });
-    const imported = await ctx.app.inject({
-      method: 'POST',
-      url: `${API}/proposals/import/${event.row_id}`,
-      headers: admin.auth,
-      payload: { import_options: { source: 'file', file, dry_run: false } },
-    });
-    expect(imported.statusCode).toBe(200);
-    const reviewers: TestUser[] = [];
-    for (let i = 0; i < n; i += 1) {
-      const user = i === 0 && author ? author : await ctx.newUser();
-      expect((await subscribe(user, event.row_id)).statusCode).toBe(201);
-      reviewers.push(user);
-    }
+    const event = await ctx.newEvent({ admin });
+    await ctx.importProposals(event, { authorOf: (index) => (index === 0 ? author : undefined) });
+    const reviewers: TestReviewer[] = [];
+    for (let i = 0; i < n; i += 1) reviewers.push(await ctx.newReviewer(event, { user: i === 0 ? author : undefined }));
     return { event, reviewers };
   }
   const allocationRows = (eventId: number) => ctx.db.select().from(proposalAllocations).where(eq(proposalAllocations.eventId, eventId));

@@ -1,48 +1,33 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_LEVEL_QUALIFIER } from '@cr/contract/events';
-import { ensureCategories } from '../src/modules/events/events.repository';
+import type { LevelQualifier } from '@cr/contract/events';
 import { API, databaseKinds, useTestApp } from './build-test-app';
-import { detailAt, eventFixtures, type Detail } from './event-fixtures';
+import { detailAt, type Detail } from './event-fixtures';
 import type { TestUser } from './fixtures';
+import { QUALIFIER } from './world-fixtures';
 
 /** A qualifier no history reaches, and one every history (even an empty one) fits. */
-const NEVER = { ...DEFAULT_LEVEL_QUALIFIER, min_valid_reviews: 1_000_000, max_valid_reviews: 1_000_000 };
-const ALWAYS = {
-  min_valid_reviews: 0,
-  max_valid_reviews: 10,
-  min_perc_valid_reviews: 0,
-  max_perc_valid_reviews: 1,
-  min_active_funds: 0,
-  max_active_funds: 10,
-};
+const { never: NEVER, always: ALWAYS } = QUALIFIER;
 
 describe.each(databaseKinds)('POST subscriptions/ on %s', (kind) => {
   const ctx = useTestApp(kind);
-  const f = eventFixtures(ctx);
   let admin: TestUser;
   beforeAll(async () => {
-    admin = await ctx.newAdmin();
+    admin = await ctx.admin();
   });
 
   /** An event open for subscription (or not), with levels and two categories. */
-  async function openEvent(options: { open?: boolean; lv1?: object; lv2?: object } = {}) {
-    const event = await f.newEvent(admin, { active: true });
-    await f.put(`configs/reviews/${event.row_id}/`, admin, { record_update: { reviewer_subscription_enabled: options.open ?? true } });
-    await f.put(`configs/reviews-level-qualifiers/${event.row_id}/`, admin, {
-      record_update: { lv1: options.lv1 ?? NEVER, lv2: options.lv2 ?? NEVER },
+  async function openEvent(options: { open?: boolean; lv1?: LevelQualifier; lv2?: LevelQualifier } = {}) {
+    const event = await ctx.newEvent({
+      config: { reviewer_subscription_enabled: options.open ?? true },
+      qualifiers: { lv1: options.lv1 ?? NEVER, lv2: options.lv2 ?? NEVER },
     });
-    const categories = await ensureCategories(ctx.db, event.row_id, [{ title: 'Developers' }, { title: 'Ecosystem' }]);
+    const categories = await ctx.newCategories(event, ['Developers', 'Ecosystem']);
     // Leave registration open for the other tests' new users.
     return { event, categories };
   }
 
-  const subscribe = (user: TestUser | undefined, body: Record<string, unknown>) =>
-    ctx.app.inject({
-      method: 'POST',
-      url: `${API}/subscriptions/`,
-      headers: user ? user.auth : {},
-      payload: { new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: [], ...body } },
-    });
+  /** The subscription form's body (`ctx.subscribe`), with these fields. */
+  const subscribe = (user: TestUser | undefined, body: Record<string, unknown>) => ctx.subscribe(user, undefined, body);
 
   it('subscribes a newcomer as LV0, active, with an anonymous id, and lists it in the user info (C-002, C-010, C-027)', async () => {
     const { event } = await openEvent();

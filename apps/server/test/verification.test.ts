@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_LEVEL_QUALIFIER } from '@cr/contract/events';
 import { signPayload, type digestAlgorithms } from '../src/adapters/verification';
 import { loadConfig, ConfigError } from '../src/config';
 import { API, databaseKinds, useTestApp } from './build-test-app';
-import { eventFixtures } from './event-fixtures';
 import type { TestUser } from './fixtures';
+import { QUALIFIER, type TestEvent } from './world-fixtures';
 
 const SECRET = 'webhook-secret-webhook-secret-webhook-secret';
 const PROVIDER = {
@@ -12,23 +11,7 @@ const PROVIDER = {
   VERIFICATION_URL: 'https://verify.example/start',
   VERIFICATION_WEBHOOK_SECRET: SECRET,
 };
-const NEVER = { ...DEFAULT_LEVEL_QUALIFIER, min_valid_reviews: 1_000_000, max_valid_reviews: 1_000_000 };
-const ALWAYS = {
-  min_valid_reviews: 0,
-  max_valid_reviews: 10,
-  min_perc_valid_reviews: 0,
-  max_perc_valid_reviews: 1,
-  min_active_funds: 0,
-  max_active_funds: 10,
-};
-const LV2_ANSWER = {
-  public_contact: 'x.com/reviewer',
-  telegram_handle_private: '@reviewer',
-  reward_address: 'addr1qxyz',
-  acknowledge_public_contact: true,
-  status: 1,
-  role: 2,
-};
+const { never: NEVER, always: ALWAYS } = QUALIFIER;
 
 const refOf = (link: string) => new URL(link).searchParams.get('ref')!;
 
@@ -45,27 +28,14 @@ describe('verification configuration', () => {
 
 describe.each(databaseKinds)('verification provider and its webhook on %s', (kind) => {
   const ctx = useTestApp(kind, PROVIDER);
-  const f = eventFixtures(ctx);
   let admin: TestUser;
   beforeAll(async () => {
-    admin = await ctx.newAdmin();
+    admin = await ctx.admin();
   });
 
-  async function openEvent(lv2 = NEVER) {
-    const event = await f.newEvent(admin, { active: true });
-    await f.put(`configs/reviews/${event.row_id}/`, admin, { record_update: { reviewer_subscription_enabled: true } });
-    await f.put(`configs/reviews-level-qualifiers/${event.row_id}/`, admin, { record_update: { lv1: NEVER, lv2 } });
-    return event;
-  }
-  const subscribe = (user: TestUser, eventId: number) =>
-    ctx.app.inject({
-      method: 'POST',
-      url: `${API}/subscriptions/`,
-      headers: user.auth,
-      payload: {
-        new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: [], event_id: eventId },
-      },
-    });
+  /** An event open for subscription where newcomers are LV0 (or LV2 with `lv2`). */
+  const openEvent = (lv2 = NEVER) => ctx.newEvent({ qualifiers: { lv1: NEVER, lv2 } });
+  const subscribe = (user: TestUser, event: TestEvent) => ctx.subscribe(user, event);
   const me = async (user: TestUser) => (await ctx.app.inject({ method: 'GET', url: `${API}/users/me/`, headers: user.auth })).json();
 
   /** What the provider sends: a signed JSON body (a wrong secret makes a forged call). */
@@ -93,7 +63,7 @@ describe.each(databaseKinds)('verification provider and its webhook on %s', (kin
   it('a new subscription waits for identity verification, with the link to follow (C-013, C-029)', async () => {
     const event = await openEvent();
     const user = await ctx.newUser();
-    const [subscription] = (await subscribe(user, event.row_id)).json();
+    const [subscription] = (await subscribe(user, event)).json();
     expect(subscription).toMatchObject({ role: 0, status: 0 });
     expect(subscription.extra.sumsub_link).toMatch(/^https:\/\/verify\.example\/start\?level=identity&ref=[0-9a-f]{32}$/);
   });
@@ -101,7 +71,7 @@ describe.each(databaseKinds)('verification provider and its webhook on %s', (kin
   it('an approval signed with the secret activates the subscription; a repeat changes nothing more', async () => {
     const event = await openEvent();
     const user = await ctx.newUser();
-    const [subscription] = (await subscribe(user, event.row_id)).json();
+    const [subscription] = (await subscribe(user, event)).json();
     const response = await webhook(reviewed(refOf(subscription.extra.sumsub_link), 'GREEN'));
     expect(response.statusCode).toBe(201);
     expect(response.json()).toEqual({ applied: true });
@@ -113,7 +83,7 @@ describe.each(databaseKinds)('verification provider and its webhook on %s', (kin
   it.each(['HMAC_SHA1_HEX', 'HMAC_SHA512_HEX'] as const)('accepts a body signed with %s', async (algorithm) => {
     const event = await openEvent();
     const user = await ctx.newUser();
-    const [subscription] = (await subscribe(user, event.row_id)).json();
+    const [subscription] = (await subscribe(user, event)).json();
     expect((await webhook(reviewed(refOf(subscription.extra.sumsub_link), 'GREEN'), { algorithm })).statusCode).toBe(201);
     expect((await me(user)).extra.subscriptions[0].status).toBe(1);
   });
@@ -121,7 +91,7 @@ describe.each(databaseKinds)('verification provider and its webhook on %s', (kin
   it('a rejection excludes the subscription', async () => {
     const event = await openEvent();
     const user = await ctx.newUser();
-    const [subscription] = (await subscribe(user, event.row_id)).json();
+    const [subscription] = (await subscribe(user, event)).json();
     expect((await webhook(reviewed(refOf(subscription.extra.sumsub_link), 'RED'))).statusCode).toBe(201);
     expect((await me(user)).extra.subscriptions[0].status).toBe(2);
   });
@@ -129,7 +99,7 @@ describe.each(databaseKinds)('verification provider and its webhook on %s', (kin
   it('a bad, missing or foreign signature is refused with 401 and changes nothing', async () => {
     const event = await openEvent();
     const user = await ctx.newUser();
-    const [subscription] = (await subscribe(user, event.row_id)).json();
+    const [subscription] = (await subscribe(user, event)).json();
     const body = reviewed(refOf(subscription.extra.sumsub_link), 'GREEN');
     const forged = await webhook(body, { secret: 'another-secret-another-secret-another' });
     expect(forged.statusCode).toBe(401);
@@ -174,14 +144,9 @@ describe.each(databaseKinds)('verification provider and its webhook on %s', (kin
   it('an accepted LV2 invitation still needs identity verification and starts due diligence (C-017, C-030)', async () => {
     const event = await openEvent(ALWAYS);
     const user = await ctx.newUser();
-    const [invited] = (await subscribe(user, event.row_id)).json();
+    const [invited] = (await subscribe(user, event)).json();
     expect(invited).toMatchObject({ role: 2, status: 3, extra: { sumsub_link: null } });
-    const answer = await ctx.app.inject({
-      method: 'POST',
-      url: `${API}/subscriptions/invitation`,
-      headers: user.auth,
-      payload: { invitation_answer: { ...LV2_ANSWER, event_id: event.row_id } },
-    });
+    const answer = await ctx.answerInvitation(user, event, true);
     expect(answer.statusCode).toBe(200);
     const [lv2] = answer.json();
     expect(lv2).toMatchObject({ role: 2, status: 0 });
@@ -205,13 +170,8 @@ describe.each(databaseKinds)('verification provider and its webhook on %s', (kin
   it('a declined invitation makes a lower-level subscription that needs verification, and no due diligence', async () => {
     const event = await openEvent(ALWAYS);
     const user = await ctx.newUser();
-    await subscribe(user, event.row_id);
-    const answer = await ctx.app.inject({
-      method: 'POST',
-      url: `${API}/subscriptions/invitation`,
-      headers: user.auth,
-      payload: { invitation_answer: { event_id: event.row_id, status: 0, role: 2 } },
-    });
+    await subscribe(user, event);
+    const answer = await ctx.answerInvitation(user, event, false);
     const lower = answer.json().find((subscription: { role: number }) => subscription.role === 0);
     expect(lower).toMatchObject({ status: 0 });
     expect(lower.extra.sumsub_link).toMatch(/level=identity/);
@@ -221,7 +181,7 @@ describe.each(databaseKinds)('verification provider and its webhook on %s', (kin
   it('records what a webhook changed in the audit log', async () => {
     const event = await openEvent();
     const user = await ctx.newUser();
-    const [subscription] = (await subscribe(user, event.row_id)).json();
+    const [subscription] = (await subscribe(user, event)).json();
     await webhook(reviewed(refOf(subscription.extra.sumsub_link), 'GREEN'));
     const audit = await ctx.app.inject({ method: 'GET', url: `${API}/admin/audit/?event_id=${event.row_id}`, headers: admin.auth });
     expect(audit.json().data).toEqual(

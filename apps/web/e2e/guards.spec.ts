@@ -36,6 +36,8 @@ test.describe('navigation guards of spec §2.2', () => {
       update_user: { old_password: 'Demo-pass1', password: 'Changed-pass3', password_confirmation: 'Changed-pass3' },
     });
     await expectToast(page, 'Password updated');
+    // The form leaves for the profile once the fresh user info is in: the session no longer asks for a reset.
+    await expect(page).toHaveURL(/\/profile$/);
     await page.goto('/reviews');
     await expect(page).toHaveURL(/\/reviews$/);
     await page.goto('/allocated-reviews');

@@ -544,23 +544,39 @@ test.describe('a crafted proposal (issue 5)', () => {
   });
 });
 
+// One test per screen: axe on six pages in one test outran the test timeout on a busy CI machine.
 test.describe('accessibility of the proposal screens (axe-core)', () => {
-  test('the list, a proposal, the not-found proposal and the allocated list', async ({ page }) => {
+  test('the list', async ({ page }) => {
     await page.goto('/proposals');
     await expect(bodyRows(page)).toHaveCount(25);
     await expectAccessible(page);
+  });
+
+  test('a proposal', async ({ page }) => {
     await page.goto('/proposal/1');
     await expect(page.getByRole('heading', { level: 2, name: 'Milestones' })).toBeVisible();
     await expectAccessible(page);
+  });
+
+  test('a proposal with a campaign category', async ({ page }) => {
     await page.goto('/proposal/31');
     await expect(page.getByRole('heading', { level: 2, name: 'Campaign Category' })).toBeVisible();
     await expectAccessible(page);
+  });
+
+  test('the not-found proposal', async ({ page }) => {
     await page.goto('/proposal/999999');
     await expect(page.getByRole('heading', { level: 1, name: 'Proposal not found' })).toBeVisible();
     await expectAccessible(page);
+  });
+
+  test('the allocated list of a visitor', async ({ page }) => {
     await page.goto('/allocated-proposals');
     await expect(page.getByText('Please log in to see the proposals allocated to you.')).toBeVisible();
     await expectAccessible(page);
+  });
+
+  test('the allocated list of a reviewer', async ({ page }) => {
     await login(page, demo.reviewer);
     await page.goto('/allocated-proposals');
     await expect(bodyRows(page, 'Allocated proposals')).toHaveCount(20);

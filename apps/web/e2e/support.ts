@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, type APIRequestContext } from '@playwright/test';
+import { outboxToken } from '../playwright.config';
 
 export const DEMO_PASSWORD = 'Demo-pass1';
 export const demo = {
@@ -33,7 +34,9 @@ export async function mailedLink(request: APIRequestContext, email: string, kind
   let link: string | undefined;
   await expect
     .poll(async () => {
-      const response = await request.get(`/api/reviews/dev/outbox?to=${encodeURIComponent(email)}`);
+      const response = await request.get(`/api/reviews/dev/outbox?to=${encodeURIComponent(email)}`, {
+        headers: { 'x-outbox-token': outboxToken },
+      });
       const mails = (await response.json()) as { kind: string; link: string }[];
       link = mails.find((mail) => mail.kind === kind)?.link;
       return link;

@@ -1,17 +1,35 @@
 import { z } from 'zod';
+import { messages } from './rules';
 
 /** The largest id a PostgreSQL integer column holds; a larger one would make the query fail (500) instead of 422. */
 export const MAX_ROW_ID = 2_147_483_647;
-/** A row id in a path or query: a positive integer within the database's integer range. */
-export const rowId = z.coerce.number().int().min(1).max(MAX_ROW_ID);
+
+/**
+ * The one bounded id rule (issue 13 item 4): every id in every request is a whole number from 1 to MAX_ROW_ID.
+ * `rowId` reads it from a path or query parameter, which is text; `bodyRowId` from a JSON body, where it must already
+ * be a number — `true`, `"1"` and `[1]` are refused, not read as 1 (issue 13 item 12).
+ */
+const idIssue = (issue: { input?: unknown }) => (issue.input === undefined ? messages.required : messages.id);
+export const rowId = z.coerce
+  .number({ error: idIssue })
+  .int({ error: messages.id })
+  .min(1, { error: messages.id })
+  .max(MAX_ROW_ID, { error: messages.id });
+export const bodyRowId = z
+  .number({ error: idIssue })
+  .int({ error: messages.id })
+  .min(1, { error: messages.id })
+  .max(MAX_ROW_ID, { error: messages.id });
 
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
+/** The last page any list may ask for: beyond it the row offset would leave the database's range (a 500). */
+export const MAX_PAGE = Math.floor(MAX_ROW_ID / MAX_PAGE_SIZE);
 
 /** `?size&page`, page 0-based (ARCHITECTURE.md "Contract details"). */
 export const pageQuery = z.object({
   size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
-  page: z.coerce.number().int().min(0).default(0),
+  page: z.coerce.number().int().min(0).max(MAX_PAGE).default(0),
 });
 export type PageQuery = z.infer<typeof pageQuery>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { messages, requiredText } from './rules';
-import { rowId } from './common';
+import { messages, requiredText, text } from './rules';
+import { bodyRowId, rowId } from './common';
 
 /**
  * Events (funding rounds), their configuration, review-level qualifiers, status messages and categories
@@ -85,7 +85,7 @@ export function settingKind(name: string): SettingKind {
 }
 
 const SETTING_NAME = /^[a-z][a-z0-9_]{0,63}$/;
-const settingValue = z.union([z.boolean(), z.string().max(2000, messages.maxLength), z.null()]);
+const settingValue = z.union([z.boolean(), text().max(2000, messages.maxLength), z.null()]);
 
 /**
  * The flat map of settings; each value must have the type its name's suffix says. Names are checked in the
@@ -216,15 +216,14 @@ export const SEVERITIES = ['info', 'warning', 'critical', 'success'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
 const optionalText = (max: number) =>
-  z
-    .string()
+  text()
     .trim()
     .max(max, messages.maxLength)
     .nullish()
     .transform((value) => value || null);
 
 export const statusMessageInput = z.object({
-  row_id: z.number().int().optional(),
+  row_id: bodyRowId.optional(),
   /** HTML allowed; sanitised before it is stored and again when it is shown. Blank after trimming is refused. */
   message: requiredText.max(5000, messages.maxLength),
   severity: z.enum(SEVERITIES, { error: messages.required }),

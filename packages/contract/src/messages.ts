@@ -1,4 +1,13 @@
 /**
+ * Messages the server sends in `{ message }` that the web app shows as they are (spec §8: a toast prefers the
+ * server's text). Kept here so that both sides name the same text.
+ */
+export const serverMessages = {
+  /** Any write but the password change while the account must choose a new password (`force_reset`). */
+  forcedReset: 'Please choose a new password first: until you do, your account cannot make any other change.',
+} as const;
+
+/**
  * English texts of the validation message keys used by the schemas in this package (i18next interpolation syntax).
  * The web app loads them into its en-US resources under `validation`; the server renders them into `detail[].msg`.
  * Spec §5 strings are verbatim.
@@ -29,6 +38,9 @@ export const validationMessages = {
   rewardAddress: 'The reward address must begin with addr1.',
   settingName: 'Setting names use lower-case letters, digits and underscores.',
   settingType: '{{field}} has the wrong type: a name ending _enabled is a switch, _at a date-time, anything else text.',
+  text: '{{field}} contains a character that is not allowed (a NUL character or an unpaired surrogate).',
+  id: '{{field}} must be an id: a whole number from 1 to 2147483647.',
+  unknownSetting: '{{field}} is not a setting this application knows.',
   formInvalid: 'Sorry, not all fields are filled out correctly.',
 } as const;
 

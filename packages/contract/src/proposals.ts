@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { pageQuery } from './common';
-import { rowId } from './common';
-import { messages } from './rules';
+import { bodyRowId, pageQuery, rowId } from './common';
+import { messages, text } from './rules';
 
 /**
  * Proposals, their import and their allocation to reviewers (spec §2.11, §2.12, §2.17, §3 "Proposal", "Import
@@ -79,8 +78,7 @@ export const shortId = (prId: string) => prId.split('-')[0] ?? prId;
 
 export const proposalsQuery = pageQuery.extend({
   /** Part of the title, case-insensitive; trimmed, and ignored when empty. */
-  title: z
-    .string()
+  title: text()
     .max(200)
     .optional()
     .transform((value) => value?.trim() || undefined),
@@ -103,11 +101,11 @@ const requiredInt = z
   .int({ error: messages.integer });
 
 export const allocationParams = z.object({
-  event_id: rowId,
+  event_id: bodyRowId,
   allocation_seed: requiredInt.min(1, { error: messages.atLeast1 }),
   nr_of_proposals_lv0: requiredInt.min(0, { error: messages.atLeast0 }).max(MAX_ALLOCATION_QUOTA, { error: messages.atMostQuota }),
   nr_of_proposals_lv1: requiredInt.min(1, { error: messages.atLeast1 }).max(MAX_ALLOCATION_QUOTA, { error: messages.atMostQuota }),
-  categories: z.array(rowId).default([]),
+  categories: z.array(bodyRowId).max(1000).default([]),
   dry_run: z.boolean().default(true),
 });
 export type AllocationParams = z.infer<typeof allocationParams>;
@@ -136,7 +134,7 @@ export type AllocationStats = z.infer<typeof allocationStats>;
 export const importOptions = z
   .object({
     /** Category titles to import; empty imports all. */
-    categories: z.array(z.string().trim().min(1)).default([]),
+    categories: z.array(text().trim().min(1)).default([]),
     accept_non_existent_users: z.boolean().default(true),
     accept_non_persistent_users: z.boolean().default(true),
     dry_run: z.boolean().default(true),

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { pageQuery } from './common';
-import { rowId } from './common';
-import { messages, nonWhitespaceLength } from './rules';
+import { bodyRowId, pageQuery, rowId } from './common';
+import { messages, nonWhitespaceLength, text } from './rules';
 
 /**
  * Reviews (spec §2.12 own-review form, §2.13, §2.15, §3 "Review", §4 "Review ranking", §5 "Review", §7 "Reviews";
@@ -51,8 +50,7 @@ export const rating = z
 /** A note: 200 to 3000 characters, white space not counted (spec §5; the same rule on client and server). */
 /** White space is not counted, but a note of megabytes of it is refused all the same. */
 export const NOTE_RAW_MAX = NOTE_MAX * 4;
-export const note = z
-  .string({ error: messages.required })
+export const note = text({ error: messages.required })
   .max(NOTE_RAW_MAX, { error: messages.maxLength })
   .superRefine((value, context) => {
     const length = nonWhitespaceLength(value);
@@ -60,6 +58,21 @@ export const note = z
     else if (length < NOTE_MIN) context.addIssue({ code: 'custom', message: reviewMessages.noteMin });
     else if (length > NOTE_MAX) context.addIssue({ code: 'custom', message: reviewMessages.contentMax(NOTE_MAX, length) });
   });
+
+/**
+ * A text counted without white space between `min` and `max` characters, with the generic messages of spec §5
+ * (E-022, E-023): the review note above keeps its own message under the minimum; a moderation rationale, say, uses
+ * these.
+ */
+export const countedText = (min: number, max: number) =>
+  z
+    .string({ error: messages.required })
+    .max(max * 4, { error: messages.maxLength })
+    .superRefine((value, context) => {
+      const length = nonWhitespaceLength(value);
+      if (length < min) context.addIssue({ code: 'custom', message: reviewMessages.contentMin(min) });
+      else if (length > max) context.addIssue({ code: 'custom', message: reviewMessages.contentMax(max, length) });
+    });
 
 export const reviewFields = z.object({
   impact_alignment_rating_given: rating,
@@ -71,11 +84,11 @@ export const reviewFields = z.object({
 });
 export type ReviewFields = z.infer<typeof reviewFields>;
 
-export const newProposalReview = reviewFields.extend({ proposal_id: rowId });
+export const newProposalReview = reviewFields.extend({ proposal_id: bodyRowId });
 export type NewProposalReview = z.infer<typeof newProposalReview>;
 export const newProposalReviewBody = z.object({ new_proposal_review: newProposalReview });
 
-export const proposalReviewUpdate = reviewFields.extend({ row_id: rowId });
+export const proposalReviewUpdate = reviewFields.extend({ row_id: bodyRowId });
 export type ProposalReviewUpdate = z.infer<typeof proposalReviewUpdate>;
 export const proposalReviewUpdateBody = z.object({ proposal_review_update: proposalReviewUpdate });
 
@@ -138,8 +151,7 @@ export const reviewsFilterQuery = pageQuery.extend({
   /** With rankings: also the pending ones. */
   include_pending: boolParam,
   /** Part of the proposal's title. */
-  proposal: z
-    .string()
+  proposal: text()
     .max(200)
     .optional()
     .transform((value) => value?.trim() || undefined),
@@ -147,7 +159,7 @@ export const reviewsFilterQuery = pageQuery.extend({
   objective: rowId.optional(),
   /** Only the caller's own reviews (logged in). */
   my_reviews: boolParam,
-  assessors: arrayParam(z.string().trim().min(1).max(40)),
+  assessors: arrayParam(text().trim().min(1).max(40)),
   rankings: arrayParam(z.coerce.number().int().min(0).max(3)),
   event_id: rowId.optional(),
 });

@@ -42,6 +42,19 @@ export function nonWhitespaceLength(text: string): number {
   return count;
 }
 
+/**
+ * The text a request may carry (issue 13): any string but one with a NUL character, which PostgreSQL cannot store, or
+ * with a UTF-16 surrogate that lacks its partner, which is no character at all (a text column would turn it into
+ * U+FFFD and a JSON column refuses it). Every string of every request is held to it: the schemas below build on it,
+ * and the server checks every string of a request's body, query and path against it before validating the request.
+ */
+// eslint-disable-next-line no-control-regex -- the NUL character is what this rule is about
+const UNACCEPTABLE_CHARACTER = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export function isAcceptableText(value: string): boolean {
+  return !UNACCEPTABLE_CHARACTER.test(value);
+}
+
 export function hasDigit(value: string): boolean {
   return /\d/.test(value);
 }
@@ -75,20 +88,26 @@ export const messages = {
   settingType: 'validation.settingType',
   publicContact: 'validation.publicContact',
   rewardAddress: 'validation.rewardAddress',
+  text: 'validation.text',
+  id: 'validation.id',
+  unknownSetting: 'validation.unknownSetting',
 } as const;
 
 // `abort`: an empty required field reports only that it is required, not every other rule as well.
 const required = { error: messages.required, abort: true } as const;
 
-export const requiredText = z.string({ error: messages.required }).trim().min(1, required);
+/** A string that holds only acceptable text (isAcceptableText): the base of every text a request carries. */
+export const text = (params?: Parameters<typeof z.string>[0]) =>
+  z.string(params).refine(isAcceptableText, { error: messages.text, abort: true });
+
+export const requiredText = text({ error: messages.required }).trim().min(1, required);
 
 export const catalystIdSchema = requiredText.max(500, messages.maxLength).refine(isCatalystId, messages.catalystId);
 
 export const emailSchema = requiredText.max(254, messages.maxLength).pipe(z.email({ error: messages.email }));
 
 /** A new password: at least 8 characters with a digit and an uppercase letter (spec §5, DOMAIN decision 2). */
-export const newPasswordSchema = z
-  .string({ error: messages.required })
+export const newPasswordSchema = text({ error: messages.required })
   .min(1, required)
   .min(PASSWORD_MIN_LENGTH, messages.passwordMin)
   .max(PASSWORD_MAX_LENGTH, messages.passwordLength)
@@ -96,8 +115,7 @@ export const newPasswordSchema = z
   .refine(hasUppercase, messages.passwordUppercase);
 
 /** Confirmation and old password: 7 to 100 characters (spec §5 Password change). */
-export const passwordLengthSchema = z
-  .string({ error: messages.required })
+export const passwordLengthSchema = text({ error: messages.required })
   .min(1, required)
   .min(PASSWORD_CONFIRMATION_MIN_LENGTH, messages.passwordLength)
   .max(PASSWORD_MAX_LENGTH, messages.passwordLength);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { bodyRowId } from './common';
 import type { LevelQualifier, LevelQualifiers } from './events';
-import { messages, requiredText } from './rules';
+import { messages, requiredText, text } from './rules';
 import { AccountStatus, RegistrationStatus, type UserInfo } from './users';
 
 /**
@@ -26,8 +27,8 @@ export const newSubscription = z.object({
   want_to_be_reviewer: accepted,
   fund_rules_acceptance: accepted,
   /** Category ids; only an LV1 reviewer's choice is kept (spec §2.4, §6). */
-  preferred_categories: z.array(z.number().int().min(1)).max(100).default([]),
-  event_id: z.number({ error: messages.required }).int().min(1),
+  preferred_categories: z.array(bodyRowId).max(100).default([]),
+  event_id: bodyRowId,
 });
 export type NewSubscription = z.input<typeof newSubscription>;
 export const newSubscriptionBody = z.object({ new_subscription: newSubscription });
@@ -81,12 +82,12 @@ export function decideLevel(history: ReviewHistory, qualifiers: LevelQualifiers)
  */
 export const invitationAnswer = z
   .object({
-    event_id: z.number({ error: messages.required }).int().min(1),
+    event_id: bodyRowId,
     status: z.union([z.literal(0), z.literal(1)], { error: messages.required }),
     role: z.literal(ReviewerLevel.level_2).default(ReviewerLevel.level_2),
-    public_contact: z.string().trim().max(500, messages.maxLength).default(''),
-    telegram_handle_private: z.string().trim().max(100, messages.maxLength).default(''),
-    reward_address: z.string().trim().max(200, messages.maxLength).default(''),
+    public_contact: text().trim().max(500, messages.maxLength).default(''),
+    telegram_handle_private: text().trim().max(100, messages.maxLength).default(''),
+    reward_address: text().trim().max(200, messages.maxLength).default(''),
     acknowledge_public_contact: z.boolean().default(false),
   })
   .superRefine((answer, ctx) => {
@@ -105,7 +106,7 @@ export const invitationAnswerBody = z.object({ invitation_answer: invitationAnsw
 /** The LV2 second form (spec §5): every field required for the yes it sends. */
 export const lv2Form = z.object({
   want_to_be_lv2: z.literal(true, { error: messages.accepted }),
-  public_contact: z.string({ error: messages.publicContact }).trim().min(1, messages.publicContact).max(500, messages.maxLength),
+  public_contact: text({ error: messages.publicContact }).trim().min(1, messages.publicContact).max(500, messages.maxLength),
   telegram_handle_private: requiredText.max(100, messages.maxLength),
   reward_address: requiredText
     .max(200, messages.maxLength)
@@ -115,7 +116,7 @@ export const lv2Form = z.object({
 
 /** `POST subscriptions/invite` (admin): invite a user to level 2 of an event (spec §2.16, §7). */
 export const invitation = z.object({
-  event_id: z.number({ error: messages.required }).int().min(1),
+  event_id: bodyRowId,
   catalyst_id: requiredText.max(500, messages.maxLength),
 });
 export const invitationBody = z.object({ invitation });

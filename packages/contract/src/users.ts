@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQuery } from './common';
 import {
   acceptedSchema,
   catalystIdSchema,
@@ -9,6 +10,7 @@ import {
   passwordMatches,
   passwordMatchIssue,
   requiredText,
+  text,
 } from './rules';
 
 /** Account status, spec §4. */
@@ -42,7 +44,7 @@ export const registerBody = z.object({ new_user: newUser });
 
 export const loginForm = z.object({
   username: catalystIdSchema,
-  password: z.string({ error: messages.required }).min(1, messages.required).max(1000, messages.maxLength),
+  password: text({ error: messages.required }).min(1, messages.required).max(1000, messages.maxLength),
 });
 export type LoginForm = z.infer<typeof loginForm>;
 
@@ -77,8 +79,7 @@ export const updatePasswordBody = z.object({ update_user: updateUser });
 export const catalystIdUpdate = z.object({
   email: emailSchema,
   /** Where the verification link sends the user afterwards: a path inside the app. */
-  redirect: z
-    .string()
+  redirect: text()
     .regex(/^\/(?!\/)[^\s]*$/, 'validation.url')
     .max(500)
     .optional(),
@@ -166,12 +167,10 @@ export const adminUserRow = z.object({
 });
 export type AdminUserRow = z.infer<typeof adminUserRow>;
 
-export const adminUsersQuery = z.object({
-  size: z.coerce.number().int().min(1).max(100).default(25),
-  page: z.coerce.number().int().min(0).default(0),
+export const adminUsersQuery = pageQuery.extend({
   /** Part of a Catalyst ID, username or e-mail address; case-insensitive. */
-  search: z.string().trim().max(200).optional(),
+  search: text().trim().max(200).optional(),
 });
 
 /** `GET admin/users/{id}`: by Catalyst ID (with or without its scheme) or by numeric user id. */
-export const adminUserParams = z.object({ id: z.string().min(1).max(500) });
+export const adminUserParams = z.object({ id: text().min(1).max(500) });

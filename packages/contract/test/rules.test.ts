@@ -6,12 +6,15 @@ import {
   emailSchema,
   hasDigit,
   hasUppercase,
+  isAcceptableText,
   isCatalystId,
   messages,
   newPasswordSchema,
   nonWhitespaceLength,
   normalizeCatalystId,
   passwordLengthSchema,
+  requiredText,
+  text,
 } from '../src/rules';
 import { loginForm, newUser, updateUser, userReset } from '../src/users';
 
@@ -279,5 +282,27 @@ describe('nonWhitespaceLength', () => {
   it('makes 200 visible characters spread with white space count as 200', () => {
     const text = Array.from({ length: 200 }, () => 'x').join('  \n');
     expect(nonWhitespaceLength(text)).toBe(200);
+  });
+});
+
+describe('the request text rule (issue 13 item 1)', () => {
+  it.each([
+    ['plain text', 'Hello', true],
+    ['an emoji (a surrogate pair)', 'ok 😀', true],
+    ['other control characters', 'tab\there\u0001', true],
+    ['a NUL character', 'a\u0000b', false],
+    ['a lone high surrogate', 'a\ud800b', false],
+    ['a lone high surrogate at the end', 'ab\ud83d', false],
+    ['a lone low surrogate', '\udc00b', false],
+    ['surrogates the wrong way round', '\ude00\ud83d', false],
+  ])('%s: %s', (_name, value, ok) => {
+    expect(isAcceptableText(value)).toBe(ok);
+    expect(text().safeParse(value).success).toBe(ok);
+  });
+
+  it('requiredText and the password rules apply it, with their own message', () => {
+    expect(messagesOf(requiredText, 'a\u0000b')).toEqual([messages.text]);
+    expect(messagesOf(newPasswordSchema, 'Valid-pass1\u0000')).toEqual([messages.text]);
+    expect(messagesOf(loginForm, { username: 'cardano/a', password: 'x\ud800' })).toEqual([messages.text]);
   });
 });

@@ -1,6 +1,7 @@
 import { brotliDecompressSync } from 'node:zlib';
 import { decode, Tag } from 'cbor2';
 import type { ImportFile, ProposalDocument } from '@cr/contract/proposals';
+import { OutboundRefused } from '../lib/outbound';
 
 /**
  * Reads proposals from a Catalyst Gateway (v1 API; DOMAIN.md "Import and export"): the document index lists the
@@ -124,7 +125,8 @@ export function createGatewayReader(fetchImpl: typeof fetch = fetch) {
     try {
       // No redirects: the admin named this gateway, not wherever it points to.
       response = await fetchImpl(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MS) });
-    } catch {
+    } catch (error) {
+      if (error instanceof OutboundRefused) throw new GatewayError(`The Catalyst Gateway at ${url.origin} is refused: ${error.message}`);
       throw new GatewayError(`The Catalyst Gateway at ${url.origin} could not be reached.`);
     }
     return response;

@@ -1,5 +1,8 @@
 import { NO_OBJECTIVE } from './rules';
 import { createPrng, shuffleInPlace, type Prng } from './prng';
+import { averages, type Averages } from './stats';
+
+export type { Averages };
 
 /**
  * Proposal allocation (DOMAIN.md "Proposal allocation"): every active LV0/LV1 reviewer gets min(quota, eligible)
@@ -42,12 +45,6 @@ export interface AllocationInput {
   seed: number;
 }
 
-export interface Averages {
-  avg: number;
-  min: number;
-  max: number;
-}
-
 /** Spec §3 "Allocation parameters (proposals)", result. */
 export interface AllocationStats {
   tot: number;
@@ -70,19 +67,6 @@ export interface AllocationResult {
 interface Group {
   buckets: number[][];
   min: number;
-}
-
-function averages(values: Int32Array): Averages {
-  if (values.length === 0) return { avg: 0, min: 0, max: 0 };
-  let sum = 0;
-  let min = Infinity;
-  let max = -Infinity;
-  for (const value of values) {
-    sum += value;
-    if (value < min) min = value;
-    if (value > max) max = value;
-  }
-  return { avg: Math.round((sum / values.length) * 100) / 100, min, max };
 }
 
 const categoryKey = (category: number | null) => category ?? NO_CATEGORY;

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { serverMessages } from '@cr/contract/messages';
 import { AccountStatus } from '@cr/contract/users';
 import { isAdmin } from '../domain/rules';
 import { forbidden, unauthorized } from '../errors';
@@ -14,9 +15,25 @@ export interface AuthUser {
   forceReset: boolean;
 }
 
+/** One route as registered: the authorization matrix test checks that each has an entry. */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  access: Access | undefined;
+}
+
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route but the API docs' and the HEAD twins, in registration order (recorded by an onRoute hook). */
+    routeTable: RouteEntry[];
+  }
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * The route may change things while the caller must choose a new password (`force_reset`). Every other write
+     * of a signed-in route is refused with 403 until then; reads are not affected.
+     */
+    allowDuringReset?: boolean;
   }
   interface FastifyRequest {
     user: AuthUser | null;
@@ -37,6 +54,8 @@ export function activeUser(request: FastifyRequest): AuthUser {
   return user;
 }
 
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (!header) return undefined;
@@ -50,9 +69,15 @@ export function registerAuth(
 ) {
   app.decorateRequest('user', null);
 
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith(options.apiBase) && !route.config?.access && !route.url.startsWith(`${options.apiBase}/docs`)) {
+    if (route.url.startsWith(`${options.apiBase}/docs`)) return;
+    if (route.url.startsWith(options.apiBase) && !route.config?.access) {
       throw new Error(`Route ${route.method} ${route.url} does not state who may call it (config.access).`);
+    }
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') routeTable.push({ method, url: route.url, access: route.config?.access });
     }
   });
 
@@ -70,5 +95,9 @@ export function registerAuth(
     if (access === 'public') return;
     if (!request.user) throw unauthorized();
     if (access === 'admin' && !isAdmin(request.user)) throw forbidden('This section is only accessible to admins.');
+    // A forced password reset is enforced here, not only in the web app: no write but the routes that opt in.
+    if (request.user.forceReset && !READ_METHODS.has(request.method) && !request.routeOptions.config?.allowDuringReset) {
+      throw forbidden(serverMessages.forcedReset);
+    }
   });
 }

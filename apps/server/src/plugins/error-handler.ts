@@ -20,6 +20,8 @@ function fieldLabel(location: (string | number)[]): string {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
+export const prototypeKeyMessage = 'The request body may not use the key "__proto__", nor a "constructor" key holding "prototype".';
+
 /**
  * One error handler for the API (ARCHITECTURE.md): `{ message }` for every error, 422 with `detail` items for
  * validation failures, and a 5xx that never leaks internals.
@@ -42,6 +44,10 @@ export function registerErrorHandler(app: FastifyInstance) {
     }
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       return reply.code(415).send({ message: 'This content type is not supported here.' });
+    }
+    // secure-json-parse refuses a `__proto__` key, and a `constructor` key holding `prototype`: valid JSON, but not taken.
+    if (error instanceof SyntaxError && /forbidden prototype property/.test(error.message)) {
+      return reply.code(400).send({ message: prototypeKeyMessage });
     }
     if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
       return reply.code(400).send({ message: 'The request body is not valid JSON.' });

@@ -25,6 +25,8 @@ export async function registerStatic(app: FastifyInstance, options: { webDist: s
       root: options.webDist,
       wildcard: true,
       index: false,
+      // Source maps are built 'hidden' (for error reports) and never served: a *.map answers 404.
+      allowedPath: (pathName) => !pathName.endsWith('.map'),
       // @fastify/static 10 passes the Fastify reply here (not Node's response).
       setHeaders: (reply, path) => {
         if (path.includes(`${join('assets', '')}`)) reply.header('cache-control', 'public, max-age=31536000, immutable');

@@ -96,7 +96,7 @@ export function AppProvider({ children }: { children: ReactNode }) {
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
-          <Notifications position="bottom-right" autoClose={5000} transitionDuration={reduceMotion ? 0 : 250} />
+          <Notifications position="bottom-left" autoClose={5000} transitionDuration={reduceMotion ? 0 : 250} />
           {children}
         </ModalsProvider>
       </QueryClientProvider>

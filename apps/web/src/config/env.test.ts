@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_API_BASE, env, readEnv } from './env';
+import { DEFAULT_API_BASE, DEFAULT_FUND_RULES_URL, env, readEnv } from './env';
 
 describe('runtime environment (spec §1, §9)', () => {
   it('uses the relative API base /api/reviews without a runtime override (A-001)', () => {
@@ -20,5 +20,11 @@ describe('runtime environment (spec §1, §9)', () => {
     expect(readEnv({ BUILD_REVISION: ' 1a2b3c4 ' }).buildRevision).toBe('1a2b3c4');
     expect(readEnv({ BUILD_REVISION: '   ' }).buildRevision).toBeUndefined();
     expect(readEnv({}).buildRevision).toBeUndefined();
+  });
+
+  it('links the fund rules to the knowledge base unless the deployment names another page (issue 12 item 14)', () => {
+    expect(readEnv({}).fundRulesUrl).toBe(DEFAULT_FUND_RULES_URL);
+    expect(readEnv({ FUND_RULES_URL: ' ' }).fundRulesUrl).toBe(DEFAULT_FUND_RULES_URL);
+    expect(readEnv({ FUND_RULES_URL: 'https://example.org/rules' }).fundRulesUrl).toBe('https://example.org/rules');
   });
 });

@@ -6,6 +6,7 @@ import {
   formatDateShort,
   formatMonth,
   formatPercent,
+  formatRating,
   formatScore,
   shortProposalId,
 } from './format';
@@ -142,5 +143,21 @@ describe('ids (spec §9)', () => {
     expect(displayCatalystId('cardano/abc123')).toBe('id.catalyst://cardano/abc123');
     expect(displayCatalystId('id.catalyst://cardano/abc123')).toBe('id.catalyst://cardano/abc123');
     expect(displayCatalystId('other.scheme://cardano/abc123#encrypt')).toBe('id.catalyst://cardano/abc123');
+  });
+});
+
+describe('formatRating (spec §5)', () => {
+  it('shows every displayed rating with one decimal, whole ones too (E-024)', () => {
+    expect(formatRating(4)).toBe('4.0');
+    expect(formatRating(11 / 3)).toBe('3.7');
+    expect(formatRating(3.666)).toBe('3.7');
+    expect(formatRating(2.25)).toBe('2.3');
+    expect(formatRating(5)).toBe('5.0');
+  });
+
+  it('shows nothing for a missing value', () => {
+    expect(formatRating(null)).toBe('');
+    expect(formatRating(undefined)).toBe('');
+    expect(formatRating(Number.NaN)).toBe('');
   });
 });

@@ -45,6 +45,13 @@ export function formatScore(value: number | null | undefined): string {
   return withoutNegativeZero(score.format(value));
 }
 
+const rating = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false });
+/** A displayed rating, everywhere in the app: always one decimal, '4.0', '3.7' (spec §5, E-024). Stars show whole numbers. */
+export function formatRating(value: number | null | undefined): string {
+  if (value === null || value === undefined || Number.isNaN(value)) return '';
+  return rating.format(value);
+}
+
 const percentFormats = new Map<number, Intl.NumberFormat>();
 function percentFormat(decimals: number): Intl.NumberFormat {
   let format = percentFormats.get(decimals);

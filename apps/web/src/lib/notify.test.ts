@@ -6,7 +6,7 @@ vi.mock('@mantine/notifications', () => ({ notifications: { show } }));
 import { ApiError } from './api-error';
 import { TOAST_MS, notifyError, notifySuccess } from './notify';
 
-type Shown = { color: string; message: string; autoClose: number };
+type Shown = { color: string; title: string; message: string; autoClose: number };
 const shown = () => show.mock.calls.at(-1)?.[0] as Shown;
 
 beforeEach(() => show.mockReset());
@@ -23,6 +23,11 @@ describe('toasts (spec §8)', () => {
     expect(shown()).toMatchObject({ color: 'green', message: 'Logged in', autoClose: 5000 });
     notifySuccess('notify.loggedOut');
     expect(shown().message).toBe('Logged out');
+  });
+
+  it("titles a several-outcome notice with the spec's text and names the outcome in the body (E-015, DOMAIN.md 14)", () => {
+    notifySuccess('reviews.deleted', 'reviews.saved');
+    expect(shown()).toMatchObject({ color: 'green', title: 'Review submitted, updated or deleted', message: 'Review deleted' });
   });
 
   it("uses the server's message when present, otherwise the fixed text (A-125, A-057)", () => {

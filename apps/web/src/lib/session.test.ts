@@ -24,6 +24,7 @@ import { ApiError } from './api-error';
 import {
   REFRESH_LEAD_MS,
   SESSION_STORAGE_KEY,
+  endForcedReset,
   isAdmin,
   isForcedReset,
   isInactive,
@@ -346,6 +347,15 @@ describe('derived facts', () => {
     expect(isForcedReset(state(userInfo({ forceReset: true })))).toBe(true);
     expect(isForcedReset(state(userInfo({ forceReset: false })))).toBe(false);
     expect(isForcedReset(state(userInfo({ forceReset: true }), false))).toBe(false);
+  });
+
+  it('ends a forced reset in the stored session at once, before the fresh user info arrives (A-038)', () => {
+    useSession.setState({ ...loggedOut, logged: true, userInfo: userInfo({ forceReset: true }) });
+    expect(isForcedReset(useSession.getState())).toBe(true);
+    endForcedReset();
+    expect(isForcedReset(useSession.getState())).toBe(false);
+    // The guards of a freshly loaded page read the persisted copy: it must already be cleared.
+    expect(persisted()?.userInfo?.extra.force_reset).toBe(false);
   });
 
   it('sees a logged-in account that is not active as inactive (A-046, A-047)', () => {

@@ -134,6 +134,16 @@ export async function loadUserInfo(): Promise<UserInfo | null> {
   }
 }
 
+/**
+ * A successful password change ends a forced reset at once (the server clears the flag in the same step): the
+ * guards read the persisted session synchronously, so waiting for the fresh user info would let a navigation in
+ * between be sent back to /reset-password (spec §6, checklist A-038).
+ */
+export function endForcedReset() {
+  const { userInfo } = useSession.getState();
+  if (userInfo?.extra.force_reset) useSession.setState({ userInfo: { ...userInfo, extra: { ...userInfo.extra, force_reset: false } } });
+}
+
 /** Login: stores the auth and user info and starts the refresh timer (spec §4). */
 export async function login(catalystId: string, password: string): Promise<UserInfo | null> {
   const token = await api<AccessToken>('users/token/login', { method: 'POST', form: { username: catalystId, password } });

@@ -54,7 +54,7 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
     '/users/',
     { config: { access: 'public' }, schema: { tags, body: registerBody, response: { 201: okBody, ...errors } } },
     async (request, reply) => {
-      await accounts.register(request.body.new_user);
+      await accounts.register(request.body.new_user, request.ip);
       return reply.code(201).send(true);
     },
   );
@@ -129,13 +129,13 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
   api.post(
     '/users/password/update',
     {
-      config: { access: 'user' },
+      config: { access: 'user', allowDuringReset: true },
       schema: { tags, security: [{ bearer: [] }], body: updatePasswordBody, response: { 200: okBody, ...errors } },
     },
     async (request) => {
       const cookie = refreshCookie(request);
       const keepFamily = cookie ? await session.familyOf(cookie) : undefined;
-      await accounts.updatePassword(currentUser(request).id, request.body.update_user, keepFamily);
+      await accounts.updatePassword(currentUser(request).id, request.body.update_user, keepFamily, request.ip);
       return true;
     },
   );
@@ -162,7 +162,7 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
     },
     async (request) => {
       const userId = currentUser(request).id;
-      await accounts.requestEmailChange(userId, request.body.email, request.body.redirect);
+      await accounts.requestEmailChange(userId, request.body.email, request.ip, request.body.redirect);
       return options.userInfo.catalystId(userId);
     },
   );

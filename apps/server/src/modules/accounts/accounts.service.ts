@@ -8,6 +8,8 @@ import { badRequest, conflict, forbidden } from '../../errors';
 import { hashPassword, hashToken, newToken, verifyPassword } from '../../lib/secrets';
 import type { RateLimiter } from '../../lib/rate-limit';
 import * as repo from './accounts.repository';
+import type { Config } from '../../config';
+import { createGuessGuard, guessLimitsOf, type GuessLimits } from './guess-guard';
 import type { RefreshTokens } from './refresh-tokens';
 
 const HOUR = 60 * 60 * 1000;
@@ -33,6 +35,26 @@ function rethrowTaken(error: unknown): never {
   throw error;
 }
 
+export interface AccountLimits {
+  resetPerAccount: number;
+  resetPerAddress: number;
+  /** Sign-ups and e-mail changes answer whether a Catalyst ID or an e-mail is taken: limited so enumeration is slow. */
+  registerPerAddress: number;
+  emailChangePerAccount: number;
+  emailChangePerAddress: number;
+  /** Guessing the old password on a password change: throttled like login (README "Security"). */
+  guess: GuessLimits;
+}
+
+export const accountLimitsOf = (config: Config): AccountLimits => ({
+  resetPerAccount: config.RESET_LIMIT_PER_ACCOUNT,
+  resetPerAddress: config.RESET_LIMIT_PER_ADDRESS,
+  registerPerAddress: config.REGISTER_LIMIT_PER_ADDRESS,
+  emailChangePerAccount: config.EMAIL_CHANGE_LIMIT_PER_ACCOUNT,
+  emailChangePerAddress: config.EMAIL_CHANGE_LIMIT_PER_ADDRESS,
+  guess: guessLimitsOf(config),
+});
+
 export interface AccountsDeps {
   db: Db;
   mailer: Mailer;
@@ -41,13 +63,14 @@ export interface AccountsDeps {
   rateLimiter: RateLimiter;
   publicUrl: string;
   adminCatalystIds: string[];
-  limits: { resetPerAccount: number; resetPerAddress: number };
+  limits: AccountLimits;
   /** Whether sign-ups are open now (the current events' user_registration_enabled switches); open when absent. */
   registrationOpen?: () => Promise<boolean>;
 }
 
 export function createAccountsService(deps: AccountsDeps) {
   const { db, mailer } = deps;
+  const passwordGuard = createGuessGuard(deps.rateLimiter, deps.limits.guess, 'password-update');
   const adminIds = new Set(deps.adminCatalystIds.map((id) => normalizeCatalystId(id).id));
   const link = (path: string, query: Record<string, string>) => `${deps.publicUrl}${path}?${new URLSearchParams(query)}`;
 
@@ -65,7 +88,8 @@ export function createAccountsService(deps: AccountsDeps) {
   }
 
   return {
-    async register(input: NewUser): Promise<void> {
+    async register(input: NewUser, address: string): Promise<void> {
+      await deps.rateLimiter.hit(`register:address:${address}`, deps.limits.registerPerAddress);
       if (deps.registrationOpen && !(await deps.registrationOpen())) throw forbidden(messages.registrationClosed);
       const catalystId = normalizeCatalystId(input.catalyst_id).id;
       const email = input.email.trim();
@@ -117,7 +141,9 @@ export function createAccountsService(deps: AccountsDeps) {
     },
 
     /** Sends a link to confirm a new e-mail address; the address changes when the link is opened. */
-    async requestEmailChange(userId: number, email: string, redirect = '/profile'): Promise<void> {
+    async requestEmailChange(userId: number, email: string, address: string, redirect = '/profile'): Promise<void> {
+      await deps.rateLimiter.hit(`email-change:address:${address}`, deps.limits.emailChangePerAddress);
+      await deps.rateLimiter.hit(`email-change:account:${userId}`, deps.limits.emailChangePerAccount);
       await db.transaction(async (tx) => {
         const account = await repo.findAccountById(tx, userId);
         if (!account) throw badRequest('Unknown account.');
@@ -156,9 +182,14 @@ export function createAccountsService(deps: AccountsDeps) {
       });
     },
 
-    async updatePassword(userId: number, input: UpdateUser, keepFamily: string | undefined): Promise<void> {
+    async updatePassword(userId: number, input: UpdateUser, keepFamily: string | undefined, address: string): Promise<void> {
+      const attempt = await passwordGuard.attempt(`user:${userId}`, address);
       const account = await repo.findAccountById(db, userId);
-      if (!account || !(await verifyPassword(account.passwordHash, input.old_password))) throw badRequest(messages.oldPasswordWrong);
+      if (!account || !(await verifyPassword(account.passwordHash, input.old_password))) {
+        await attempt.failed();
+        throw badRequest(messages.oldPasswordWrong);
+      }
+      await attempt.succeeded();
       const passwordHash = await hashPassword(input.password);
       await db.transaction(async (tx) => {
         await repo.updateUser(tx, userId, { passwordHash, forceReset: false });

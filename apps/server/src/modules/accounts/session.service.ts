@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { forbidden, unauthorized } from '../../errors';
 import type { Jwt } from '../../lib/jwt';
 import type { RateLimiter } from '../../lib/rate-limit';
+import { createGuessGuard, type GuessLimits } from './guess-guard';
 import { verifyAgainstDummy, verifyPassword } from '../../lib/secrets';
 import { findAccountByCatalystId, findAccountById } from './accounts.repository';
 import type { RefreshTokens } from './refresh-tokens';
@@ -19,7 +20,7 @@ export interface SessionDeps {
   jwt: Jwt;
   refreshTokens: RefreshTokens;
   rateLimiter: RateLimiter;
-  limits: { loginPerAccount: number; loginPerAddress: number };
+  limits: GuessLimits;
 }
 
 export interface Session {
@@ -28,14 +29,18 @@ export interface Session {
 }
 
 export function createSessionService(deps: SessionDeps) {
+  const guard = createGuessGuard(deps.rateLimiter, deps.limits, 'login');
   return {
     async login(username: string, password: string, address: string): Promise<Session> {
       const catalystId = normalizeCatalystId(username).id;
-      await deps.rateLimiter.hit(`login:address:${address}`, deps.limits.loginPerAddress);
-      await deps.rateLimiter.hit(`login:account:${catalystId}`, deps.limits.loginPerAccount);
+      const attempt = await guard.attempt(catalystId, address);
       const account = await findAccountByCatalystId(deps.db, catalystId);
       const valid = account ? await verifyPassword(account.passwordHash, password) : await verifyAgainstDummy(password);
-      if (!account || !valid) throw unauthorized(sessionMessages.wrongCredentials);
+      if (!account || !valid) {
+        await attempt.failed();
+        throw unauthorized(sessionMessages.wrongCredentials);
+      }
+      await attempt.succeeded();
       if (account.status === AccountStatus.banned) throw forbidden(sessionMessages.banned);
       const { token } = await deps.refreshTokens.start(account.userId);
       return { accessToken: await deps.jwt.sign({ userId: account.userId }), refreshToken: token };

@@ -1,5 +1,7 @@
 import type { CatalystIdPublic, UserInfo } from '@cr/contract/users';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { events, proposalAllocations, reviews, subscriptions, users } from '../../db/schema/index';
 import { notFound } from '../../errors';
 import type { AuthUser } from '../../plugins/auth';
 import { displayCatalystId, normalizeCatalystId } from '@cr/contract/rules';
@@ -12,20 +14,32 @@ import { findAccountByCatalystId, findAccountById, listAccounts, updateCatalystI
 
 export { unknownUserMessage };
 
+/**
+ * A user's username: the stored one, else the `username@` part of their Catalyst ID
+ * (`id.catalyst://alice@cardano/…`), else none.
+ */
+export function usernameOf(account: { username: string | null; catalystId: string }): string | null {
+  if (account.username) return account.username;
+  const id = normalizeCatalystId(account.catalystId).id;
+  const at = id.indexOf('@');
+  const slash = id.indexOf('/');
+  return at > 0 && (slash < 0 || at < slash) ? id.slice(0, at) : null;
+}
+
 export function toCatalystIdPublic(account: AccountRow): CatalystIdPublic {
   return {
     id: account.catalystId,
     email: account.email,
     email_verified: account.emailVerifiedAt !== null,
-    username: account.username,
+    username: usernameOf(account),
     status: account.status,
     rbac_reg_status: account.rbacRegStatus,
   };
 }
 
 /**
- * The user info of spec §3. Subscriptions, statistics and due diligence are filled by the modules that own them
- * (issue 4 onwards); until a user has any, these are the empty values.
+ * The user info of spec §3. Subscriptions and objectives are filled by the modules that own them; the current event
+ * stats are counted here; historic stats stay zero until review outcomes of past events exist.
  */
 export function createUserInfoService(
   db: Db,
@@ -60,7 +74,7 @@ export function createUserInfoService(
         data: rows.map((row) => ({
           id: row.userId,
           catalyst_id: displayCatalystId(row.catalystId),
-          username: row.username,
+          username: usernameOf(row),
           email: row.email,
           registered_at: row.registeredAt.toISOString(),
           status: row.status,
@@ -107,10 +121,37 @@ export function createUserInfoService(
     },
   };
 
+  /**
+   * The user's reviewing in the current (active) events (spec §3 "Reviewer stats"): proposals allocated to their
+   * subscriptions, reviews they submitted, and how many of those were of a proposal allocated to them.
+   */
+  async function currentReviewStats(userId: number) {
+    const [row] = await db
+      .select({
+        allocations: sql<number>`(select count(*)::int from ${proposalAllocations} a
+          join ${subscriptions} s on s.id = a.subscription_id join ${events} e on e.id = a.event_id
+          where s.user_id = ${userId} and e.active)`,
+        submitted: sql<number>`(select count(*)::int from ${reviews} r
+          join ${subscriptions} s on s.id = r.subscription_id join ${events} e on e.id = r.event_id
+          where s.user_id = ${userId} and e.active)`,
+        allocatedSubmitted: sql<number>`(select count(*)::int from ${reviews} r
+          join ${subscriptions} s on s.id = r.subscription_id join ${events} e on e.id = r.event_id
+          where s.user_id = ${userId} and e.active and exists (select 1 from ${proposalAllocations} a
+            where a.subscription_id = r.subscription_id and a.proposal_id = r.proposal_id))`,
+      })
+      .from(users)
+      .where(eq(users.id, userId));
+    return {
+      allocations: Number(row?.allocations ?? 0),
+      submitted: Number(row?.submitted ?? 0),
+      allocated_submitted: Number(row?.allocatedSubmitted ?? 0),
+    };
+  }
+
   async function infoOf(account: AccountRow): Promise<UserInfo> {
     return {
       email: account.email,
-      username: account.username,
+      username: usernameOf(account),
       catalyst_id: toCatalystIdPublic(account),
       extra: {
         role: account.role,
@@ -119,7 +160,7 @@ export function createUserInfoService(
         subscriptions: options.subscriptions ? await options.subscriptions.ofUser(account.userId) : [],
         due_diligence: { status: account.dueDiligenceStatus, url: account.dueDiligenceUrl },
         registered_at: account.registeredAt.toISOString(),
-        stats: { reviews: { allocations: 0, submitted: 0, allocated_submitted: 0 } },
+        stats: { reviews: await currentReviewStats(account.userId) },
         historic_stats: {
           reviews: { active_funds: 0, submitted: 0, blank: 0, valid: 0 },
           moderations: { active_funds: 0, submitted: 0 },

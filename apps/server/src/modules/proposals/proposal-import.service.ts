@@ -6,6 +6,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { catalystKey, categoryTitleOfTemplate, readProposal, type ProposalFields } from '../../domain/proposal-document';
 import { AppError, badRequest, ValidationFailure } from '../../errors';
 import { GatewayError } from '../../adapters/catalyst-gateway';
+import { hostPermitted } from '../../lib/outbound';
 import type { EventsService } from '../events/events.service';
 import { recordAudit } from '../system/audit.service';
 import * as repo from './proposals.repository';
@@ -13,6 +14,7 @@ import { sampleImportFile } from './sample';
 
 export const importMessages = {
   noGateway: 'No Catalyst Gateway is configured: set PROPOSALS_SOURCE_URL or give a gateway URL.',
+  gatewayNotAllowed: 'This gateway is not allowed: the server imports only from PROPOSALS_SOURCE_URL and the hosts in GATEWAY_ALLOWLIST.',
   unknownTemplate: 'This template is not in the file’s templates.',
   skipped: {
     notSelected: 'not in the chosen categories',
@@ -52,6 +54,8 @@ export function createProposalImportService(deps: {
   registry: CatalystRegistry;
   gateway?: GatewaySource | undefined;
   gatewayUrl?: string | undefined;
+  /** GATEWAY_ALLOWLIST: the hosts besides PROPOSALS_SOURCE_URL's that an admin may import from (lib/outbound). */
+  gatewayAllowlist?: string[];
   /** Called after a real import changed proposals (the list's cached totals). */
   onChange?: () => void;
 }) {
@@ -63,6 +67,11 @@ export function createProposalImportService(deps: {
     if (options.source === 'gateway') {
       const url = options.gateway_url ?? deps.gatewayUrl;
       if (!url || !deps.gateway) throw badRequest(importMessages.noGateway);
+      if (!hostPermitted(new URL(url), { sourceUrl: deps.gatewayUrl, allowlist: deps.gatewayAllowlist ?? [] })) {
+        throw new ValidationFailure([
+          { loc: ['body', 'import_options', 'gateway_url'], msg: importMessages.gatewayNotAllowed, type: 'not_allowed' },
+        ]);
+      }
       try {
         content = await deps.gateway(url, { categories });
       } catch (error) {

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { desc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -8,6 +9,8 @@ import { auditEntry } from '@cr/contract/events';
 import { healthz } from '@cr/contract/users';
 import type { Db } from '../../db/client';
 import { outbox } from '../../db/schema/index';
+import { isAdmin } from '../../domain/rules';
+import { forbidden, unauthorized } from '../../errors';
 import type { AuditService } from './audit.service';
 
 /** `GET healthz`: answers when the server and its database are up. */
@@ -38,18 +41,42 @@ const outboxItem = z.object({
   created_at: z.string(),
 });
 
+/** The header that carries MAIL_OUTBOX_TOKEN. */
+export const OUTBOX_TOKEN_HEADER = 'x-outbox-token';
+
+function sameSecret(given: string | undefined, expected: string | undefined): boolean {
+  if (!given || !expected) return false;
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
 /**
- * The outbox for local development and browser tests (MAIL_OUTBOX_API=true only; never on by default): lets a
- * test read the activation link that a real user would find in their mailbox.
+ * The outbox for local development and browser tests (MAIL_OUTBOX_API=true only; never on by default, refused in
+ * production): lets a test read the activation link that a real user would find in their mailbox. It hands out live
+ * links, so only an admin session or the operator's MAIL_OUTBOX_TOKEN (header `x-outbox-token`) may read it.
  */
-export async function outboxRoutes(app: FastifyInstance, options: { db: Db }) {
+export async function outboxRoutes(app: FastifyInstance, options: { db: Db; token: string | undefined }) {
+  app.log.warn(
+    'MAIL_OUTBOX_API is on: GET /api/reviews/dev/outbox hands out live activation and reset links to admins and to holders of MAIL_OUTBOX_TOKEN. Development and tests only.',
+  );
   app.withTypeProvider<ZodTypeProvider>().get(
     '/dev/outbox',
     {
+      // Public so that the token alone suffices; without it the handler wants an admin session.
       config: { access: 'public' },
-      schema: { hide: true, querystring: z.object({ to: z.email() }), response: { 200: z.array(outboxItem) } },
+      schema: {
+        hide: true,
+        querystring: z.object({ to: z.email() }),
+        response: { 200: z.array(outboxItem), 401: errorBody, 403: errorBody },
+      },
     },
     async (request) => {
+      const header = request.headers[OUTBOX_TOKEN_HEADER];
+      if (!sameSecret(typeof header === 'string' ? header : undefined, options.token)) {
+        if (!request.user) throw unauthorized();
+        if (!isAdmin(request.user)) throw forbidden('This section is only accessible to admins.');
+      }
       const rows = await options.db
         .select()
         .from(outbox)

@@ -1,4 +1,5 @@
-import { Anchor, Box, Burger, Button, Container, Drawer, Group, Image, Stack, Text } from '@mantine/core';
+import { Anchor, Box, Burger, Button, Container, Drawer, Group, Image, Menu, Stack, Text } from '@mantine/core';
+import { IconChevronDown, IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { useDisclosure } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useNavigate } from 'react-router';
@@ -50,9 +51,19 @@ function Links({ onNavigate, direction }: { onNavigate?: () => void; direction: 
   const links = useLinks();
   const Wrapper = direction === 'row' ? Group : Stack;
   return (
-    <Wrapper gap={direction === 'row' ? 'md' : 'sm'}>
+    <Wrapper gap={direction === 'row' ? 'md' : 'sm'} wrap="nowrap">
       {links.map((link) => (
-        <Anchor key={link.to} component={NavLink} to={link.to} end={link.end} onClick={onNavigate} className="nav-link" c="dark.7" fw={500}>
+        <Anchor
+          key={link.to}
+          component={NavLink}
+          to={link.to}
+          end={link.end}
+          onClick={onNavigate}
+          className="nav-link"
+          c="dark.7"
+          fw={500}
+          style={{ whiteSpace: 'nowrap' }}
+        >
           {link.label}
         </Anchor>
       ))}
@@ -60,11 +71,9 @@ function Links({ onNavigate, direction }: { onNavigate?: () => void; direction: 
   );
 }
 
-function LogoutButton() {
-  const { t } = useTranslation();
+function useLogout() {
   const navigate = useNavigate();
-  const email = useSession((state) => state.userInfo?.email);
-  const onLogout = async () => {
+  return async () => {
     try {
       await logout();
       notifySuccess('notify.loggedOut');
@@ -73,55 +82,102 @@ function LogoutButton() {
     }
     navigate(paths.login());
   };
+}
+
+/**
+ * The account menu of the wide bar: the e-mail address (however long) and Logout, one click away, so that the bar
+ * keeps one row whatever the address (issue 12 item 6).
+ */
+function AccountMenu() {
+  const { t } = useTranslation();
+  const onLogout = useLogout();
+  const email = useSession((state) => state.userInfo?.email);
   return (
-    <Group gap="xs" wrap="nowrap">
-      {email && (
-        <Text size="sm" c="dimmed" data-testid="nav-email" truncate maw={220}>
-          {email}
-        </Text>
-      )}
-      <Button variant="light" size="xs" onClick={onLogout}>
-        {t('nav.logout')}
-      </Button>
-    </Group>
+    <Menu position="bottom-end" keepMounted withinPortal>
+      <Menu.Target>
+        <Button variant="subtle" size="xs" px={6} aria-label={t('nav.accountMenu')} rightSection={<IconChevronDown size={14} />}>
+          <IconUserCircle size={20} />
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown maw={360}>
+        {email && (
+          <Menu.Label data-testid="nav-email" style={{ overflowWrap: 'anywhere' }}>
+            {email}
+          </Menu.Label>
+        )}
+        <Menu.Item leftSection={<IconLogout size={16} />} onClick={onLogout}>
+          {t('nav.logout')}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
   );
 }
 
+/** The phone drawer's account block: the e-mail address on its own lines, and Logout. */
+function DrawerAccount() {
+  const { t } = useTranslation();
+  const onLogout = useLogout();
+  const email = useSession((state) => state.userInfo?.email);
+  return (
+    <Stack gap="xs">
+      {email && (
+        <Text size="sm" c="dimmed" data-testid="nav-email" style={{ overflowWrap: 'anywhere' }}>
+          {email}
+        </Text>
+      )}
+      <Button variant="light" size="xs" onClick={onLogout} w="fit-content">
+        {t('nav.logout')}
+      </Button>
+    </Stack>
+  );
+}
+
+/**
+ * The navigation bar (spec §2.3), one row at any width: from `lg` the links, stage, Subscribe and the account menu;
+ * below it a drawer holds the links and the account (and, on phones, the stage), leaving brand, Subscribe and the burger.
+ */
 export function NavBar() {
   const { t } = useTranslation();
   const logged = useSession((state) => state.logged);
   const [opened, { toggle, close }] = useDisclosure(false);
   return (
     <Box component="header" py="sm" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)', background: 'white' }}>
-      <Container size="lg">
-        <Group justify="space-between" wrap="nowrap">
-          <Group gap="lg" wrap="nowrap">
-            <Anchor component={NavLink} to={paths.home()} underline="never" c="dark.8">
+      <Container size="xl">
+        <Group justify="space-between" wrap="nowrap" gap="md">
+          <Group gap="lg" wrap="nowrap" miw={0}>
+            <Anchor component={NavLink} to={paths.home()} underline="never" c="dark.8" style={{ flexShrink: 0 }} data-testid="nav-brand">
               <Group gap={8} wrap="nowrap">
                 <Image src="/logo.svg" alt="" w={28} h={28} />
-                <Text fw={700}>{t('app.title')}</Text>
+                <Text fw={700} style={{ whiteSpace: 'nowrap' }}>
+                  {t('app.title')}
+                </Text>
               </Group>
             </Anchor>
-            <Box component="nav" aria-label={t('nav.label')} visibleFrom="sm">
+            <Box component="nav" aria-label={t('nav.label')} visibleFrom="lg">
               <Links direction="row" />
             </Box>
           </Group>
-          <Group gap="sm" wrap="nowrap">
-            <StageBadge />
+          <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
+            <Box visibleFrom="sm">
+              <StageBadge />
+            </Box>
             <SubscribeButton />
             {logged && (
-              <Box visibleFrom="sm">
-                <LogoutButton />
+              <Box visibleFrom="lg">
+                <AccountMenu />
               </Box>
             )}
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" aria-label={t('nav.openMenu')} />
+            <Burger opened={opened} onClick={toggle} hiddenFrom="lg" aria-label={t('nav.openMenu')} />
           </Group>
         </Group>
       </Container>
-      <Drawer opened={opened} onClose={close} title={t('app.title')} hiddenFrom="sm" size="xs">
+      <Drawer opened={opened} onClose={close} title={t('app.title')} hiddenFrom="lg" size="xs">
         <Stack component="nav" aria-label={t('nav.label')}>
+          <Box hiddenFrom="sm">
+            <StageBadge />
+          </Box>
           <Links direction="column" onNavigate={close} />
-          {logged && <LogoutButton />}
+          {logged && <DrawerAccount />}
         </Stack>
       </Drawer>
     </Box>

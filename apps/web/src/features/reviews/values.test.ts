@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { reviewFields } from '@cr/contract/reviews';
-import { clearDraft, draftKey, emptyReview, formatRating, loadDraft, noteCount, saveDraft } from './values';
+import { clearDraft, draftKey, emptyReview, loadDraft, noteCount, saveDraft } from './values';
 
 /** A Storage in memory, as localStorage behaves. */
 function memoryStorage(): Storage {
@@ -36,13 +36,9 @@ describe('a new review (spec §5)', () => {
   });
 });
 
-describe('noteCount and formatRating', () => {
+describe('noteCount', () => {
   it('counts a note without its white space, against 200 to 3000 (E-020, E-021)', () => {
     expect(noteCount('a b\tc\n d')).toEqual({ count: 4, min: 200, max: 3000 });
-  });
-  it('rounds a rating to one decimal (E-024)', () => {
-    expect(formatRating(3.666)).toBe('3.7');
-    expect(formatRating(4)).toBe('4');
   });
 });
 

@@ -32,9 +32,6 @@ export function fieldsOf(review: ReviewPublic): ReviewFields {
 /** What the note counter shows: the length without white space and the allowed range (spec §5). */
 export const noteCount = (text: string) => ({ count: nonWhitespaceLength(text), min: NOTE_MIN, max: NOTE_MAX });
 
-/** A rating shown as a number: rounded to one decimal (spec §5, E-024). */
-export const formatRating = (value: number) => (Math.round(value * 10) / 10).toLocaleString('en-US', { maximumFractionDigits: 1 });
-
 // ---- drafts kept in the browser while typing ------------------------------------------------------------------
 
 const DRAFT_PREFIX = 'review-draft';

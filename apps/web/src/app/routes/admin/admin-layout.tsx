@@ -21,28 +21,26 @@ export default function AdminLayout() {
     );
   }
   const tab = TABS.find((name) => location.pathname === `/admin/${name}`);
+  // The tabs are headed 'Admin'; a page below them (a user's profile, an event's configuration) has its own h1.
+  if (!tab) return <Outlet />;
   return (
     <>
       <PageHeading title={t('admin.title')} />
-      {tab ? (
-        <Tabs value={tab} onChange={(value) => value && navigate(paths[`admin-${value as (typeof TABS)[number]}`]())}>
-          <Tabs.List mb="lg">
-            {TABS.map((name) => (
-              <Tabs.Tab key={name} value={name}>
-                {t(`admin.${name}`)}
-              </Tabs.Tab>
-            ))}
-          </Tabs.List>
-          {/* Every tab has its panel (aria-controls points at it); only the route's panel holds the page. */}
+      <Tabs value={tab} onChange={(value) => value && navigate(paths[`admin-${value as (typeof TABS)[number]}`]())}>
+        <Tabs.List mb="lg">
           {TABS.map((name) => (
-            <Tabs.Panel key={name} value={name}>
-              {name === tab && <Outlet />}
-            </Tabs.Panel>
+            <Tabs.Tab key={name} value={name}>
+              {t(`admin.${name}`)}
+            </Tabs.Tab>
           ))}
-        </Tabs>
-      ) : (
-        <Outlet />
-      )}
+        </Tabs.List>
+        {/* Every tab has its panel (aria-controls points at it); only the route's panel holds the page. */}
+        {TABS.map((name) => (
+          <Tabs.Panel key={name} value={name}>
+            {name === tab && <Outlet />}
+          </Tabs.Panel>
+        ))}
+      </Tabs>
     </>
   );
 }

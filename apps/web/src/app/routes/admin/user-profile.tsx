@@ -1,12 +1,14 @@
-import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { switchActive } from '@cr/contract/events';
 import type { UserInfo } from '@cr/contract/users';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
+import { paths } from '../../../config/paths';
 import { displayCatalystId } from '@cr/contract/rules';
 import { PageHeading } from '../../../components/page-heading';
-import { adminUserQuery } from '../../../features/admin/api/users';
+import { adminUserQuery, adminUsersKeys } from '../../../features/admin/api/users';
 import { useCurrentEvents } from '../../../features/events/api/events';
 import { ProfileView } from '../../../features/profile/components/profile-view';
 import { useInvite } from '../../../features/subscriptions/api/subscriptions';
@@ -29,7 +31,7 @@ function InviteList({ user }: { user: UserInfo }) {
     try {
       await invite.mutateAsync({ event_id: eventId, catalyst_id: displayCatalystId(user.catalyst_id.id) });
       notifySuccess('notify.invitationSent');
-      await client.invalidateQueries({ queryKey: ['admin', 'user'] });
+      await client.invalidateQueries({ queryKey: adminUsersKeys.users });
     } catch (error) {
       notifyError(error);
     }
@@ -62,6 +64,16 @@ function InviteList({ user }: { user: UserInfo }) {
   );
 }
 
+/** The way back to the Users tab from a user's profile. */
+function BackToUsers() {
+  const { t } = useTranslation();
+  return (
+    <Anchor component={Link} to={paths['admin-users']()} size="sm" mb="xs" w="fit-content">
+      <IconArrowLeft size={14} style={{ verticalAlign: 'middle' }} /> {t('admin.backToUsers')}
+    </Anchor>
+  );
+}
+
 /** /admin/users/{catalystId}: any user's profile, read-only, for an admin (spec §2.16). */
 export default function AdminUserProfile() {
   const { t } = useTranslation();
@@ -70,16 +82,18 @@ export default function AdminUserProfile() {
   if (isLoading) return <Text>{t('common.loading')}</Text>;
   if (isError || !data) {
     return (
-      <Stack>
+      <Stack gap={0}>
+        <BackToUsers />
         <PageHeading title={t('errors.userNotFoundTitle')} />
         <Alert color="red">{t('errors.userNotFound')}</Alert>
       </Stack>
     );
   }
   return (
-    <Stack>
+    <Stack gap={0}>
+      <BackToUsers />
       <PageHeading title={displayCatalystId(data.catalyst_id.id)} />
-      <ProfileView user={data}>
+      <ProfileView user={data} own={false}>
         <InviteList user={data} />
       </ProfileView>
     </Stack>

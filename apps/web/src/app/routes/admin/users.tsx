@@ -38,6 +38,9 @@ export default function AdminUsers() {
   const { data, isLoading } = useQuery(adminUsersQuery(page, PAGE_SIZE, params.get('search') ?? ''));
   const rows = data?.data ?? [];
   const column = (name: string) => t(`admin.columns.${name}`);
+  // A username is optional (the `name@` part of a Catalyst ID): its column shows only when someone on the page has one.
+  const withUsername = rows.some((user) => user.username);
+  const columns = ['catalyst_id', ...(withUsername ? ['username'] : []), 'email', 'registered', 'status'];
   return (
     <>
       <TextInput
@@ -53,7 +56,7 @@ export default function AdminUsers() {
         <Table striped highlightOnHover verticalSpacing="sm" aria-label={t('admin.users')}>
           <Table.Thead>
             <Table.Tr>
-              {['catalyst_id', 'username', 'email', 'registered', 'status'].map((name) => (
+              {columns.map((name) => (
                 <Table.Th key={name}>{column(name)}</Table.Th>
               ))}
               <Table.Th>
@@ -72,7 +75,7 @@ export default function AdminUsers() {
                     <CopyButton value={user.catalyst_id} />
                   </Group>
                 </Table.Td>
-                <Table.Td>{user.username ?? ''}</Table.Td>
+                {withUsername && <Table.Td>{user.username ?? ''}</Table.Td>}
                 <Table.Td>{user.email ?? ''}</Table.Td>
                 <Table.Td>{formatDateShort(user.registered_at)}</Table.Td>
                 <Table.Td>{t(`admin.accountStatus.${user.status}`, { defaultValue: String(user.status) })}</Table.Td>
@@ -90,7 +93,7 @@ export default function AdminUsers() {
                 </Table.Td>
               </Table.Tr>
             ))}
-            {!isLoading && rows.length === 0 && <EmptyTableRow colSpan={6} />}
+            {!isLoading && rows.length === 0 && <EmptyTableRow colSpan={columns.length + 1} />}
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>

@@ -17,6 +17,7 @@ import { changeEmailFormSchema } from '../../../features/auth/schemas';
 import { categoriesQuery, useCurrentEvents } from '../../../features/events/api/events';
 import { SubscribeModal } from '../../../features/subscriptions/components/subscribe-modal';
 import { notifyError, notifySuccess } from '../../../lib/notify';
+import { sharedKeys } from '../../../lib/query-keys';
 import { loadUserInfo, useSession } from '../../../lib/session';
 
 function ChangeEmailForm() {
@@ -60,33 +61,26 @@ function ChangeEmailForm() {
 }
 
 /**
- * Subscribe on an invited subscription (spec §2.16): only while subscription is enabled for its event. It opens the
- * Subscribe modal at the LV2 form. An admin's view of another user never shows it (that view passes no actions).
+ * Subscribe on an invited subscription (spec §2.16), for its current event whose subscription is enabled. It opens
+ * the Subscribe modal at the LV2 form. An admin's view of another user never shows it (that view passes no actions).
  */
-function InvitationSubscribe({ subscription }: { subscription: SubscriptionPublic }) {
+function InvitationSubscribe({ subscription, current }: { subscription: SubscriptionPublic; current: EventPublic }) {
   const { t } = useTranslation();
-  const { events } = useCurrentEvents();
   const [opened, { open, close }] = useDisclosure(false);
-  const current = events.find(
-    ({ event, config }) => event.row_id === subscription.event_id && switchActive(config, 'reviewer_subscription_enabled'),
-  );
   // The event as it was when the modal opened: answering the invitation ends it, and the modal then shows its confirmation.
   const [event, setEvent] = useState<EventPublic | undefined>();
-  const offered = subscription.status === SubscriptionStatus.invited && current;
   return (
     <>
-      {offered && (
-        <Button
-          size="xs"
-          onClick={() => {
-            setEvent(current.event);
-            open();
-          }}
-          aria-label={t('profile.subscribeTo', { name: current.event.name })}
-        >
-          {t('nav.subscribe')}
-        </Button>
-      )}
+      <Button
+        size="xs"
+        onClick={() => {
+          setEvent(current);
+          open();
+        }}
+        aria-label={t('profile.subscribeTo', { name: current.name })}
+      >
+        {t('nav.subscribe')}
+      </Button>
       {opened && event && (
         <SubscribeModal events={[event]} invitation={subscription} categoriesQuery={categoriesQuery} opened onClose={close} />
       )}
@@ -98,14 +92,23 @@ function InvitationSubscribe({ subscription }: { subscription: SubscriptionPubli
 export default function Profile() {
   const { t } = useTranslation();
   const stored = useSession((state) => state.userInfo);
-  const query = useQuery({ queryKey: ['users', 'me'], queryFn: loadUserInfo });
+  const query = useQuery({ queryKey: sharedKeys.me, queryFn: loadUserInfo });
   // The query refreshes the stored info on each visit; the store also follows later changes (an invitation answered).
   const user = stored ?? query.data;
+  const { events } = useCurrentEvents();
   if (!user) return <Text>{t('common.loading')}</Text>;
+  // Only an invitation to a current event open for subscription offers an action (otherwise the row has none).
+  const invitationAction = (subscription: SubscriptionPublic) => {
+    const current = events.find(
+      ({ event, config }) => event.row_id === subscription.event_id && switchActive(config, 'reviewer_subscription_enabled'),
+    );
+    if (subscription.status !== SubscriptionStatus.invited || !current) return null;
+    return <InvitationSubscribe subscription={subscription} current={current.event} />;
+  };
   return (
     <Stack>
       <PageHeading title={t('profile.title')} />
-      <ProfileView user={user} subscriptionAction={(subscription) => <InvitationSubscribe subscription={subscription} />}>
+      <ProfileView user={user} own subscriptionAction={invitationAction}>
         <Section title={t('profile.changeEmail')}>
           <ChangeEmailForm />
         </Section>

@@ -5,13 +5,14 @@ import type { ProposalPublic } from '@cr/contract/proposals';
 import { canReview } from '@cr/contract/subscriptions';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { paths } from '../../../config/paths';
 import { eventConfigQuery } from '../../../features/events/api/events';
 import { proposalQuery, proposalsKeys } from '../../../features/proposals/api/proposals';
 import { ExtraInformation } from '../../../features/proposals/components/extra-information';
 import { ProposalDetails } from '../../../features/proposals/components/proposal-details';
 import { ScrollButtons } from '../../../features/proposals/components/scroll-buttons';
+import type { EditReviewState } from '../../../features/reviews/components/own-review-actions';
 import { OwnReviewForm } from '../../../features/reviews/components/own-review-form';
 import { ProposalReviews } from '../../../features/reviews/components/proposal-reviews';
 import { isApiError } from '../../../lib/api-error';
@@ -68,6 +69,8 @@ function ProposalScreen({ id }: { id: number }) {
   const reviews = useRef<HTMLDivElement>(null);
   const { ownReviewUser, showsList } = useReviewPlaces(proposal);
   const client = useQueryClient();
+  // Edit on the review's own page lands here with the form in edit mode (issue 12 item 11).
+  const startEditing = (useLocation().state as Partial<EditReviewState> | null)?.editReview === true;
   if (isPending) {
     return (
       <Center py="xl" aria-busy>
@@ -90,19 +93,22 @@ function ProposalScreen({ id }: { id: number }) {
     <Stack gap="xl">
       {ownReviewUser ? (
         <Grid gutter="xl">
-          <Grid.Col span={{ base: 12, md: 7, lg: 8 }}>{content}</Grid.Col>
-          <Grid.Col span={{ base: 12, md: 5, lg: 4 }}>
+          {/* Beside the proposal from 1200 px (lg) on, with room for ratings and labels on one line and the proposal at
+              a readable measure (issue 12 item 7); below that, one column. */}
+          <Grid.Col span={{ base: 12, lg: 7 }}>{content}</Grid.Col>
+          <Grid.Col span={{ base: 12, lg: 5 }}>
             {/* Sticky beside the proposal on wide screens (E-003); in the flow on phones. */}
             <Box
-              pos={{ base: 'static', md: 'sticky' }}
+              pos={{ base: 'static', lg: 'sticky' }}
               top={16}
-              mah={{ md: 'calc(100vh - 32px)' }}
+              mah={{ lg: 'calc(100vh - 32px)' }}
               style={{ overflowY: 'auto' }}
               data-testid="own-review-column"
             >
               <OwnReviewForm
                 proposalId={proposal.row_id}
                 userId={ownReviewUser}
+                startEditing={startEditing}
                 onChanged={() => void client.invalidateQueries({ queryKey: proposalsKeys.all })}
               />
             </Box>

@@ -3,11 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import { switchActive } from '@cr/contract/events';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { paths } from '../../../config/paths';
 import { eventConfigQuery } from '../../../features/events/api/events';
-import { reviewQuery } from '../../../features/review-browse/api/reviews';
-import { NextAllocationButton, RatingCards, ReviewHeader } from '../../../features/review-browse/components/review-details';
+import { reviewQuery } from '../../../features/reviews/api/get-review';
+import { OwnReviewActions } from '../../../features/reviews/components/own-review-actions';
+import { NextAllocationButton, RatingCards, ReviewHeader } from '../../../features/reviews/components/review-details';
 import { isApiError } from '../../../lib/api-error';
 import { useSession } from '../../../lib/session';
 
@@ -23,11 +24,11 @@ function Unavailable({ notFound }: { notFound: boolean }) {
   return (
     <Stack align="center" py="xl" gap="sm" data-testid="review-unavailable">
       <Title order={1} size="h2">
-        {notFound ? t('reviewBrowse.notFoundTitle') : t('reviewBrowse.unavailableTitle')}
+        {notFound ? t('reviews.notFoundTitle') : t('reviews.unavailableTitle')}
       </Title>
-      <Text c="dimmed">{notFound ? t('reviewBrowse.notFound') : t('reviewBrowse.unavailable')}</Text>
+      <Text c="dimmed">{notFound ? t('reviews.notFound') : t('reviews.unavailable')}</Text>
       <Anchor component={Link} to={paths.reviews()}>
-        {t('reviewBrowse.backToList')}
+        {t('reviews.backToList')}
       </Anchor>
     </Stack>
   );
@@ -36,6 +37,8 @@ function Unavailable({ notFound }: { notFound: boolean }) {
 function ReviewScreen({ id }: { id: number }) {
   const { t } = useTranslation();
   const logged = useSession((state) => state.logged);
+  const user = useSession((state) => (state.logged ? state.userInfo : null));
+  const navigate = useNavigate();
   const { data: review, error, isPending } = useQuery(reviewQuery(id));
   const { data: config } = useQuery({ ...eventConfigQuery(review?.event ?? 0), enabled: review !== undefined });
 
@@ -58,9 +61,21 @@ function ReviewScreen({ id }: { id: number }) {
 
   // Spec §2.15: the viewer moderates this review while moderation is open for its event.
   const isModerating = logged && review.allocated_for_moderation && switchActive(config ?? undefined, 'moderation_submission_enabled');
+  // Issue 12 item 11: the author (their anonymous id in the review's event) may edit or delete it while reviews are open.
+  const isAuthor =
+    user?.extra.subscriptions.some((item) => item.event_id === review.proposal.event_id && item.extra.anonymous_id === review.assessor) ??
+    false;
+  const canChange = isAuthor && switchActive(config ?? undefined, 'review_submission_enabled');
   return (
     <Stack gap="xl">
       <ReviewHeader review={review} showRanking={!isModerating} />
+      {canChange && user && (
+        <OwnReviewActions
+          review={review}
+          userId={user.catalyst_id.id}
+          onDeleted={() => navigate(paths.proposal(review.proposal_id), { replace: true })}
+        />
+      )}
       <RatingCards review={review} />
       <Group justify="flex-end">
         <NextAllocationButton next={review.next_allocation} />

@@ -6,11 +6,12 @@ import { useTranslation } from 'react-i18next';
 import { PageHeading } from '../../../components/page-heading';
 import { QueryPagination, usePageParam } from '../../../components/query-pagination';
 import { categoriesQuery, eventConfigQuery, useCurrentEvents } from '../../../features/events/api/events';
-import { REVIEWS_PAGE_SIZE, filteredReviewsQuery } from '../../../features/review-browse/api/reviews';
-import { ReviewsFilters } from '../../../features/review-browse/components/reviews-filters';
-import { ReviewsTable } from '../../../features/review-browse/components/reviews-table';
-import { filterDefaults } from '../../../features/review-browse/filters';
-import { useReviewFilters } from '../../../features/review-browse/use-review-filters';
+import { filteredReviewsQuery } from '../../../features/reviews/api/get-reviews';
+import { REVIEWS_PAGE_SIZE } from '../../../features/reviews/api/keys';
+import { ReviewsFilters } from '../../../features/reviews/components/reviews-filters';
+import { ReviewsTable } from '../../../features/reviews/components/reviews-table';
+import { filterDefaults } from '../../../features/reviews/filters';
+import { useReviewFilters } from '../../../features/reviews/use-review-filters';
 import { useSession } from '../../../lib/session';
 
 /**
@@ -59,7 +60,7 @@ export default function Reviews() {
   });
   return (
     <>
-      <PageHeading title={t('reviewBrowse.title')}>{t('reviewBrowse.intro')}</PageHeading>
+      <PageHeading title={t('reviews.pageTitle')}>{t('reviews.pageIntro')}</PageHeading>
       <Grid gutter="lg">
         <Grid.Col span={{ base: 12, md: 3 }}>
           <ReviewsFilters state={state} defaults={defaults} categories={objectives} />
@@ -67,7 +68,7 @@ export default function Reviews() {
         <Grid.Col span={{ base: 12, md: 9 }}>
           <ReviewsTable
             rows={data?.data ?? []}
-            label={t('reviewBrowse.tableLabel')}
+            label={t('reviews.tableLabel')}
             isLoading={!isReady || isLoading}
             isFetching={isFetching && isPlaceholderData}
           />

@@ -1,16 +1,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AllocationParams, AllocationStats, ImportOptions, ImportResult } from '@cr/contract/proposals';
 import { api } from '../../../lib/api-client';
+import { queryRoots, sharedKeys } from '../../../lib/query-keys';
 
 /**
  * Query keys this feature's runs make stale. They belong to other features (events: categories and the allocation
- * flags; proposals: every list), which this feature may not import, so they are spelled out here; the keys go from
- * general to specific, so a prefix is enough.
+ * flags; proposals: every list), which this feature may not import, so they come from the shared roots of
+ * lib/query-keys; the keys go from general to specific, so a prefix is enough.
  */
 const staleAfter = {
-  categories: (eventId: number) => ['categories', eventId] as const,
-  allocationFlags: (eventId: number) => ['configs', 'allocations', eventId] as const,
-  proposals: ['proposals'] as const,
+  categories: sharedKeys.categories,
+  allocationFlags: sharedKeys.allocationFlags,
+  proposals: queryRoots.proposals,
 };
 
 /** `POST proposals/import/{eventId}` (spec §7): reads proposals from the chosen source; a dry run saves nothing. */

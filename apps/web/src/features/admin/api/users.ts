@@ -3,11 +3,20 @@ import type { Paged } from '@cr/contract/common';
 import type { AdminUserRow, UserInfo } from '@cr/contract/users';
 import { api } from '../../../lib/api-client';
 import { notifyError } from '../../../lib/notify';
+import { queryRoots } from '../../../lib/query-keys';
+
+export const adminUsersKeys = {
+  all: [...queryRoots.admin, 'users'] as const,
+  page: (page: number, size: number, search: string) => [...queryRoots.admin, 'users', page, size, search] as const,
+  /** Every user looked up by Catalyst ID; a prefix of `user`. */
+  users: [...queryRoots.admin, 'user'] as const,
+  user: (catalystId: string) => [...queryRoots.admin, 'user', catalystId] as const,
+};
 
 /** `GET admin/users?size&page[&search]` (spec §7); a failure toasts and shows an empty table with total 0 (§8). */
 export const adminUsersQuery = (page: number, size: number, search: string) =>
   queryOptions({
-    queryKey: ['admin', 'users', page, size, search],
+    queryKey: adminUsersKeys.page(page, size, search),
     queryFn: async (): Promise<Paged<AdminUserRow>> => {
       try {
         return await api<Paged<AdminUserRow>>('admin/users', { query: { size, page, ...(search ? { search } : {}) } });
@@ -25,7 +34,7 @@ export const adminUsersQuery = (page: number, size: number, search: string) =>
  */
 export const adminUserQuery = (catalystId: string) =>
   queryOptions({
-    queryKey: ['admin', 'user', catalystId],
+    queryKey: adminUsersKeys.user(catalystId),
     queryFn: async () => {
       try {
         return await api<UserInfo>(`admin/users/${encodeURIComponent(catalystId)}`);

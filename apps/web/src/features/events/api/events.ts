@@ -13,6 +13,7 @@ import {
 } from '@cr/contract/events';
 import { api } from '../../../lib/api-client';
 import { notifyError } from '../../../lib/notify';
+import { queryRoots, sharedKeys } from '../../../lib/query-keys';
 
 /** Polling of spec §7/§9: current events and their configs every 5 minutes, status messages every 2 minutes. */
 export const EVENTS_POLL_MS = 5 * 60_000;
@@ -37,16 +38,18 @@ async function orFallback<T>(request: Promise<T>, fallback: T, errorKey: string)
 
 const emptyPage = <T>(size: number, page: number): Paged<T> => ({ data: [], page: { total: 0, size, page } });
 
+const { events, configs } = queryRoots;
+
 export const eventsKeys = {
-  all: ['events'] as const,
-  page: (page: number, size: number) => ['events', 'page', page, size] as const,
-  current: ['events', 'current'] as const,
-  event: (id: number) => ['events', id] as const,
-  config: (id: number) => ['configs', 'reviews', id] as const,
-  levels: (id: number) => ['configs', 'levels', id] as const,
-  allocations: (id: number) => ['configs', 'allocations', id] as const,
-  status: ['configs', 'status'] as const,
-  categories: (id: number) => ['categories', id] as const,
+  all: events,
+  page: (page: number, size: number) => [...events, 'page', page, size] as const,
+  current: [...events, 'current'] as const,
+  event: (id: number) => [...events, id] as const,
+  config: (id: number) => [...configs, 'reviews', id] as const,
+  levels: (id: number) => [...configs, 'levels', id] as const,
+  allocations: sharedKeys.allocationFlags,
+  status: [...configs, 'status'] as const,
+  categories: sharedKeys.categories,
 };
 
 export const eventsPageQuery = (page: number, size = 25) =>

@@ -3,6 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import type { EventPublic } from '@cr/contract/events';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { FormDateTime } from '../../../components/form-date-time';
 import { FormSwitch } from '../../../components/form-switch';
 import { fieldError } from '../../../components/form-field';
 import { notifyError, notifySuccess } from '../../../lib/notify';
@@ -56,16 +57,17 @@ export function EventForm({ event, onDone }: { event?: EventPublic; onDone: () =
           error={fieldError(form, 'description', label('description'))}
         />
         <Group grow align="flex-start">
-          <TextInput
-            type="datetime-local"
+          <FormDateTime
+            control={form.control}
+            name="start_time"
+            rules={{ deps: ['end_time'] }}
             label={label('start_time')}
-            {...form.register('start_time', { deps: ['end_time'] })}
             error={fieldError(form, 'start_time', label('start_time'))}
           />
-          <TextInput
-            type="datetime-local"
+          <FormDateTime
+            control={form.control}
+            name="end_time"
             label={label('end_time')}
-            {...form.register('end_time')}
             error={fieldError(form, 'end_time', label('end_time'))}
           />
         </Group>

@@ -6,6 +6,7 @@ import { useMemo } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { FormDateTime } from '../../../components/form-date-time';
 import { FormSwitch } from '../../../components/form-switch';
 import { fieldError } from '../../../components/form-field';
 import { notifyError, notifySuccess } from '../../../lib/notify';
@@ -96,12 +97,24 @@ export function GeneralConfigForm({ eventId, config }: { eventId: number; config
           const kind = settingKind(name);
           if (kind === 'switch')
             return <FormSwitch key={name} control={form.control} name={name} label={label(name)} data-setting={name} />;
+          const deps = names.filter((other) => other.endsWith('_ends_at'));
+          if (kind === 'datetime')
+            return (
+              <FormDateTime
+                key={name}
+                control={form.control}
+                name={name}
+                rules={{ deps }}
+                label={label(name)}
+                error={fieldError(form, name, label(name))}
+                data-setting={name}
+              />
+            );
           return (
             <TextInput
               key={name}
-              type={kind === 'datetime' ? 'datetime-local' : 'text'}
               label={label(name)}
-              {...form.register(name, { deps: names.filter((other) => other.endsWith('_ends_at')) })}
+              {...form.register(name, { deps })}
               error={fieldError(form, name, label(name))}
               data-setting={name}
             />

@@ -108,14 +108,16 @@ function HistoricStats({ user }: { user: UserInfo }) {
   );
 }
 
-function CurrentStats({ user }: { user: UserInfo }) {
+/** The current events' figures (spec §3 "Reviewer stats"), worded for the user themselves or, for an admin, about them. */
+function CurrentStats({ user, own }: { user: UserInfo; own: boolean }) {
   const { t } = useTranslation();
   const current = user.extra.stats.reviews;
+  const person = own ? 'own' : 'other';
   return (
     <Group gap="xl" align="flex-start">
-      <Stat testId="allocations" label={t('profile.stats.allocations')} value={current.allocations} />
+      <Stat testId="allocations" label={t(`profile.stats.allocations.${person}`)} value={current.allocations} />
       <Stat testId="current-submitted" label={t('profile.stats.submitted')} value={current.submitted} />
-      <Stat testId="allocated-submitted" label={t('profile.stats.allocatedSubmitted')} value={current.allocated_submitted} />
+      <Stat testId="allocated-submitted" label={t(`profile.stats.allocatedSubmitted.${person}`)} value={current.allocated_submitted} />
     </Group>
   );
 }
@@ -141,23 +143,33 @@ function DueDiligence({ user }: { user: UserInfo }) {
   );
 }
 
-/** What a subscription row may offer beyond its data (the viewer's own profile adds Subscribe on an invitation). */
-export type SubscriptionAction = (subscription: SubscriptionPublic) => ReactNode;
+/**
+ * What a subscription row may offer beyond its data (the viewer's own profile adds Subscribe on an invitation): null
+ * when the row offers nothing, so that a column of nothing is not shown.
+ */
+export type SubscriptionAction = (subscription: SubscriptionPublic) => ReactNode | null;
 
-/** The user's subscriptions, newest first (spec §2.16). */
+/**
+ * The user's subscriptions, newest first (spec §2.16). The categories and actions columns show only when some row
+ * has something in them (preferred categories are an LV1 matter; an action is an invitation to answer).
+ */
 function Subscriptions({ user, action }: { user: UserInfo; action?: SubscriptionAction | undefined }) {
   const { t } = useTranslation();
   const items = user.extra.subscriptions;
   if (items.length === 0) return <Text c="dimmed">{t('profile.noSubscriptions')}</Text>;
+  const actions = new Map(items.map((item) => [item.row_id, action?.(item) ?? null]));
+  const withActions = [...actions.values()].some((node) => node !== null);
+  const withCategories = items.some((item) => item.extra.preferred_categories.length > 0);
+  const columns = ['event', 'level', 'status', 'anonymousId', ...(withCategories ? ['categories'] : []), 'subscribedAt'];
   return (
     <Table.ScrollContainer minWidth={640}>
       <Table verticalSpacing="xs" aria-label={t('profile.subscriptions')}>
         <Table.Thead>
           <Table.Tr>
-            {['event', 'level', 'status', 'anonymousId', 'categories', 'subscribedAt'].map((name) => (
+            {columns.map((name) => (
               <Table.Th key={name}>{t(`profile.subscriptionColumns.${name}`)}</Table.Th>
             ))}
-            {action && <Table.Th>{t('profile.subscriptionColumns.actions')}</Table.Th>}
+            {withActions && <Table.Th>{t('profile.subscriptionColumns.actions')}</Table.Th>}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -176,9 +188,9 @@ function Subscriptions({ user, action }: { user: UserInfo; action?: Subscription
                 </Stack>
               </Table.Td>
               <Table.Td ff="monospace">{item.extra.anonymous_id}</Table.Td>
-              <Table.Td>{item.extra.preferred_categories.map((category) => category.title).join(', ')}</Table.Td>
+              {withCategories && <Table.Td>{item.extra.preferred_categories.map((category) => category.title).join(', ')}</Table.Td>}
               <Table.Td>{formatDateLong(item.extra.subscribed_at)}</Table.Td>
-              {action && <Table.Td>{action(item)}</Table.Td>}
+              {withActions && <Table.Td>{actions.get(item.row_id)}</Table.Td>}
             </Table.Tr>
           ))}
         </Table.Tbody>
@@ -188,15 +200,17 @@ function Subscriptions({ user, action }: { user: UserInfo; action?: Subscription
 }
 
 /**
- * A user's profile sections (spec §2.16); the viewer's own profile adds its forms as children and its subscription
- * actions (an admin's read-only view of another user passes none).
+ * A user's profile sections (spec §2.16); the viewer's own profile (`own`) adds its forms as children and its
+ * subscription actions; an admin's read-only view of another user passes none and speaks of the user in the third person.
  */
 export function ProfileView({
   user,
+  own,
   subscriptionAction,
   children,
 }: {
   user: UserInfo;
+  own: boolean;
   subscriptionAction?: SubscriptionAction;
   children?: ReactNode;
 }) {
@@ -214,7 +228,7 @@ export function ProfileView({
           <HistoricStats user={user} />
         </Section>
         <Section title={t('profile.current')}>
-          <CurrentStats user={user} />
+          <CurrentStats user={user} own={own} />
         </Section>
       </SimpleGrid>
       {user.extra.due_diligence.status > 0 && (

@@ -3,6 +3,7 @@ import type { Paged } from '@cr/contract/common';
 import type { ProposalPublic, ProposalRow } from '@cr/contract/proposals';
 import { api } from '../../../lib/api-client';
 import { notifyError } from '../../../lib/notify';
+import { queryRoots } from '../../../lib/query-keys';
 
 /** Page size of the proposals lists (spec §9). */
 export const PROPOSALS_PAGE_SIZE = 25;
@@ -14,11 +15,13 @@ export interface ProposalsFilters {
   title: string;
 }
 
+const root = queryRoots.proposals;
+
 export const proposalsKeys = {
-  all: ['proposals'] as const,
-  list: (filters: ProposalsFilters) => ['proposals', 'list', filters] as const,
-  allocated: (page: number, size: number) => ['proposals', 'allocated', page, size] as const,
-  detail: (id: number) => ['proposals', 'detail', id] as const,
+  all: root,
+  list: (filters: ProposalsFilters) => [...root, 'list', filters] as const,
+  allocated: (page: number, size: number) => [...root, 'allocated', page, size] as const,
+  detail: (id: number) => [...root, 'detail', id] as const,
 };
 
 const emptyPage = (size: number, page: number): Paged<ProposalRow> => ({ data: [], page: { total: 0, size, page } });

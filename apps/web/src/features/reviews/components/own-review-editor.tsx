@@ -1,19 +1,16 @@
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useDebouncedCallback } from '@mantine/hooks';
 import { reviewFields, type ReviewFields, type ReviewPublic } from '@cr/contract/reviews';
 import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { fieldError } from '../../../components/form-field';
+import { translateError } from '../../../lib/i18n';
 import { notifyError, notifySuccess } from '../../../lib/notify';
-import { useSaveReview } from '../api/reviews';
-import { CRITERIA, clearDraft, loadDraft, saveDraft } from '../values';
+import { useSaveReview } from '../api/save-review';
+import { CRITERIA, clearDraft, loadDraft, saveDraft, type Criterion } from '../values';
 import { NoteField } from './note-field';
 import { RatingField } from './rating-field';
-
-/** How long typing pauses before the draft is written (spec §9 debounce). */
-export const DRAFT_DEBOUNCE_MS = 300;
 
 interface OwnReviewEditorProps {
   proposalId: number;
@@ -45,50 +42,43 @@ export function OwnReviewEditor({
   isDeleting = false,
 }: OwnReviewEditorProps) {
   const { t } = useTranslation();
-  const save = useSaveReview(proposalId);
+  // The draft goes before the cache learns of the save, so that no form rendered from the new cache reads it.
+  const save = useSaveReview(proposalId, { onDone: () => clearDraft(localStorage, draftStorageKey) });
   // Read once, when the form opens: later writes are this form's own.
   const [draft] = useState(() => loadDraft(localStorage, draftStorageKey));
   const form = useForm<ReviewFields>({ resolver: zodResolver(reviewFields), mode: 'onChange', defaultValues: draft ?? savedValues });
-  const writeDraft = useDebouncedCallback((values: ReviewFields) => saveDraft(localStorage, draftStorageKey, values), DRAFT_DEBOUNCE_MS);
 
+  // The draft is written with every change, in the change itself (issue 12 items 3, 4): it is local and cheap, a reload
+  // or a closed tab keeps the last keystroke, and no write is ever pending to outlive a save, a cancel or a delete.
   useEffect(() => {
     const subscription = form.watch((values, { type }) => {
-      if (type === 'change') writeDraft(values as ReviewFields);
+      if (type === 'change') saveDraft(localStorage, draftStorageKey, values as ReviewFields);
     });
-    // Leaving the page or the form inside the 300 ms still keeps the last keystrokes.
-    const flush = () => writeDraft.flush();
-    window.addEventListener('pagehide', flush);
-    return () => {
-      subscription.unsubscribe();
-      window.removeEventListener('pagehide', flush);
-      writeDraft.flush();
-    };
-  }, [form, writeDraft]);
+    return () => subscription.unsubscribe();
+  }, [form, draftStorageKey]);
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       const review = await save.mutateAsync({ rowId, values });
-      writeDraft.cancel();
-      clearDraft(localStorage, draftStorageKey);
-      notifySuccess('reviews.saved');
+      notifySuccess(rowId === null ? 'reviews.submitted' : 'reviews.updated', 'reviews.saved');
       onSaved(review);
     } catch (error) {
       notifyError(error, 'reviews.saveFailed');
     }
   });
 
+  // A note's message waits until the note is left or a save is tried (issue 12 item 10): while the first words are
+  // typed, only the live count shows.
+  const noteError = (name: Criterion['note'], label: string) => {
+    const state = form.getFieldState(name, form.formState);
+    return state.isTouched || form.formState.isSubmitted ? translateError(state.error?.message, label) : undefined;
+  };
+
   const [isDraftShown, setDraftShown] = useState(draft !== null);
   const discardDraft = () => {
-    writeDraft.cancel();
     clearDraft(localStorage, draftStorageKey);
     form.reset(savedValues);
     setDraftShown(false);
-  };
-
-  // Cancel and delete drop the draft; a pending write must not bring it back.
-  const withoutDraft = (action: () => void) => () => {
-    writeDraft.cancel();
-    action();
   };
 
   return (
@@ -128,7 +118,7 @@ export function OwnReviewEditor({
                   value={field.value}
                   onChange={field.onChange}
                   onBlur={field.onBlur}
-                  error={fieldError(form, criterion.note, t('reviews.noteLabel', { criterion: t(`reviews.criteria.${criterion.key}`) }))}
+                  error={noteError(criterion.note, t('reviews.noteLabel', { criterion: t(`reviews.criteria.${criterion.key}`) }))}
                 />
               )}
             />
@@ -140,13 +130,13 @@ export function OwnReviewEditor({
               {t('reviews.save')}
             </Button>
             {onCancel && (
-              <Button variant="default" onClick={withoutDraft(onCancel)} disabled={save.isPending}>
+              <Button variant="default" onClick={onCancel} disabled={save.isPending}>
                 {t('reviews.cancel')}
               </Button>
             )}
           </Group>
           {onDelete && (
-            <Button variant="subtle" color="red" onClick={withoutDraft(onDelete)} loading={isDeleting} disabled={save.isPending}>
+            <Button variant="subtle" color="red" onClick={onDelete} loading={isDeleting} disabled={save.isPending}>
               {t('reviews.delete')}
             </Button>
           )}

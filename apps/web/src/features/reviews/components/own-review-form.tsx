@@ -1,11 +1,10 @@
 import { Alert, Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { notifyError, notifySuccess } from '../../../lib/notify';
-import { ownReviewQuery, useDeleteReview } from '../api/reviews';
+import { ownReviewQuery } from '../api/get-own-review';
 import { clearDraft, draftKey, emptyReview, fieldsOf, loadDraft } from '../values';
+import { useConfirmDelete } from './use-confirm-delete';
 import { OwnReviewEditor } from './own-review-editor';
 import { OwnReviewView } from './own-review-view';
 
@@ -15,40 +14,30 @@ interface OwnReviewFormProps {
   userId: string;
   /** After a save or a delete, for what else shows the review (the proposals' 'reviewed' mark). */
   onChanged?: () => void;
+  /** Open the saved review in edit mode (Edit on the review's page, issue 12 item 11). */
+  startEditing?: boolean;
 }
 
 /**
  * The viewer's own review of a proposal (spec §2.12, E-003..E-016): view mode for a saved review, edit mode for a new
  * one, while editing, and whenever an unsaved draft is waiting in the browser. The route decides whether it shows.
  */
-export function OwnReviewForm({ proposalId, userId, onChanged }: OwnReviewFormProps) {
+export function OwnReviewForm({ proposalId, userId, onChanged, startEditing = false }: OwnReviewFormProps) {
   const { t } = useTranslation();
   const headingId = useId();
   const own = useQuery(ownReviewQuery(proposalId));
-  const remove = useDeleteReview(proposalId);
   const storageKey = draftKey(userId, proposalId);
-  // A draft left from an earlier visit opens the form in edit mode.
-  const [isEditing, setEditing] = useState(() => loadDraft(localStorage, storageKey) !== null);
+  // A draft left from an earlier visit opens the form in edit mode, as does Edit on the review's own page.
+  const [isEditing, setEditing] = useState(() => startEditing || loadDraft(localStorage, storageKey) !== null);
   const review = own.data ?? null;
-
-  const confirmDelete = (rowId: number) =>
-    modals.openConfirmModal({
-      title: t('reviews.deleteTitle'),
-      children: <Text size="sm">{t('reviews.deleteText')}</Text>,
-      labels: { confirm: t('reviews.deleteConfirm'), cancel: t('reviews.cancel') },
-      confirmProps: { color: 'red' },
-      onConfirm: async () => {
-        try {
-          await remove.mutateAsync(rowId);
-          clearDraft(localStorage, storageKey);
-          notifySuccess('reviews.saved');
-          setEditing(true);
-          onChanged?.();
-        } catch (error) {
-          notifyError(error, 'reviews.saveFailed');
-        }
-      },
-    });
+  const { confirmDelete, isDeleting } = useConfirmDelete({
+    proposalId,
+    draftStorageKey: storageKey,
+    onDeleted: () => {
+      setEditing(true);
+      onChanged?.();
+    },
+  });
 
   let body;
   if (own.isPending) {
@@ -65,7 +54,7 @@ export function OwnReviewForm({ proposalId, userId, onChanged }: OwnReviewFormPr
         review={review}
         onEdit={() => setEditing(true)}
         onDelete={() => confirmDelete(review.row_id)}
-        isDeleting={remove.isPending}
+        isDeleting={isDeleting}
       />
     );
   } else {
@@ -89,7 +78,7 @@ export function OwnReviewForm({ proposalId, userId, onChanged }: OwnReviewFormPr
             : undefined
         }
         onDelete={review ? () => confirmDelete(review.row_id) : undefined}
-        isDeleting={remove.isPending}
+        isDeleting={isDeleting}
       />
     );
   }

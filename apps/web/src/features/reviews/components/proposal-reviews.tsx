@@ -3,7 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { QueryPagination, usePageParam } from '../../../components/query-pagination';
-import { proposalReviewsQuery, REVIEWS_PAGE_SIZE } from '../api/reviews';
+import { proposalReviewsQuery } from '../api/get-reviews';
+import { REVIEWS_PAGE_SIZE } from '../api/keys';
 import { ReviewCard } from './review-card';
 
 /** The reviews of a proposal (spec §2.12), 25 a page with the page in ?page=; a failure toasts and lists nothing. */

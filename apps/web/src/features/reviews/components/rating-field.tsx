@@ -2,6 +2,7 @@ import { Input, Rating } from '@mantine/core';
 import { RATING_MAX } from '@cr/contract/reviews';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import classes from './rating-field.module.css';
 
 interface RatingFieldProps {
   label: string;
@@ -26,6 +27,7 @@ export function RatingField({ label, value, onChange, onBlur, error }: RatingFie
         aria-describedby={error ? `${id}-error` : undefined}
         aria-invalid={error ? true : undefined}
         onBlur={onBlur}
+        className={classes.rating}
       >
         <Rating
           count={RATING_MAX}

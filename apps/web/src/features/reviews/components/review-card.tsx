@@ -1,26 +1,18 @@
 import { Anchor, Badge, Group, Paper, Stack, Text } from '@mantine/core';
-import { rankingLabel, type ReviewPublic } from '@cr/contract/reviews';
+import type { ReviewPublic } from '@cr/contract/reviews';
 import { levelLabel } from '@cr/contract/subscriptions';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
-import { formatRating } from '../values';
+import { formatRating } from '../../../lib/format';
+import { RankingBadge } from './ranking-badge';
 import { ReviewRatings } from './review-ratings';
-
-const RANKING_COLORS = {
-  pending: 'gray',
-  pending_moderation: 'yellow',
-  included: 'green',
-  excluded_moderation: 'red',
-  excluded_threshold: 'orange',
-} as const;
 
 /** One review in a proposal's reviews list (spec §2.12): the anonymous reviewer and level, ranking, ratings and notes. */
 export function ReviewCard({ review }: { review: ReviewPublic }) {
   const { t } = useTranslation();
   const titleId = useId();
-  const ranking = rankingLabel(review.ranking, review.moderated);
   return (
     <Paper component="article" aria-labelledby={titleId} withBorder radius="md" p="md" data-testid="review-card">
       <Stack gap="sm">
@@ -33,9 +25,7 @@ export function ReviewCard({ review }: { review: ReviewPublic }) {
               {levelLabel(review.assessor_level)}
             </Badge>
           </Group>
-          <Badge variant="light" color={RANKING_COLORS[ranking]} tt="none" data-testid="review-ranking">
-            {t(`reviews.ranking.${ranking}`)}
-          </Badge>
+          <RankingBadge ranking={review.ranking} moderated={review.moderated} size="md" testId="review-ranking" />
         </Group>
         <Text size="sm" c="dimmed">
           {t('reviews.overall', { value: formatRating(review.overall_score) })}

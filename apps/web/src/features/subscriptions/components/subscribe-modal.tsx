@@ -8,8 +8,9 @@ import { useState } from 'react';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
 import { z } from 'zod';
 import { messages } from '@cr/contract/rules';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { AppMultiSelect } from '../../../components/app-multi-select';
+import { env } from '../../../config/env';
 import { fieldError } from '../../../components/form-field';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { loadUserInfo } from '../../../lib/session';
@@ -115,7 +116,13 @@ function SubscribeForm({
           name="fund_rules_acceptance"
           render={({ field }) => (
             <Checkbox
-              label={t('subscribe.fundRules')}
+              // The spec's words, in sentence case, with the rules they accept a click away (issue 12 item 14).
+              label={
+                <Trans
+                  i18nKey="subscribe.fundRulesLabel"
+                  components={{ rules: <Anchor href={env.fundRulesUrl} target="_blank" rel="noopener noreferrer" inherit /> }}
+                />
+              }
               checked={field.value}
               onChange={(e) => field.onChange(e.currentTarget.checked)}
               error={fieldError(form, 'fund_rules_acceptance', t('subscribe.fundRules'))}

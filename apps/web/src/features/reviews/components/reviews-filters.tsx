@@ -29,14 +29,14 @@ export function ReviewsFilters({ state, defaults, categories }: ReviewsFiltersPr
   const { filters, inputs, setInput, set, clear, isFiltered } = state;
   const rankingOptions = RANKING_VALUES.map((value, index) => ({
     value: String(value),
-    label: t(`reviewBrowse.ranking.${RANKING_LABELS[index]}`),
+    label: t(`reviews.ranking.${RANKING_LABELS[index]}`),
   }));
 
   return (
     <Paper withBorder p="md">
       {isWide ? (
         <Title order={2} size="h4" mb="sm">
-          {t('reviewBrowse.filters')}
+          {t('reviews.filters')}
         </Title>
       ) : (
         <Button
@@ -47,65 +47,65 @@ export function ReviewsFilters({ state, defaults, categories }: ReviewsFiltersPr
           aria-expanded={opened}
           aria-controls={panelId}
         >
-          {opened ? t('reviewBrowse.hideFilters') : t('reviewBrowse.showFilters')}
+          {opened ? t('reviews.hideFilters') : t('reviews.showFilters')}
         </Button>
       )}
       <Collapse in={isWide || opened} id={panelId}>
-        <Stack gap="sm" role="search" aria-label={t('reviewBrowse.filters')} mt={isWide ? 0 : 'sm'}>
+        <Stack gap="sm" role="search" aria-label={t('reviews.filters')} mt={isWide ? 0 : 'sm'}>
           <TextInput
-            label={t('reviewBrowse.fields.proposalId')}
+            label={t('reviews.fields.proposalId')}
             inputMode="numeric"
             value={inputs.proposalId}
             onChange={(event) => setInput.proposalId(event.currentTarget.value)}
             maxLength={12}
           />
           <TextInput
-            label={t('reviewBrowse.fields.proposal')}
+            label={t('reviews.fields.proposal')}
             value={inputs.proposal}
             onChange={(event) => setInput.proposal(event.currentTarget.value)}
             maxLength={200}
           />
           <Select
-            label={t('reviewBrowse.fields.objective')}
+            label={t('reviews.fields.objective')}
             data={categories}
             value={filters.objective || null}
             onChange={(value) => set('objective', value ?? '')}
             clearable
             searchable
             nothingFoundMessage={t(categories.length === 0 ? 'multiSelect.empty' : 'multiSelect.noMatch')}
-            placeholder={t('reviewBrowse.anyObjective')}
+            placeholder={t('reviews.anyObjective')}
           />
           <AppMultiSelect
-            label={t('reviewBrowse.fields.rankings')}
+            label={t('reviews.fields.rankings')}
             data={rankingOptions}
             value={filters.rankings.map(String)}
             onChange={(values) => set('rankings', values.map(Number))}
             clearable
           />
           <Checkbox
-            label={t('reviewBrowse.fields.includePending')}
+            label={t('reviews.fields.includePending')}
             checked={filters.includePending}
             onChange={(event) => set('includePending', event.currentTarget.checked)}
           />
           {defaults.myReviewsAllowed && (
             <Checkbox
-              label={t('reviewBrowse.fields.myReviews')}
-              description={defaults.myReviewsLocked ? t('reviewBrowse.myReviewsLocked') : undefined}
+              label={t('reviews.fields.myReviews')}
+              description={defaults.myReviewsLocked ? t('reviews.myReviewsLocked') : undefined}
               checked={filters.myReviews}
               disabled={defaults.myReviewsLocked}
               onChange={(event) => set('myReviews', event.currentTarget.checked)}
             />
           )}
           <TagsInput
-            label={t('reviewBrowse.fields.assessors')}
-            description={t('reviewBrowse.assessorsHint')}
+            label={t('reviews.fields.assessors')}
+            description={t('reviews.assessorsHint')}
             value={filters.assessors}
             onChange={(values) => set('assessors', [...new Set(values.map((value) => value.trim()).filter(Boolean))])}
             clearable
             maxTags={100}
           />
           <Button variant="default" leftSection={<IconX size={16} aria-hidden />} onClick={clear} disabled={!isFiltered}>
-            {t('reviewBrowse.clearFilters')}
+            {t('reviews.clearFilters')}
           </Button>
         </Stack>
       </Collapse>

@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { StarRating } from '../../../components/star-rating';
 import { paths } from '../../../config/paths';
-import { formatRating } from '../values';
+import { formatRating } from '../../../lib/format';
+import { CRITERIA, type Criterion } from '../values';
 import { RankingBadge } from './ranking-badge';
 import { AssessorLabel } from './reviews-table';
 
@@ -17,7 +18,7 @@ export function ReviewHeader({ review, showRanking }: { review: ReviewPublic; sh
       <Group justify="space-between" align="flex-start" wrap="wrap">
         <Stack gap={4}>
           <Text size="sm" c="dimmed">
-            {t('reviewBrowse.reviewOf', { id: review.row_id })}
+            {t('reviews.reviewOf', { id: review.row_id })}
           </Text>
           <Title order={1} size="h2">
             <Anchor component={Link} to={paths.proposal(review.proposal_id)} inherit>
@@ -31,36 +32,41 @@ export function ReviewHeader({ review, showRanking }: { review: ReviewPublic; sh
       <Group gap="xl" wrap="wrap">
         <Stack gap={2}>
           <Text size="xs" c="dimmed" tt="uppercase">
-            {t('reviewBrowse.category')}
+            {t('reviews.category')}
           </Text>
           <Text size="sm" data-testid="review-category">
-            {review.proposal.category ?? t('reviewBrowse.noCategory')}
+            {review.proposal.category ?? t('reviews.noCategory')}
           </Text>
         </Stack>
         <Stack gap={2}>
           <Text size="xs" c="dimmed" tt="uppercase">
-            {t('reviewBrowse.reviewer')}
+            {t('reviews.reviewer')}
           </Text>
           <Group gap={6} data-testid="review-assessor">
-            <Text size="sm">{t('reviewBrowse.communityReviewer')}</Text>
+            <Text size="sm">{t('reviews.communityReviewer')}</Text>
             <AssessorLabel assessor={review.assessor} level={review.assessor_level} />
           </Group>
         </Stack>
       </Group>
       {!review.allocated && (
         <Alert variant="light" color="gray" icon={<IconInfoCircle size={18} aria-hidden />} data-testid="not-allocated">
-          {t('reviewBrowse.notAllocated')}
+          {t('reviews.notAllocated')}
         </Alert>
       )}
     </Stack>
   );
 }
 
-function RatingCard({ name, rating, note }: { name: 'impact' | 'feasibility' | 'auditability'; rating: number; note: string }) {
+/** Names the card for tests as before the merge (rating-card-impact, …). */
+const CARD_NAMES = { impact_alignment: 'impact', feasibility: 'feasibility', auditability: 'auditability' } as const;
+
+function RatingCard({ criterion, review }: { criterion: Criterion; review: ReviewPublic }) {
   const { t } = useTranslation();
-  const title = t(`reviewBrowse.criteria.${name}`);
+  const title = t(`reviews.criteria.${criterion.key}`);
+  const rating = review[criterion.rating];
+  const note = review[criterion.note];
   return (
-    <Card withBorder padding="md" component="section" aria-label={title} data-testid={`rating-card-${name}`}>
+    <Card withBorder padding="md" component="section" aria-label={title} data-testid={`rating-card-${CARD_NAMES[criterion.key]}`}>
       <Stack gap="xs">
         <Title order={2} size="h4">
           {title}
@@ -70,11 +76,11 @@ function RatingCard({ name, rating, note }: { name: 'impact' | 'feasibility' | '
             value={rating}
             readOnly
             role="img"
-            aria-label={t('reviewBrowse.stars', { value: Math.round(rating), max: RATING_MAX })}
+            aria-label={t('reviews.starsOf', { value: Math.round(rating), max: RATING_MAX })}
           />
-          <Text fw={600}>{t('reviewBrowse.outOf', { value: formatRating(rating), max: RATING_MAX })}</Text>
+          <Text fw={600}>{t('reviews.ratingValue', { value: formatRating(rating), max: RATING_MAX })}</Text>
         </Group>
-        <Progress value={(rating / RATING_MAX) * 100} aria-label={t('reviewBrowse.progressOf', { name: title })} />
+        <Progress value={(rating / RATING_MAX) * 100} aria-label={t('reviews.progressOf', { name: title })} />
         {/* Plain text: the note's line breaks kept, nothing interpreted as markup. */}
         <Text size="sm" style={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }} data-testid="rating-note">
           {note}
@@ -90,21 +96,21 @@ export function RatingCards({ review }: { review: ReviewPublic }) {
   return (
     <Stack gap="md">
       <Group gap="sm">
-        <Text fw={600}>{t('reviewBrowse.overall')}</Text>
+        <Text fw={600}>{t('reviews.overallLabel')}</Text>
         <StarRating
           value={review.overall_score}
           readOnly
           role="img"
-          aria-label={t('reviewBrowse.stars', { value: Math.round(review.overall_score), max: RATING_MAX })}
+          aria-label={t('reviews.starsOf', { value: Math.round(review.overall_score), max: RATING_MAX })}
         />
         <Text fw={600} data-testid="overall-score">
-          {t('reviewBrowse.outOf', { value: formatRating(review.overall_score), max: RATING_MAX })}
+          {t('reviews.ratingValue', { value: formatRating(review.overall_score), max: RATING_MAX })}
         </Text>
       </Group>
       <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md">
-        <RatingCard name="impact" rating={review.impact_alignment_rating_given} note={review.impact_alignment_note} />
-        <RatingCard name="feasibility" rating={review.feasibility_rating_given} note={review.feasibility_note} />
-        <RatingCard name="auditability" rating={review.auditability_rating_given} note={review.auditability_note} />
+        {CRITERIA.map((criterion) => (
+          <RatingCard key={criterion.key} criterion={criterion} review={review} />
+        ))}
       </SimpleGrid>
     </Stack>
   );
@@ -116,7 +122,7 @@ export function NextAllocationButton({ next }: { next: number | null }) {
   if (next === null) return null;
   return (
     <Button component={Link} to={paths.review(next)} rightSection={<IconArrowRight size={16} aria-hidden />} variant="light">
-      {t('reviewBrowse.nextAllocation')}
+      {t('reviews.nextAllocation')}
     </Button>
   );
 }

@@ -2,7 +2,8 @@ import { Badge } from '@mantine/core';
 import { rankingLabel } from '@cr/contract/reviews';
 import { useTranslation } from 'react-i18next';
 
-const COLORS = {
+/** The one colour of each ranking, wherever a ranking shows (spec §4). */
+export const RANKING_COLORS = {
   pending: 'gray',
   pending_moderation: 'yellow',
   included: 'green',
@@ -15,23 +16,25 @@ export function RankingBadge({
   ranking,
   moderated,
   size = 'sm',
+  testId = 'ranking-badge',
 }: {
   ranking: number | null;
   moderated: boolean;
   size?: 'sm' | 'md' | 'lg';
+  testId?: string;
 }) {
   const { t } = useTranslation();
   const label = rankingLabel(ranking, moderated);
   return (
     <Badge
-      color={COLORS[label]}
+      color={RANKING_COLORS[label]}
       variant="light"
       size={size}
-      data-testid="ranking-badge"
+      data-testid={testId}
       data-ranking={label}
       style={{ textTransform: 'none', minWidth: 'max-content' }}
     >
-      {t(`reviewBrowse.ranking.${label}`)}
+      {t(`reviews.ranking.${label}`)}
     </Badge>
   );
 }

@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyTableRow } from '../../../components/empty-table-row';
 import { paths } from '../../../config/paths';
-import { formatRating } from '../values';
+import { formatRating } from '../../../lib/format';
+import { CRITERIA } from '../values';
 import { RankingBadge } from './ranking-badge';
 
 const COLUMNS = ['id', 'proposal', 'assessor', 'ranking', 'ratings'] as const;
@@ -26,25 +27,20 @@ export function AssessorLabel({ assessor, level }: { assessor: string; level: nu
 
 function Ratings({ review }: { review: ReviewPublic }) {
   const { t } = useTranslation();
-  const items = [
-    ['impact', review.impact_alignment_rating_given],
-    ['feasibility', review.feasibility_rating_given],
-    ['auditability', review.auditability_rating_given],
-  ] as const;
   // Two short lines rather than one long one, leaving the proposal title room.
   return (
     <Group gap={2} wrap="wrap" maw={190} style={{ columnGap: 'var(--mantine-spacing-sm)' }}>
-      {items.map(([name, value]) => (
-        <Text key={name} size="sm" title={t(`reviewBrowse.criteria.${name}`)} style={{ whiteSpace: 'nowrap' }}>
+      {CRITERIA.map(({ key, rating }) => (
+        <Text key={key} size="sm" title={t(`reviews.criteria.${key}`)} style={{ whiteSpace: 'nowrap' }}>
           <Text span size="xs" c="dimmed">
-            {t(`reviewBrowse.short.${name}`)}
+            {t(`reviews.short.${key}`)}
           </Text>{' '}
-          {formatRating(value)}
+          {formatRating(review[rating])}
         </Text>
       ))}
       <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
         <Text span size="xs" c="dimmed" fw={400}>
-          {t('reviewBrowse.short.overall')}
+          {t('reviews.short.overall')}
         </Text>{' '}
         {formatRating(review.overall_score)}
       </Text>
@@ -78,7 +74,7 @@ export function ReviewsTable({
         <Table.Thead>
           <Table.Tr>
             {COLUMNS.map((name) => (
-              <Table.Th key={name}>{t(`reviewBrowse.columns.${name}`)}</Table.Th>
+              <Table.Th key={name}>{t(`reviews.columns.${name}`)}</Table.Th>
             ))}
           </Table.Tr>
         </Table.Thead>
@@ -86,7 +82,7 @@ export function ReviewsTable({
           {rows.map((review) => (
             <Table.Tr key={review.row_id}>
               <Table.Td>
-                <Anchor component={Link} to={paths.review(review.row_id)} aria-label={t('reviewBrowse.openReview', { id: review.row_id })}>
+                <Anchor component={Link} to={paths.review(review.row_id)} aria-label={t('reviews.openReview', { id: review.row_id })}>
                   {review.row_id}
                 </Anchor>
               </Table.Td>

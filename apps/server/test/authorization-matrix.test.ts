@@ -1,0 +1,318 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReviewerLevel, SubscriptionStatus } from '@cr/contract/subscriptions';
+import { AccountStatus } from '@cr/contract/users';
+import { subscriptions } from '../src/db/schema/index';
+import { sampleImportFile } from '../src/modules/proposals/sample';
+import { API, useTestApp } from './build-test-app';
+import { eventFixtures } from './event-fixtures';
+import { uniqueName, type TestUser } from './fixtures';
+
+/**
+ * Issue 13, "Authorization matrix": every route the app registers (recorded by the auth plugin's onRoute hook) ×
+ * every kind of caller → the status it must answer. A route without an entry here fails the test, so a new route
+ * cannot ship without someone deciding who may call it.
+ *
+ * Writes whose outcome is not about access are sent with an empty body: a 422 then shows that the caller got past
+ * the access rules (which run before the body is read), a 401/403 that it did not. Writes whose access depends on
+ * the caller's account or subscriptions (subscribe, review, edit, delete) are sent for real.
+ */
+const ROLES = ['anonymous', 'inactive', 'forcedReset', 'lv0', 'lv1', 'lv2Other', 'lv2', 'admin'] as const;
+type Role = (typeof ROLES)[number];
+type Expected = Record<Role, number>;
+
+const everyone = (status: number): Expected => Object.fromEntries(ROLES.map((role) => [role, status])) as Expected;
+/** Any signed-in account: 401 for the anonymous caller. */
+const signedIn = (status: number, overrides: Partial<Expected> = {}): Expected => ({ ...everyone(status), anonymous: 401, ...overrides });
+/** A signed-in write refused while the password must be changed. */
+const signedInWrite = (status: number, overrides: Partial<Expected> = {}) => signedIn(status, { forcedReset: 403, ...overrides });
+/** Admins only: 401 anonymous, 403 for every other account. */
+const adminOnly = (status: number): Expected => ({ ...signedIn(403), admin: status });
+
+const validNote = 'The proposal explains its goal, budget and milestones in a way a reviewer can check. '.repeat(3);
+const reviewFields = {
+  impact_alignment_rating_given: 4,
+  impact_alignment_note: validNote,
+  feasibility_rating_given: 3,
+  feasibility_note: validNote,
+  auditability_rating_given: 5,
+  auditability_note: validNote,
+};
+
+interface World {
+  users: Record<Exclude<Role, 'anonymous'>, TestUser>;
+  eventId: number;
+  otherEventId: number;
+  openEventId: number;
+  proposalIds: number[];
+  /** A review by lv0, hidden (review visibility is off). */
+  reviewId: number;
+}
+
+type RequestOf = (world: World, role: Role, ctx: ReturnType<typeof useTestApp>) => Promise<InjectOptions> | InjectOptions;
+interface Entry {
+  request: RequestOf;
+  expect: Expected;
+}
+
+const get =
+  (url: string): RequestOf =>
+  () => ({ method: 'GET', url });
+const send =
+  (method: 'POST' | 'PUT' | 'DELETE', url: string | ((world: World) => string), payload: object = {}): RequestOf =>
+  (world) => ({ method, url: typeof url === 'string' ? url : url(world), payload });
+
+/** Keyed by method and the route as registered, the API prefix left off. */
+const matrix: Record<string, Entry> = {
+  // system
+  'GET /healthz': { request: get('/healthz'), expect: everyone(200) },
+  'GET /dev/outbox': { request: get('/dev/outbox?to=nobody@example.test'), expect: adminOnly(200) },
+  'GET /admin/audit/': { request: get('/admin/audit/'), expect: adminOnly(200) },
+  // accounts: public forms (an empty body is answered 422 whoever calls)
+  'POST /users/': { request: send('POST', '/users/'), expect: everyone(422) },
+  'POST /users/token/login': { request: send('POST', '/users/token/login'), expect: everyone(422) },
+  'GET /users/token/refresh': { request: get('/users/token/refresh'), expect: everyone(401) },
+  'POST /users/token/logout': { request: send('POST', '/users/token/logout'), expect: everyone(200) },
+  'POST /users/activate': { request: send('POST', '/users/activate'), expect: everyone(422) },
+  'POST /users/password/reset-request': { request: send('POST', '/users/password/reset-request'), expect: everyone(422) },
+  'POST /users/password/reset': { request: send('POST', '/users/password/reset'), expect: everyone(422) },
+  'POST /catalyst-ids/verify-email': { request: send('POST', '/catalyst-ids/verify-email'), expect: everyone(422) },
+  // accounts: one's own
+  'GET /users/me/': { request: get('/users/me/'), expect: signedIn(200) },
+  'GET /catalyst-ids/me': { request: get('/catalyst-ids/me'), expect: signedIn(200) },
+  // The password change is the one write a forced reset allows.
+  'POST /users/password/update': { request: send('POST', '/users/password/update'), expect: signedIn(422) },
+  'POST /catalyst-ids/me': { request: send('POST', '/catalyst-ids/me'), expect: signedInWrite(422) },
+  'GET /admin/users': { request: get('/admin/users'), expect: adminOnly(200) },
+  'GET /admin/users/:id': { request: (world) => ({ method: 'GET', url: `/admin/users/${world.users.lv0.id}` }), expect: adminOnly(200) },
+  // events and configuration
+  'GET /events/': { request: get('/events/'), expect: everyone(200) },
+  'GET /events/current/': { request: get('/events/current/'), expect: everyone(200) },
+  'GET /events/:eventId/': { request: (world) => ({ method: 'GET', url: `/events/${world.eventId}/` }), expect: everyone(200) },
+  'POST /events/': { request: send('POST', '/events/'), expect: adminOnly(422) },
+  'PUT /events/:row_id/': { request: send('PUT', (world) => `/events/${world.eventId}/`), expect: adminOnly(422) },
+  'GET /configs/reviews/:eventId/': {
+    request: (world) => ({ method: 'GET', url: `/configs/reviews/${world.eventId}/` }),
+    expect: everyone(200),
+  },
+  'PUT /configs/reviews/:eventId/': { request: send('PUT', (world) => `/configs/reviews/${world.eventId}/`), expect: adminOnly(422) },
+  'GET /configs/reviews-level-qualifiers/:eventId/': {
+    request: (world) => ({ method: 'GET', url: `/configs/reviews-level-qualifiers/${world.eventId}/` }),
+    expect: adminOnly(200),
+  },
+  'PUT /configs/reviews-level-qualifiers/:eventId/': {
+    request: send('PUT', (world) => `/configs/reviews-level-qualifiers/${world.eventId}/`),
+    expect: adminOnly(422),
+  },
+  'GET /configs/allocations/:eventId/': {
+    request: (world) => ({ method: 'GET', url: `/configs/allocations/${world.eventId}/` }),
+    expect: adminOnly(200),
+  },
+  'GET /configs/status/': { request: get('/configs/status/'), expect: everyone(200) },
+  'GET /categories/': { request: get('/categories/'), expect: everyone(200) },
+  'PUT /configs/status/': { request: send('PUT', '/configs/status/'), expect: adminOnly(422) },
+
+  // subscriptions: an open event none of the callers is subscribed to
+  'POST /subscriptions/': {
+    request: (world) => ({
+      method: 'POST',
+      url: '/subscriptions/',
+      payload: { new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, event_id: world.openEventId } },
+    }),
+    expect: signedInWrite(201, { inactive: 403 }),
+  },
+  'POST /subscriptions/invitation': {
+    request: (world) => ({
+      method: 'POST',
+      url: '/subscriptions/invitation',
+      payload: { invitation_answer: { event_id: world.openEventId, status: 0 } },
+    }),
+    expect: signedInWrite(404, { inactive: 403 }),
+  },
+  'POST /subscriptions/invite': { request: send('POST', '/subscriptions/invite'), expect: adminOnly(422) },
+  'POST /sumsub/webhook/': { request: send('POST', '/sumsub/webhook/'), expect: everyone(404) },
+  // reviews
+  'GET /proposal-reviews/': {
+    request: (world) => ({ method: 'GET', url: `/proposal-reviews/?event_id=${world.eventId}` }),
+    expect: everyone(200),
+  },
+  'GET /proposal-reviews/filtered': {
+    request: (world) => ({ method: 'GET', url: `/proposal-reviews/filtered?event_id=${world.eventId}` }),
+    expect: everyone(200),
+  },
+  'GET /proposal-reviews/by-ids/': {
+    request: (world) => ({ method: 'GET', url: `/proposal-reviews/by-ids/?ids=${world.reviewId}` }),
+    expect: everyone(200),
+  },
+  // A hidden review: its author and admins see it, no one else learns that it exists.
+  'GET /proposal-reviews/:id/': {
+    request: (world) => ({ method: 'GET', url: `/proposal-reviews/${world.reviewId}/` }),
+    expect: { ...everyone(404), lv0: 200, admin: 200 },
+  },
+  // Only an active LV0/LV1 reviewer of the proposal's event may review it.
+  'POST /proposal-reviews/': {
+    request: (world) => ({
+      method: 'POST',
+      url: '/proposal-reviews/',
+      payload: { new_proposal_review: { proposal_id: world.proposalIds[1], ...reviewFields } },
+    }),
+    expect: signedInWrite(403, { lv0: 201, lv1: 201 }),
+  },
+  // Only the author edits a review.
+  'PUT /proposal-reviews/:id/': {
+    request: (world) => ({
+      method: 'PUT',
+      url: `/proposal-reviews/${world.reviewId}/`,
+      payload: { proposal_review_update: { row_id: world.reviewId, ...reviewFields } },
+    }),
+    expect: signedInWrite(403, { lv0: 200 }),
+  },
+  // Only the author deletes a review: each caller gets a fresh review of lv1's to try it on.
+  'DELETE /proposal-reviews/:id/': {
+    request: async (world, role, ctx) => {
+      const proposalId = world.proposalIds[2 + ROLES.indexOf(role)]!;
+      const created = await ctx.app.inject({
+        method: 'POST',
+        url: `${API}/proposal-reviews/`,
+        headers: world.users.lv1.auth,
+        payload: { new_proposal_review: { proposal_id: proposalId, ...reviewFields } },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      return { method: 'DELETE', url: `/proposal-reviews/${created.json().row_id}/` };
+    },
+    expect: signedInWrite(403, { lv1: 200 }),
+  },
+  'GET /proposals/:id/submitted-review/': {
+    request: (world) => ({ method: 'GET', url: `/proposals/${world.proposalIds[0]}/submitted-review/` }),
+    expect: signedIn(404, { lv0: 200 }),
+  },
+  'POST /proposal-reviews/generate-allocations': {
+    request: send('POST', '/proposal-reviews/generate-allocations'),
+    expect: adminOnly(422),
+  },
+  // proposals
+  'GET /proposals/': { request: (world) => ({ method: 'GET', url: `/proposals/?event_id=${world.eventId}` }), expect: everyone(200) },
+  'GET /proposals/allocated': { request: get('/proposals/allocated'), expect: signedIn(200) },
+  'GET /proposals/:id/': { request: (world) => ({ method: 'GET', url: `/proposals/${world.proposalIds[0]}/` }), expect: everyone(200) },
+  'POST /proposals/import/:eventId': { request: send('POST', (world) => `/proposals/import/${world.eventId}`), expect: adminOnly(422) },
+  // the web app (outside the API prefix)
+  'GET /env.js': { request: () => ({ method: 'GET', url: '/env.js' }), expect: everyone(200) },
+  'GET /': { request: () => ({ method: 'GET', url: '/' }), expect: everyone(200) },
+  'GET /*': { request: () => ({ method: 'GET', url: '/assets/app-1.js' }), expect: everyone(200) },
+};
+
+/** Routes outside the API prefix: their requests name the whole path. */
+const WEB_ROUTES = new Set(['GET /env.js', 'GET /', 'GET /*']);
+
+/** A route's key in the matrix: method and URL as registered, without the API prefix. */
+const keyOf = (method: string, url: string) => `${method} ${url.startsWith(API) ? url.slice(API.length) : url}`;
+
+let webDist: string;
+beforeAll(() => {
+  webDist = mkdtempSync(join(tmpdir(), 'cr-web-matrix-'));
+  mkdirSync(join(webDist, 'assets'));
+  writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>Community Review</title>');
+  writeFileSync(join(webDist, 'assets', 'app-1.js'), 'console.log(1);');
+});
+afterAll(() => rmSync(webDist, { recursive: true, force: true }));
+
+describe('authorization matrix', () => {
+  const limit = '1000000';
+  const ctx = useTestApp('pglite', () => ({
+    WEB_DIST: webDist,
+    MAIL_OUTBOX_API: 'true',
+    MAIL_OUTBOX_TOKEN: 'matrix-outbox-token-0123',
+    LOGIN_LIMIT_PER_ACCOUNT: limit,
+    LOGIN_LIMIT_PER_ADDRESS: limit,
+    RESET_LIMIT_PER_ACCOUNT: limit,
+    RESET_LIMIT_PER_ADDRESS: limit,
+  }));
+  const f = eventFixtures(ctx);
+  const world = {} as World;
+
+  beforeAll(async () => {
+    const admin = await ctx.newAdmin();
+    const lv0 = await ctx.newUser();
+    const lv1 = await ctx.newUser();
+    const lv2 = await ctx.newUser();
+    const lv2Other = await ctx.newUser();
+    const inactive = await ctx.newUser({ status: AccountStatus.inactive });
+    const forcedReset = await ctx.newUser({ forceReset: true });
+    world.users = { admin, lv0, lv1, lv2, lv2Other, inactive, forcedReset };
+
+    const switches = { reviewer_subscription_enabled: true, review_submission_enabled: true, review_visibility_enabled: false };
+    world.eventId = (await f.newEvent(admin, { active: true })).row_id;
+    world.otherEventId = (await f.newEvent(admin, { active: true })).row_id;
+    world.openEventId = (await f.newEvent(admin, { active: true })).row_id;
+    for (const eventId of [world.eventId, world.otherEventId, world.openEventId]) {
+      const configured = await f.put(`configs/reviews/${eventId}/`, admin, { record_update: switches });
+      expect(configured.statusCode, configured.body).toBe(200);
+    }
+    const file = sampleImportFile({ authorOf: (index) => `id.catalyst://cardano/matrix-author-${index}` });
+    const imported = await ctx.app.inject({
+      method: 'POST',
+      url: `${API}/proposals/import/${world.eventId}`,
+      headers: admin.auth,
+      payload: { import_options: { source: 'file', file, dry_run: false } },
+    });
+    expect(imported.statusCode, imported.body).toBe(200);
+    world.proposalIds = (await f.get(`proposals/?event_id=${world.eventId}&size=100`)).json().data.map((p: { row_id: number }) => p.row_id);
+
+    const subscribe = (user: TestUser, eventId: number, level: number) =>
+      ctx.db.insert(subscriptions).values({
+        userId: user.id,
+        eventId,
+        role: level,
+        status: SubscriptionStatus.active,
+        anonymousId: uniqueName('anon'),
+      });
+    await subscribe(lv0, world.eventId, ReviewerLevel.level_0);
+    await subscribe(lv1, world.eventId, ReviewerLevel.level_1);
+    await subscribe(lv2, world.eventId, ReviewerLevel.level_2);
+    await subscribe(lv2Other, world.otherEventId, ReviewerLevel.level_2);
+
+    const review = await ctx.app.inject({
+      method: 'POST',
+      url: `${API}/proposal-reviews/`,
+      headers: lv0.auth,
+      payload: { new_proposal_review: { proposal_id: world.proposalIds[0], ...reviewFields } },
+    });
+    expect(review.statusCode, review.body).toBe(201);
+    world.reviewId = review.json().row_id;
+  });
+
+  it('has an entry for every route the app registers, and none for a route it does not', () => {
+    const registered = ctx.app.routeTable.map((route) => keyOf(route.method, route.url));
+    expect(registered.length).toBeGreaterThan(40);
+    expect(
+      registered.filter((key) => !(key in matrix)),
+      'routes without an entry in the authorization matrix',
+    ).toEqual([]);
+    expect(
+      Object.keys(matrix).filter((key) => !registered.includes(key)),
+      'entries for routes that no longer exist',
+    ).toEqual([]);
+  });
+
+  it('answers every route × caller with the expected status', async () => {
+    const mismatches: string[] = [];
+    for (const [key, entry] of Object.entries(matrix)) {
+      for (const role of ROLES) {
+        const options = await entry.request(world, role, ctx);
+        const url = String(options.url);
+        const response = await ctx.app.inject({
+          ...options,
+          url: WEB_ROUTES.has(key) ? url : `${API}${url}`,
+          headers: role === 'anonymous' ? {} : world.users[role].auth,
+        } as InjectOptions);
+        if (response.statusCode !== entry.expect[role]) {
+          mismatches.push(`${key} as ${role}: ${response.statusCode} (expected ${entry.expect[role]}) ${response.body.slice(0, 120)}`);
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+});

@@ -1,0 +1,33 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ReviewFields, ReviewPublic } from '@cr/contract/reviews';
+import { api } from '../../../lib/api-client';
+import { isReviewListKey, reviewsKeys } from './keys';
+
+export interface SaveReviewInput {
+  /** The saved review's id: an update when set (E-010), else a new review (E-011). */
+  rowId: number | null;
+  values: ReviewFields;
+}
+
+/**
+ * Saves the viewer's review of a proposal: `PUT proposal-reviews/{id}/` with proposal_review_update when it exists,
+ * `POST proposal-reviews/` otherwise (spec §7). `onDone` runs once the server has the review and before the cache
+ * does, for what must be gone before anything renders from the new cache (the form's draft, issue 12 item 3).
+ */
+export function useSaveReview(proposalId: number, { onDone }: { onDone?: () => void } = {}) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ rowId, values }: SaveReviewInput) =>
+      rowId === null
+        ? api<ReviewPublic>('proposal-reviews/', { method: 'POST', body: { new_proposal_review: { ...values, proposal_id: proposalId } } })
+        : api<ReviewPublic>(`proposal-reviews/${rowId}/`, {
+            method: 'PUT',
+            body: { proposal_review_update: { ...values, row_id: rowId } },
+          }),
+    onSuccess: async (review) => {
+      onDone?.();
+      client.setQueryData(reviewsKeys.own(proposalId), review);
+      await client.invalidateQueries({ predicate: (query) => isReviewListKey(query.queryKey) });
+    },
+  });
+}
