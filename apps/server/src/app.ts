@@ -38,8 +38,14 @@ import { createProposalImportService } from './modules/proposals/proposal-import
 import { createProposalsService } from './modules/proposals/proposals.service';
 import { proposalsRoutes } from './modules/proposals/proposals.routes';
 import { createRunsService } from './modules/runs/runs.service';
+import { flagsRoutes } from './modules/flags/flags.routes';
+import { createFlagsService } from './modules/flags/flags.service';
+import { moderationAllocationRoutes } from './modules/moderations/moderation-allocation.routes';
+import { createModerationAllocationService } from './modules/moderations/moderation-allocation.service';
 import { createReviewsService } from './modules/reviews/reviews.service';
 import { reviewsRoutes } from './modules/reviews/reviews.routes';
+import { createModerationsService } from './modules/moderations/moderations.service';
+import { moderationsRoutes } from './modules/moderations/moderations.routes';
 import { verificationRoutes } from './modules/verification/verification.routes';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
@@ -104,7 +110,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const rateLimiter = createRateLimiter(db, config.RATE_LIMIT_WINDOW_SECONDS);
   const mailer = createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log });
   const registry = options.registry ?? createCatalystRegistry(config);
-  const refreshTokens = createRefreshTokens(db, config.REFRESH_TOKEN_TTL_DAYS);
+  const refreshTokens = createRefreshTokens(db, config.REFRESH_TOKEN_TTL_DAYS, {
+    secret: options.jwtSecret,
+    graceSeconds: config.REFRESH_GRACE_SECONDS,
+  });
 
   const lookups = createLookupsService(db);
   const events = createEventsService(db);
@@ -119,7 +128,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     registry,
     registryRecheckMs: config.REGISTRY_RECHECK_SECONDS * 1000,
   });
-  const reviews = createReviewsService({ db, eventConfig, lookups });
+  // A review answer carries its moderation fields; a moderator's lists are composed in their routes.
+  const moderations = createModerationsService({ db, eventConfig });
+  const reviews = createReviewsService({
+    db,
+    eventConfig,
+    lookups,
+    moderationOf: (viewer, items) => moderations.reviewModeration(viewer, items),
+  });
   const proposals = createProposalsService({ db, lookups });
   const imports = createProposalImportService({
     db,
@@ -139,6 +155,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     onChange: () => proposals.proposalsChanged(),
   });
   const allocation = createProposalAllocationService({ runs });
+  const flags = createFlagsService({ db, runs, events });
+  const moderationAllocation = createModerationAllocationService({ runs });
   const audit = createAuditService(db);
   const accounts = createAccountsService({
     db,
@@ -159,7 +177,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     limits: guessLimitsOf(config),
   });
 
-  registerAuth(app, { jwt, apiBase: API_PREFIX, loadUser: (id) => userInfo.loadAuthUser(id) });
+  registerAuth(app, {
+    jwt,
+    apiBase: API_PREFIX,
+    loadUser: (id) => userInfo.loadAuthUser(id),
+    sessionActive: (sessionId) => refreshTokens.familyActive(sessionId),
+  });
 
   await app.register(
     async (api) => {
@@ -179,12 +202,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(subscriptionsRoutes, { subscriptions });
       await api.register(verificationRoutes, { verification });
       await api.register(reviewsRoutes, { reviews });
+      await api.register(moderationsRoutes, { moderations, reviews });
       await api.register(proposalsRoutes, {
         proposals,
         imports,
         allocation,
         importBodyLimit: config.IMPORT_BODY_LIMIT_BYTES,
       });
+      await api.register(flagsRoutes, { flags });
+      await api.register(moderationAllocationRoutes, { allocation: moderationAllocation });
       await api.register(auditRoutes, { audit });
       if (config.MAIL_OUTBOX_API) await api.register(outboxRoutes, { db, token: config.MAIL_OUTBOX_TOKEN });
     },

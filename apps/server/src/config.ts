@@ -51,6 +51,8 @@ const schema = z.object({
     .min(60, 'must be at least 60 (the web app refreshes 50 s before expiry)')
     .default(15 * 60),
   REFRESH_TOKEN_TTL_DAYS: positiveInt.default(14),
+  /** How long a just-rotated refresh token still answers its successor (concurrent refreshes); 0 turns it off. */
+  REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).max(300, 'must be at most 300').default(30),
   // Password guessing (README "Security"): failures per window, then an exponential back-off per account.
   LOGIN_LIMIT_PER_ACCOUNT: positiveInt.default(10),
   LOGIN_LIMIT_PER_ACCOUNT_ADDRESS: positiveInt.default(5),

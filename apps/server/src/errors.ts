@@ -1,3 +1,5 @@
+import { renderValidationMessage } from '@cr/contract/messages';
+
 /** Typed errors that services throw; the error handler turns them into `{ message }` bodies. */
 export class AppError extends Error {
   constructor(
@@ -14,6 +16,18 @@ export class ValidationFailure extends AppError {
   constructor(readonly detail: { loc: (string | number)[]; msg: string; type: string }[]) {
     super(422, detail[0]?.msg ?? 'Invalid input.');
   }
+}
+
+/** A 422 for fields a service found wrong, with the message key rendered as the error handler renders a schema's. */
+export function validationFailure(locs: (string | number)[][], message: string, type = 'custom'): ValidationFailure {
+  return new ValidationFailure(locs.map((loc) => ({ loc, msg: renderValidationMessage(message, fieldLabel(loc)), type })));
+}
+
+/** The label a message names a field by: its last name, with spaces for underscores and a capital first letter. */
+export function fieldLabel(location: (string | number)[]): string {
+  const last = [...location].reverse().find((part) => typeof part === 'string');
+  const name = String(last ?? 'value').replace(/_/g, ' ');
+  return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
 export const badRequest = (message: string) => new AppError(400, message);

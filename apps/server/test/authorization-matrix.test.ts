@@ -1,15 +1,14 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReviewerLevel, SubscriptionStatus } from '@cr/contract/subscriptions';
+import { ReviewerLevel } from '@cr/contract/subscriptions';
 import { AccountStatus } from '@cr/contract/users';
-import { subscriptions } from '../src/db/schema/index';
-import { sampleImportFile } from '../src/modules/proposals/sample';
+import { moderationAllocations, moderations, subscriptions } from '../src/db/schema/index';
 import { API, useTestApp } from './build-test-app';
-import { eventFixtures } from './event-fixtures';
-import { uniqueName, type TestUser } from './fixtures';
+import type { TestUser } from './fixtures';
 
 /**
  * Issue 13, "Authorization matrix": every route the app registers (recorded by the auth plugin's onRoute hook) ×
@@ -50,6 +49,8 @@ interface World {
   proposalIds: number[];
   /** A review by lv0, hidden (review visibility is off). */
   reviewId: number;
+  /** lv2's moderation of that review (allocated to lv2; moderation submission is off). */
+  moderationId: number;
 }
 
 type RequestOf = (world: World, role: Role, ctx: ReturnType<typeof useTestApp>) => Promise<InjectOptions> | InjectOptions;
@@ -147,10 +148,11 @@ const matrix: Record<string, Entry> = {
     request: (world) => ({ method: 'GET', url: `/proposal-reviews/by-ids/?ids=${world.reviewId}` }),
     expect: everyone(200),
   },
-  // A hidden review: its author and admins see it, no one else learns that it exists.
+  // A hidden review: its author, the moderator it is allocated to (issue 14) and admins see it, no one else learns
+  // that it exists.
   'GET /proposal-reviews/:id/': {
     request: (world) => ({ method: 'GET', url: `/proposal-reviews/${world.reviewId}/` }),
-    expect: { ...everyone(404), lv0: 200, admin: 200 },
+    expect: { ...everyone(404), lv0: 200, lv2: 200, admin: 200 },
   },
   // Only an active LV0/LV1 reviewer of the proposal's event may review it.
   'POST /proposal-reviews/': {
@@ -168,7 +170,8 @@ const matrix: Record<string, Entry> = {
       url: `/proposal-reviews/${world.reviewId}/`,
       payload: { proposal_review_update: { row_id: world.reviewId, ...reviewFields } },
     }),
-    expect: signedInWrite(403, { lv0: 200 }),
+    // issue 13 item 11: someone else's review they may not see is 404, like a missing one; an admin sees it: 403
+    expect: signedInWrite(404, { lv0: 200, lv2: 403, admin: 403 }),
   },
   // Only the author deletes a review: each caller gets a fresh review of lv1's to try it on.
   'DELETE /proposal-reviews/:id/': {
@@ -183,7 +186,7 @@ const matrix: Record<string, Entry> = {
       expect(created.statusCode, created.body).toBe(201);
       return { method: 'DELETE', url: `/proposal-reviews/${created.json().row_id}/` };
     },
-    expect: signedInWrite(403, { lv1: 200 }),
+    expect: signedInWrite(404, { lv1: 200, admin: 403 }),
   },
   'GET /proposals/:id/submitted-review/': {
     request: (world) => ({ method: 'GET', url: `/proposals/${world.proposalIds[0]}/submitted-review/` }),
@@ -192,6 +195,30 @@ const matrix: Record<string, Entry> = {
   'POST /proposal-reviews/generate-allocations': {
     request: send('POST', '/proposal-reviews/generate-allocations'),
     expect: adminOnly(422),
+  },
+  // flags and moderation allocation (issue 14)
+  'POST /flags/compute': { request: send('POST', '/flags/compute'), expect: adminOnly(422) },
+  'POST /flags/import': { request: send('POST', '/flags/import'), expect: adminOnly(422) },
+  'POST /moderations/generate-allocations': { request: send('POST', '/moderations/generate-allocations'), expect: adminOnly(422) },
+  // moderations (issue 14): lv2 moderated the hidden review allocated to them; moderation submission is off.
+  'GET /proposal-reviews/allocated/': { request: get('/proposal-reviews/allocated/'), expect: signedIn(200) },
+  'GET /proposal-reviews/allocated/count/': { request: get('/proposal-reviews/allocated/count/'), expect: signedIn(200) },
+  'GET /proposal-reviews/moderated/': { request: get('/proposal-reviews/moderated/'), expect: signedIn(200) },
+  'GET /proposal-reviews/moderated/count/': { request: get('/proposal-reviews/moderated/count/'), expect: signedIn(200) },
+  'POST /moderations/': { request: send('POST', '/moderations/'), expect: signedInWrite(422) },
+  'GET /moderations/:id/': {
+    request: (world) => ({ method: 'GET', url: `/moderations/${world.moderationId}/` }),
+    expect: { ...everyone(404), lv2: 200, admin: 200 },
+  },
+  'GET /moderations/by-review/:review_id/': {
+    request: (world) => ({ method: 'GET', url: `/moderations/by-review/${world.reviewId}/` }),
+    expect: { ...everyone(404), lv0: 200, lv2: 200, admin: 200 },
+  },
+  'PUT /moderations/:id/': { request: send('PUT', (world) => `/moderations/${world.moderationId}/`), expect: signedInWrite(422) },
+  // Others learn nothing (404); the author is refused while moderation is closed, an admin because it is not theirs.
+  'DELETE /moderations/:id/': {
+    request: send('DELETE', (world) => `/moderations/${world.moderationId}/`),
+    expect: signedInWrite(404, { lv2: 403, admin: 403 }),
   },
   // proposals
   'GET /proposals/': { request: (world) => ({ method: 'GET', url: `/proposals/?event_id=${world.eventId}` }), expect: everyone(200) },
@@ -230,7 +257,6 @@ describe('authorization matrix', () => {
     RESET_LIMIT_PER_ACCOUNT: limit,
     RESET_LIMIT_PER_ADDRESS: limit,
   }));
-  const f = eventFixtures(ctx);
   const world = {} as World;
 
   beforeAll(async () => {
@@ -244,44 +270,27 @@ describe('authorization matrix', () => {
     world.users = { admin, lv0, lv1, lv2, lv2Other, inactive, forcedReset };
 
     const switches = { reviewer_subscription_enabled: true, review_submission_enabled: true, review_visibility_enabled: false };
-    world.eventId = (await f.newEvent(admin, { active: true })).row_id;
-    world.otherEventId = (await f.newEvent(admin, { active: true })).row_id;
-    world.openEventId = (await f.newEvent(admin, { active: true })).row_id;
-    for (const eventId of [world.eventId, world.otherEventId, world.openEventId]) {
-      const configured = await f.put(`configs/reviews/${eventId}/`, admin, { record_update: switches });
-      expect(configured.statusCode, configured.body).toBe(200);
-    }
-    const file = sampleImportFile({ authorOf: (index) => `id.catalyst://cardano/matrix-author-${index}` });
-    const imported = await ctx.app.inject({
-      method: 'POST',
-      url: `${API}/proposals/import/${world.eventId}`,
-      headers: admin.auth,
-      payload: { import_options: { source: 'file', file, dry_run: false } },
-    });
-    expect(imported.statusCode, imported.body).toBe(200);
-    world.proposalIds = (await f.get(`proposals/?event_id=${world.eventId}&size=100`)).json().data.map((p: { row_id: number }) => p.row_id);
+    const event = await ctx.newEvent({ admin, config: switches });
+    const otherEvent = await ctx.newEvent({ admin, config: switches });
+    world.eventId = event.id;
+    world.otherEventId = otherEvent.id;
+    world.openEventId = (await ctx.newEvent({ admin, config: switches })).id;
+    const proposals = await ctx.importProposals(event, { authorOf: (index) => `id.catalyst://cardano/matrix-author-${index}` });
+    world.proposalIds = proposals.map((p) => p.id);
 
-    const subscribe = (user: TestUser, eventId: number, level: number) =>
-      ctx.db.insert(subscriptions).values({
-        userId: user.id,
-        eventId,
-        role: level,
-        status: SubscriptionStatus.active,
-        anonymousId: uniqueName('anon'),
-      });
-    await subscribe(lv0, world.eventId, ReviewerLevel.level_0);
-    await subscribe(lv1, world.eventId, ReviewerLevel.level_1);
-    await subscribe(lv2, world.eventId, ReviewerLevel.level_2);
-    await subscribe(lv2Other, world.otherEventId, ReviewerLevel.level_2);
+    await ctx.newReviewer(event, { user: lv0, level: ReviewerLevel.level_0 });
+    await ctx.newReviewer(event, { user: lv1, level: ReviewerLevel.level_1 });
+    await ctx.newModerator(event, { user: lv2 });
+    await ctx.newModerator(otherEvent, { user: lv2Other });
 
-    const review = await ctx.app.inject({
-      method: 'POST',
-      url: `${API}/proposal-reviews/`,
-      headers: lv0.auth,
-      payload: { new_proposal_review: { proposal_id: world.proposalIds[0], ...reviewFields } },
-    });
-    expect(review.statusCode, review.body).toBe(201);
-    world.reviewId = review.json().row_id;
+    world.reviewId = (await ctx.newReview(lv0, world.proposalIds[0]!, reviewFields)).row_id;
+    const [moderator] = await ctx.db.select().from(subscriptions).where(eq(subscriptions.userId, lv2.id));
+    await ctx.db.insert(moderationAllocations).values({ eventId: world.eventId, reviewId: world.reviewId, subscriptionId: moderator!.id });
+    const [moderation] = await ctx.db
+      .insert(moderations)
+      .values({ eventId: world.eventId, reviewId: world.reviewId, subscriptionId: moderator!.id, classification: 1, rationale: 'Valid.' })
+      .returning();
+    world.moderationId = moderation!.id;
   });
 
   it('has an entry for every route the app registers, and none for a route it does not', () => {

@@ -1,19 +1,12 @@
 import { count, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { catalystIds } from '../src/db/schema/index';
+import { catalystIds, refreshTokens } from '../src/db/schema/index';
 import { API, databaseKinds, useTestApp } from './build-test-app';
-import { PASSWORD, uniqueName } from './fixtures';
-
-const acks = { policy_acknowledgments: { privacy_policy: true, terms_and_conditions: true } };
+import { refreshCookieOf, uniqueName } from './fixtures';
 
 describe.each(databaseKinds)('concurrent requests on %s', (kind) => {
   const ctx = useTestApp(kind);
-  const register = (catalystId: string, email: string) =>
-    ctx.app.inject({
-      method: 'POST',
-      url: `${API}/users/`,
-      payload: { new_user: { catalyst_id: catalystId, email, password: PASSWORD, password_confirmation: PASSWORD, extra: acks } },
-    });
+  const register = (catalystId: string, email: string) => ctx.registerResponse({ catalyst_id: catalystId, email });
 
   it('registers one of two simultaneous registrations of one Catalyst ID and answers the other 409', async () => {
     const name = uniqueName('race');
@@ -38,10 +31,16 @@ describe.each(databaseKinds)('concurrent requests on %s', (kind) => {
     }
   });
 
-  it('uses a refresh token once when two refreshes race with it', async () => {
+  // Issue 13 item 6: the grace window answers both with the one successor instead of ending the session.
+  it('rotates a refresh token once when two refreshes race with it, and answers both with the same successor', async () => {
     const user = await ctx.newUser();
     const responses = await Promise.all([ctx.refresh(user.refreshToken), ctx.refresh(user.refreshToken)]);
-    expect(responses.map((r) => r.statusCode).sort()).toEqual([200, 401]);
+    expect(responses.map((r) => r.statusCode)).toEqual([200, 200]);
+    expect(refreshCookieOf(responses[0]!)).toBe(refreshCookieOf(responses[1]!));
+    const rows = await ctx.db.select().from(refreshTokens).where(eq(refreshTokens.userId, user.id));
+    expect(rows).toHaveLength(2);
+    expect(rows.filter((row) => row.rotatedAt !== null)).toHaveLength(1);
+    expect(rows.every((row) => row.revokedAt === null)).toBe(true);
   });
 
   it('uses an activation token once when two activations race with it', async () => {

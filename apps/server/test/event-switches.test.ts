@@ -2,12 +2,11 @@ import { count } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { deriveStage, type EventPublic, type ReviewsConfigValue } from '@cr/contract/events';
 import { catalystIds, outbox } from '../src/db/schema/index';
-import { API, databaseKinds, useTestApp } from './build-test-app';
+import { databaseKinds, useTestApp } from './build-test-app';
 import { eventFixtures } from './event-fixtures';
-import { PASSWORD, uniqueName, type TestUser } from './fixtures';
+import type { TestUser } from './fixtures';
 
 const CLOSED = { message: 'Registration is closed at the moment. Please try again when the next funding round opens.' };
-const acks = { policy_acknowledgments: { privacy_policy: true, terms_and_conditions: true } };
 const HOUR = 60 * 60 * 1000;
 const at = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
 
@@ -38,22 +37,7 @@ describe.each(databaseKinds)('event switches on %s', (kind) => {
     if (config) expect((await f.put(`configs/reviews/${event.row_id}/`, admin, { record_update: config })).statusCode).toBe(200);
     return event;
   };
-  const register = () => {
-    const name = uniqueName('switch');
-    return ctx.app.inject({
-      method: 'POST',
-      url: `${API}/users/`,
-      payload: {
-        new_user: {
-          catalyst_id: `cardano/${name}`,
-          email: `${name}@example.test`,
-          password: PASSWORD,
-          password_confirmation: PASSWORD,
-          extra: acks,
-        },
-      },
-    });
-  };
+  const register = () => ctx.registerResponse();
   const rowCounts = async () => ({
     ids: (await ctx.db.select({ n: count() }).from(catalystIds))[0]!.n,
     mails: (await ctx.db.select({ n: count() }).from(outbox))[0]!.n,
@@ -158,7 +142,8 @@ describe.each(databaseKinds)('event switches on %s', (kind) => {
       expect(await stage()).toBe('subscription_open');
       const review = await activeEvent({ review_submission_enabled: true, review_submission_starts_at: at(HOUR) });
       expect(await stage()).toBe('subscription_open');
-      await f.put(`configs/reviews/${review.row_id}/`, admin, { record_update: { review_submission_enabled: true } });
+      // A save keeps the settings it does not send (issue 13 item 12): the window's start is cleared by sending null.
+      await f.put(`configs/reviews/${review.row_id}/`, admin, { record_update: { review_submission_starts_at: null } });
       expect(await stage()).toBe('review_open');
       await activeEvent({ moderation_submission_enabled: true });
       expect(await stage()).toBe('moderation_open');

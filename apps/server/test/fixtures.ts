@@ -35,7 +35,8 @@ export interface TestUser {
 
 /** `ctx.newUser()`-style helpers (immich's medium tests): each test stays a few lines. */
 export function createFixtures(app: FastifyInstance, db: Db) {
-  const register = async (overrides: Partial<{ catalyst_id: string; email: string; password: string }> = {}) => {
+  /** The registration form's body: a unique Catalyst ID and address, the password twice, the policies accepted. */
+  const registration = (overrides: Partial<{ catalyst_id: string; email: string; password: string }> = {}) => {
     const unique = uniqueName('user');
     const body = {
       catalyst_id: `id.catalyst://cardano/${unique}`,
@@ -43,17 +44,20 @@ export function createFixtures(app: FastifyInstance, db: Db) {
       password: PASSWORD,
       ...overrides,
     };
-    const response = await app.inject({
-      method: 'POST',
-      url: `${API}/users/`,
-      payload: {
-        new_user: {
-          ...body,
-          password_confirmation: body.password,
-          extra: { policy_acknowledgments: { privacy_policy: true, terms_and_conditions: true } },
-        },
-      },
-    });
+    return {
+      ...body,
+      password_confirmation: body.password,
+      extra: { policy_acknowledgments: { privacy_policy: true, terms_and_conditions: true } },
+    };
+  };
+
+  /** `POST users/` with `registration(overrides)`; the raw response (for tests of registration itself). */
+  const registerResponse = (overrides: Partial<{ catalyst_id: string; email: string; password: string }> = {}) =>
+    app.inject({ method: 'POST', url: `${API}/users/`, payload: { new_user: registration(overrides) } });
+
+  const register = async (overrides: Partial<{ catalyst_id: string; email: string; password: string }> = {}) => {
+    const body = registration(overrides);
+    const response = await app.inject({ method: 'POST', url: `${API}/users/`, payload: { new_user: body } });
     if (response.statusCode !== 201) throw new Error(`register failed: ${response.statusCode} ${response.body}`);
     return { catalystId: body.catalyst_id, email: body.email, password: body.password };
   };
@@ -144,6 +148,21 @@ export function createFixtures(app: FastifyInstance, db: Db) {
 
   const newAdmin = () => newUser({ role: UserRole.admin });
 
-  return { register, login, lastMail, tokenFromMail, userIdOf, newUser, newAdmin, refresh, expireTokensOf, setStatus, accountOf, db };
+  return {
+    registration,
+    registerResponse,
+    register,
+    login,
+    lastMail,
+    tokenFromMail,
+    userIdOf,
+    newUser,
+    newAdmin,
+    refresh,
+    expireTokensOf,
+    setStatus,
+    accountOf,
+    db,
+  };
 }
 export type Fixtures = ReturnType<typeof createFixtures>;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { serverMessages } from '@cr/contract/messages';
 import { DEMO_EVENT, DEMO_PASSWORD, seedDemo } from '../src/demo';
 import { API, databaseKinds, json, useTestApp } from './build-test-app';
-import { PASSWORD } from './fixtures';
+import { PASSWORD, REFRESH_COOKIE, refreshCookieOf } from './fixtures';
 
 /** Issue 13 item 3: a forced password reset is enforced by the server, not only by the web app (spec §2.2). */
 describe.each(databaseKinds)('forced password reset on %s', (kind) => {
@@ -11,7 +11,7 @@ describe.each(databaseKinds)('forced password reset on %s', (kind) => {
   const loginAs = async (catalystId: string, password: string) => {
     const response = await ctx.login(catalystId, password);
     expect(response.statusCode).toBe(200);
-    return { authorization: `Bearer ${json(response).access_token}` };
+    return { authorization: `Bearer ${json(response).access_token}`, refreshToken: refreshCookieOf(response)! };
   };
   const note = 'A careful note about this proposal, long enough to pass the rules of the review form. '.repeat(4);
   const review = (proposalId: number) => ({
@@ -28,7 +28,7 @@ describe.each(databaseKinds)('forced password reset on %s', (kind) => {
 
   it('cardano/demo-reset cannot subscribe or submit a review through the API until it has a new password', async () => {
     await seedDemo(ctx.db);
-    const auth = await loginAs('cardano/demo-reset', DEMO_PASSWORD);
+    const { refreshToken, ...auth } = await loginAs('cardano/demo-reset', DEMO_PASSWORD);
     const events = json(await ctx.app.inject({ method: 'GET', url: `${API}/events/` }));
     const event = ((events.data ?? events) as { row_id: number; name: string }[]).find((candidate) => candidate.name === DEMO_EVENT.name)!;
     const proposals = json(await ctx.app.inject({ method: 'GET', url: `${API}/proposals/?event_id=${event.row_id}&size=1` }));
@@ -64,6 +64,8 @@ describe.each(databaseKinds)('forced password reset on %s', (kind) => {
       method: 'POST',
       url: `${API}/users/password/update`,
       headers: auth,
+      // As the web app does: the refresh cookie keeps this session (a change without it ends every session, item 10).
+      cookies: { [REFRESH_COOKIE]: refreshToken },
       payload: { update_user: { old_password: DEMO_PASSWORD, password: PASSWORD, password_confirmation: PASSWORD } },
     });
     expect(changed.statusCode, changed.body).toBe(200);

@@ -203,6 +203,22 @@ describe.each(databaseKinds)('the request text rule on %s (issue 13 item 1)', (k
     expect(response.json().detail).toEqual([{ loc: ['body', 'record_update'], msg: `A field name ${TEXT_MESSAGE}`, type: 'text' }]);
   });
 
+  it.each([
+    ['proposals/?title=%ED%A0%80', ['query', 'title'], 'Title'],
+    ['proposal-reviews/?assessors=%FF', ['query', 'assessors'], 'Assessors'],
+    ['proposals/?x%FF=1', ['query'], 'A field name'],
+  ])('refuses %s, a percent-encoding that is not UTF-8 (never read as U+FFFD)', async (url, loc, label) => {
+    const response = await ctx.app.inject({ method: 'GET', url: `${API}/${url}`, headers: callers.admin!.auth });
+    expect(response.statusCode).toBe(422);
+    expect(response.json().detail).toEqual([{ loc, msg: `${label} ${TEXT_MESSAGE}`, type: 'text' }]);
+  });
+
+  it('answers a path whose percent-encoding is not UTF-8 with 400 (the router refuses it)', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: `${API}/admin/users/%ED%A0%80`, headers: callers.admin!.auth });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toEqual(expect.any(String));
+  });
+
   it('accepts text with paired surrogates (an emoji) and other control characters', async () => {
     const response = await ctx.app.inject({ method: 'GET', url: `${API}/proposals/?title=${q('😀\u0001\t')}` });
     expect(response.statusCode).toBe(200);
@@ -314,5 +330,97 @@ describe.each(databaseKinds)('the bounded id rule on %s (issue 13 item 4)', (kin
   it('a page beyond any offset on admin/users → 422, not 500', async () => {
     const response = await ctx.app.inject({ method: 'GET', url: `${API}/admin/users?page=99999999999`, headers: admin.auth });
     expect(response.statusCode, response.body).toBe(422);
+  });
+});
+
+/** JSON bodies are typed strictly; prototype keys and deep nesting get their own message (issue 13 item 12). */
+describe.each(databaseKinds)('strict JSON bodies on %s (issue 13 item 12)', (kind) => {
+  const ctx = useTestApp(kind);
+  let user: TestUser;
+  let admin: TestUser;
+  beforeAll(async () => {
+    user = await ctx.newUser();
+    admin = await ctx.newAdmin();
+  });
+
+  it.each([true, '1', [1], 1.5, 0, -1, null])('proposal_id %j in a review is refused, never read as an id', async (proposalId) => {
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: `${API}/proposal-reviews/`,
+      headers: user.auth,
+      payload: { new_proposal_review: { ...reviewFields, proposal_id: proposalId } },
+    });
+    expect(response.statusCode, response.body).toBe(422);
+    expect(response.json().detail).toEqual([
+      { loc: ['body', 'new_proposal_review', 'proposal_id'], msg: `Proposal id ${ID_MESSAGE}`, type: expect.any(String) },
+    ]);
+  });
+
+  it.each([
+    ['subscriptions/', { new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, event_id: '1' } }],
+    ['subscriptions/invitation', { invitation_answer: { event_id: true, status: 0 } }],
+  ])('%s refuses an event_id that is not a number', async (url, payload) => {
+    const response = await ctx.app.inject({ method: 'POST', url: `${API}/${url}`, headers: user.auth, payload });
+    expect(response.statusCode, response.body).toBe(422);
+    expect(response.json().detail[0].msg).toBe(`Event id ${ID_MESSAGE}`);
+  });
+
+  it('refuses an allocation whose event_id or categories are text', async () => {
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: `${API}/proposal-reviews/generate-allocations`,
+      headers: admin.auth,
+      payload: {
+        allocation_params: { event_id: '1', allocation_seed: 1, nr_of_proposals_lv0: 1, nr_of_proposals_lv1: 1, categories: ['2'] },
+      },
+    });
+    expect(response.statusCode).toBe(422);
+    expect(response.json().detail.map((item: { loc: unknown }) => item.loc)).toEqual([
+      ['body', 'allocation_params', 'event_id'],
+      ['body', 'allocation_params', 'categories', 0],
+    ]);
+  });
+
+  it('still reads ids in paths and queries from their text', async () => {
+    expect((await ctx.app.inject({ method: 'GET', url: `${API}/proposal-reviews/?event_id=1&page=0&size=5` })).statusCode).toBe(200);
+    expect((await ctx.app.inject({ method: 'GET', url: `${API}/events/999999/` })).statusCode).toBe(404);
+  });
+
+  it.each([
+    ['"__proto__"', '{"new_event": {"__proto__": {"admin": true}, "name": "x", "description": "y"}}'],
+    [
+      '"constructor" holding "prototype"',
+      '{"new_event": {"constructor": {"prototype": {"admin": true}}, "name": "x", "description": "y"}}',
+    ],
+  ])('answers a body with a %s key with what is wrong, not "not valid JSON"', async (_name, payload) => {
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: `${API}/events/`,
+      headers: { ...admin.auth, 'content-type': 'application/json' },
+      payload,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      message: 'The request body may not use the key "__proto__", nor a "constructor" key holding "prototype".',
+    });
+  });
+
+  it('answers deeply nested JSON with what is wrong, not "not valid JSON"', async () => {
+    const depth = 10_000;
+    const payload = `{"new_event": {"name": "x", "description": "y", "extra": ${'['.repeat(depth)}${']'.repeat(depth)}}}`;
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: `${API}/events/`,
+      headers: { ...admin.auth, 'content-type': 'application/json' },
+      payload,
+    });
+    expect(response.statusCode).toBe(422);
+    expect(response.json().detail).toEqual([
+      {
+        loc: ['body', 'new_event', 'extra', ...Array.from({ length: 62 }, () => 0)],
+        msg: 'The request is nested too deeply: at most 64 levels.',
+        type: 'depth',
+      },
+    ]);
   });
 });

@@ -165,6 +165,23 @@ describe.each(databaseKinds)('reviews on %s', (kind) => {
     expect((await remove(owner, review.row_id)).statusCode).toBe(404);
   });
 
+  // Issue 13 item 11: a 403 would tell that a hidden review exists.
+  it('answers 404, like a missing review, when someone changes or deletes a review they may not see', async () => {
+    await openEvent();
+    const owner = await reviewer();
+    const other = await reviewer();
+    const review = await ctx.newReview(owner, await newProposal());
+    await setSwitches({ review_visibility_enabled: false, moderation_submission_enabled: false });
+    const notFound = { message: 'The review you are looking for does not exist.' };
+    const updated = await update(other, review.row_id);
+    expect(updated.statusCode).toBe(404);
+    expect(updated.json()).toEqual(notFound);
+    const removed = await remove(other, review.row_id);
+    expect(removed.statusCode).toBe(404);
+    expect(removed.json()).toEqual(notFound);
+    expect((await update(owner, review.row_id)).statusCode).toBe(200); // still there, and still the owner's
+  });
+
   it('shows reviews to everyone only while review visibility or moderation is on; the author and admins always (B-008)', async () => {
     await openEvent();
     const proposal = await newProposal();

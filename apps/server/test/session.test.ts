@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import { decodeJwt, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { AccountStatus } from '@cr/contract/users';
@@ -115,10 +115,17 @@ describe.each(databaseKinds)('login, refresh and logout on %s', (kind) => {
       expect(old.json()).toEqual({ message: 'Your session has ended. Please log in again.' });
     });
 
-    it('revokes the whole family when a rotated token is replayed (reuse detection)', async () => {
+    const afterGrace = (userId: number) =>
+      ctx.db
+        .update(refreshTokens)
+        .set({ rotatedAt: new Date(Date.now() - 31_000) })
+        .where(and(eq(refreshTokens.userId, userId), isNotNull(refreshTokens.rotatedAt)));
+
+    it('revokes the whole family when a rotated token is replayed after the grace window (reuse detection)', async () => {
       const user = await ctx.newUser();
       const rotated = await ctx.refresh(user.refreshToken);
       const newest = refreshCookieOf(rotated)!;
+      await afterGrace(user.id);
       expect((await ctx.refresh(user.refreshToken)).statusCode).toBe(401);
       expect((await ctx.refresh(newest)).statusCode).toBe(401);
       const rows = await ctx.db.select().from(refreshTokens).where(eq(refreshTokens.userId, user.id));
@@ -129,8 +136,32 @@ describe.each(databaseKinds)('login, refresh and logout on %s', (kind) => {
       const user = await ctx.newUser();
       const other = refreshCookieOf(await ctx.login(user.catalystId, user.password))!;
       await ctx.refresh(user.refreshToken);
-      await ctx.refresh(user.refreshToken);
+      await afterGrace(user.id);
+      expect((await ctx.refresh(user.refreshToken)).statusCode).toBe(401);
       expect((await ctx.refresh(other)).statusCode).toBe(200);
+    });
+
+    // Issue 13 item 6: two tabs (or two requests) refreshing with the same cookie must not end the session.
+    it('answers two concurrent refreshes with one cookie with the same successor, and keeps the session', async () => {
+      const user = await ctx.newUser();
+      const [first, second] = await Promise.all([ctx.refresh(user.refreshToken), ctx.refresh(user.refreshToken)]);
+      expect(first.statusCode).toBe(200);
+      expect(second.statusCode).toBe(200);
+      const successor = refreshCookieOf(first)!;
+      expect(refreshCookieOf(second)).toBe(successor);
+      expect((await me(`Bearer ${second.json().access_token}`)).statusCode).toBe(200);
+      const next = await ctx.refresh(successor);
+      expect(next.statusCode).toBe(200);
+      const rows = await ctx.db.select().from(refreshTokens).where(eq(refreshTokens.userId, user.id));
+      expect(rows.every((row) => row.revokedAt === null)).toBe(true);
+    });
+
+    it('treats a replay within the grace window as reuse once the successor has itself been rotated', async () => {
+      const user = await ctx.newUser();
+      const successor = refreshCookieOf(await ctx.refresh(user.refreshToken))!;
+      const newest = refreshCookieOf(await ctx.refresh(successor))!;
+      expect((await ctx.refresh(user.refreshToken)).statusCode).toBe(401);
+      expect((await ctx.refresh(newest)).statusCode).toBe(401);
     });
 
     it('answers 401 without a cookie, and with an unknown one', async () => {
@@ -206,5 +237,81 @@ describe.each(databaseKinds)('access token lifetime on %s', (kind) => {
     const claims = decodeJwt(user.token);
     expect(claims.exp! - claims.iat!).toBe(15 * 60);
     expect(claims.sub).toBe(String(user.id));
+  });
+});
+
+// Issue 13 item 10: exp, iat and an in-range sub are required, and a token names its session (sid) so that logging
+// out or a revoked family ends it at once.
+describe.each(databaseKinds)('access token claims and revocation on %s', (kind) => {
+  const ctx = useTestApp(kind);
+  const key = new TextEncoder().encode(testConfig().JWT_SECRET!);
+  const me = (token: string) => ctx.app.inject({ method: 'GET', url: `${API}/users/me/`, headers: { authorization: `Bearer ${token}` } });
+  const familyOf = async (userId: number) => {
+    const [row] = await ctx.db.select({ familyId: refreshTokens.familyId }).from(refreshTokens).where(eq(refreshTokens.userId, userId));
+    return row!.familyId;
+  };
+  const now = () => Math.floor(Date.now() / 1000);
+
+  it('carries the session family id as sid', async () => {
+    const user = await ctx.newUser();
+    expect(decodeJwt(user.token).sid).toBe(await familyOf(user.id));
+  });
+
+  it.each([
+    ['no exp', { sub: 'self', iat: true, exp: false, sid: true }],
+    ['no iat', { sub: 'self', iat: false, exp: true, sid: true }],
+    ['no sid', { sub: 'self', iat: true, exp: true, sid: false }],
+    ['a sub beyond the id range', { sub: '99999999999', iat: true, exp: true, sid: true }],
+    ['a sub of 2147483648', { sub: '2147483648', iat: true, exp: true, sid: true }],
+    ['a sub that is not a plain number', { sub: '1e1', iat: true, exp: true, sid: true }],
+    ['a negative sub', { sub: '-1', iat: true, exp: true, sid: true }],
+  ])('refuses a token with %s with 401', async (_name, claims) => {
+    const user = await ctx.newUser();
+    let jwt = new SignJWT(claims.sid ? { sid: await familyOf(user.id) } : {})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(claims.sub === 'self' ? String(user.id) : claims.sub);
+    if (claims.iat) jwt = jwt.setIssuedAt(now());
+    if (claims.exp) jwt = jwt.setExpirationTime(now() + 600);
+    const response = await me(await jwt.sign(key));
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ message: 'Your session has expired. Please log in again.' });
+  });
+
+  it('accepts a hand-made token with every claim (the refusals above are for the missing claim)', async () => {
+    const user = await ctx.newUser();
+    const token = await new SignJWT({ sid: await familyOf(user.id) })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(String(user.id))
+      .setIssuedAt(now())
+      .setExpirationTime(now() + 600)
+      .sign(key);
+    expect((await me(token)).statusCode).toBe(200);
+  });
+
+  it('refuses the access token of a session that logged out', async () => {
+    const user = await ctx.newUser();
+    expect((await me(user.token)).statusCode).toBe(200);
+    await ctx.app.inject({ method: 'POST', url: `${API}/users/token/logout`, cookies: { [REFRESH_COOKIE]: user.refreshToken } });
+    expect((await me(user.token)).statusCode).toBe(401);
+  });
+
+  it('refuses the access tokens of a revoked family, and leaves the other logins alone', async () => {
+    const user = await ctx.newUser();
+    const family = await familyOf(user.id);
+    const other = await ctx.login(user.catalystId, user.password);
+    await ctx.db.update(refreshTokens).set({ revokedAt: new Date() }).where(eq(refreshTokens.familyId, family));
+    expect((await me(user.token)).statusCode).toBe(401);
+    expect((await me(other.json().access_token)).statusCode).toBe(200);
+  });
+});
+
+describe.each(databaseKinds)('refresh without a grace window on %s', (kind) => {
+  const ctx = useTestApp(kind, { REFRESH_GRACE_SECONDS: '0' });
+
+  it('revokes the family at the first replay when REFRESH_GRACE_SECONDS is 0', async () => {
+    const user = await ctx.newUser();
+    const newest = refreshCookieOf(await ctx.refresh(user.refreshToken))!;
+    expect((await ctx.refresh(user.refreshToken)).statusCode).toBe(401);
+    expect((await ctx.refresh(newest)).statusCode).toBe(401);
   });
 });

@@ -1,6 +1,8 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { DEFAULT_LEVEL_QUALIFIER, type EventPublic, type LevelQualifier, type LevelQualifiers } from '@cr/contract/events';
-import type { ImportFile } from '@cr/contract/proposals';
+import type { ImportFile, ProposalRow } from '@cr/contract/proposals';
+import type { ReviewPublic } from '@cr/contract/reviews';
 import { ReviewerLevel, SubscriptionStatus, type ReviewerLevelValue } from '@cr/contract/subscriptions';
 import type { SubscriptionPublic } from '@cr/contract/users';
 import type { Db } from '../src/db/client';
@@ -63,18 +65,8 @@ export type TestReviewer = TestUser & {
   anonymousId: string;
 };
 
-/** A proposal as the proposals list answers it, plus `id`. */
-export interface TestProposal {
-  id: number;
-  row_id: number;
-  pr_id: string;
-  title: string;
-  /** The category (objective) id; null for a proposal without one. */
-  objective: number | null;
-  objective_title: string | null;
-  event_id: number;
-  [field: string]: unknown;
-}
+/** A proposal as the proposals list answers it (for an anonymous viewer), plus `id`. */
+export type TestProposal = ProposalRow & { id: number };
 
 export interface TestCategory {
   id: number;
@@ -259,20 +251,34 @@ export function createWorldFixtures(app: FastifyInstance, db: Db, users: { newUs
       },
     });
 
-  /** `POST subscriptions/invitation`: a yes (with the second form, `LV2_FORM`) or a no to an LV2 invitation; the raw response. */
-  const answerInvitation = (user: Auth | undefined, event: TestEvent | number, yes: boolean) =>
+  /**
+   * `POST subscriptions/invitation`: a yes (with the second form, `LV2_FORM`, and `form` over it) or a no to an LV2
+   * invitation; the raw response.
+   */
+  const answerInvitation = (user: Auth | undefined, event: TestEvent | number, yes: boolean, form: Record<string, unknown> = {}) =>
     call('POST', 'subscriptions/invitation', user, {
       invitation_answer: {
         event_id: typeof event === 'number' ? event : event.id,
         role: ReviewerLevel.level_2,
         ...(yes ? { status: 1, ...LV2_FORM } : { status: 0 }),
+        ...form,
       },
     });
+
+  /** The event's admin invites the user to LV2 (`POST subscriptions/invite`); answers the user's subscriptions. */
+  const invite = async (event: TestEvent, user: TestUser): Promise<SubscriptionPublic[]> =>
+    expectStatus(
+      await call('POST', 'subscriptions/invite', event.admin, { invitation: { event_id: event.id, catalyst_id: user.catalystId } }),
+      201,
+      'invite to LV2',
+    );
 
   /**
    * A new user (or the given one) subscribed to the event at LV0 or LV1, active. The level comes from the event's
    * qualifiers, as for everyone: the fixture sets them so that any history earns exactly this level, subscribes,
-   * and puts the event's qualifiers back. The event's subscription must be open (it is after `newEvent`).
+   * and puts the event's qualifiers back (those writes are audited like any admin's). The event's subscription must
+   * be open (it is after `newEvent`) and verification off (the default). Make the reviewers of one event one after
+   * another, not in parallel: each may set the event's qualifiers for a moment.
    */
   const newReviewer = async (
     event: TestEvent,
@@ -282,7 +288,7 @@ export function createWorldFixtures(app: FastifyInstance, db: Db, users: { newUs
     const user = options.user ?? (await users.newUser());
     const before = await qualifiersOf(event);
     const pinned = { lv1: level === ReviewerLevel.level_1 ? QUALIFIER.always : QUALIFIER.never, lv2: QUALIFIER.never };
-    const differs = JSON.stringify(before) !== JSON.stringify(pinned);
+    const differs = !isDeepStrictEqual(before, pinned);
     if (differs) await setQualifiers(event, pinned);
     try {
       const response = await subscribe(user, event, { preferred_categories: options.categories ?? [] });
@@ -298,11 +304,7 @@ export function createWorldFixtures(app: FastifyInstance, db: Db, users: { newUs
   /** A new user (or the given one) invited by the event's admin to LV2 who accepted: an active moderator. */
   const newModerator = async (event: TestEvent, options: { user?: TestUser } = {}): Promise<TestReviewer> => {
     const user = options.user ?? (await users.newUser());
-    expectStatus(
-      await call('POST', 'subscriptions/invite', event.admin, { invitation: { event_id: event.id, catalyst_id: user.catalystId } }),
-      201,
-      'invite to LV2',
-    );
+    await invite(event, user);
     const response = await answerInvitation(user, event, true);
     const subscriptions: SubscriptionPublic[] = expectStatus(response, 200, 'accept the LV2 invitation');
     const subscription = subscriptions.find((item) => item.role === ReviewerLevel.level_2 && item.status === SubscriptionStatus.active);
@@ -342,7 +344,11 @@ export function createWorldFixtures(app: FastifyInstance, db: Db, users: { newUs
   };
 
   /** A review by this reviewer of this proposal, through the API (valid fields unless overridden). */
-  const newReview = async (reviewer: TestReviewer | TestUser, proposal: TestProposal | number, fields: Record<string, unknown> = {}) => {
+  const newReview = async (
+    reviewer: TestReviewer | TestUser,
+    proposal: TestProposal | number,
+    fields: Record<string, unknown> = {},
+  ): Promise<ReviewPublic> => {
     const response = await call('POST', 'proposal-reviews/', reviewer, {
       new_proposal_review: { proposal_id: typeof proposal === 'number' ? proposal : proposal.id, ...reviewFields(fields) },
     });
@@ -361,6 +367,7 @@ export function createWorldFixtures(app: FastifyInstance, db: Db, users: { newUs
     newCategories,
     subscribe,
     answerInvitation,
+    invite,
     newReviewer,
     newModerator,
     allocate,

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { catalystIdField, demo, login, passwordField, uniqueIdentity } from './support';
+import { catalystIdField, demo, login, logoutThroughMenu, passwordField, uniqueIdentity } from './support';
 
 /**
  * Spec §8: when the server answers with no message of its own, each failure shows its fixed text, verbatim.
@@ -96,7 +96,7 @@ test.describe('fixed error texts when the server gives no message', () => {
   test('logout: "Logout failed. Please try again"', async ({ page }) => {
     await login(page, demo.reviewer);
     await page.route(`${API}/users/token/logout`, (route) => route.fulfill(emptyFailure));
-    await page.getByRole('button', { name: 'Logout' }).click();
+    await logoutThroughMenu(page);
     await expectErrorToast(page, 'Logout failed. Please try again');
     await expect(page.locator('.mantine-Notification-description', { hasText: 'Logged out' })).toHaveCount(0);
   });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { demo, expectToast, login, passwordField } from './support';
+import { demo, expectToast, login, logoutThroughMenu, passwordField } from './support';
 
 test.describe('navigation guards of spec §2.2', () => {
   //
@@ -59,7 +59,7 @@ test.describe('navigation guards of spec §2.2', () => {
     await page.getByRole('tab', { name: 'Users' }).click();
     await expect(page).toHaveURL(/\/admin\/users$/);
 
-    await page.getByRole('button', { name: 'Logout' }).click();
+    await logoutThroughMenu(page);
     await login(page, demo.reviewer);
     await expect(page.getByRole('link', { name: 'Admin' })).toHaveCount(0);
     await page.goto('/admin');

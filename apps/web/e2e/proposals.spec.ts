@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page, type Request } from '@playwright/test';
+import { typeDebounced } from './debounce';
 import { adminHeaders, demo, expectAccessible, expectToast, login, rewriteJson } from './support';
 
 /** The proposals list call (`GET proposals/?…`), not the single proposal nor the allocated list. */
@@ -24,6 +25,7 @@ test.describe('proposals list (issue 5, spec §2.11)', () => {
       const url = new URL(request.url());
       if (isListCall(url)) calls.push(url);
     });
+    await page.clock.install();
     await page.goto('/proposals?page=1');
     await expect(bodyRows(page).first()).toBeVisible();
     // D-012: the list call carries size and page, and no title while the filter is empty.
@@ -32,11 +34,10 @@ test.describe('proposals list (issue 5, spec §2.11)', () => {
     expect(calls[0]?.searchParams.has('title')).toBe(false);
 
     // Typing faster than the debounce sends one request, with the trimmed value; a new filter starts at page 1.
+    // Typed on a standing page clock (see typeDebounced), so a busy machine cannot stretch a pause past 300 ms (A-141).
     const before = calls.length;
-    await titleFilter(page).pressSequentially('  wallet  ', { delay: 40 });
-    await expect(page).toHaveURL(/\/proposals\?title=wallet$/);
+    await typeDebounced(page, titleFilter(page), ['  wal', 'let  '], () => expect(page).toHaveURL(/\/proposals\?title=wallet$/));
     await expect(bodyRows(page)).toHaveCount(3);
-    await page.waitForTimeout(500);
     const filtered = calls.slice(before).filter((url) => url.searchParams.has('title'));
     expect(filtered.map((url) => url.searchParams.get('title'))).toEqual(['wallet']);
     expect(filtered[0]?.searchParams.get('page')).toBe('0');

@@ -29,6 +29,12 @@ export async function login(page: Page, catalystId: string, password = DEMO_PASS
   await expect(page).toHaveURL(/\/profile$/);
 }
 
+/** Logs out as a person does on a wide screen: the account menu of the navigation bar, then Logout. */
+export async function logoutThroughMenu(page: Page) {
+  await page.getByRole('banner').getByRole('button', { name: 'Account' }).click();
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+}
+
 /** The newest e-mailed link for an address, read from the outbox as a person would read their mailbox. */
 export async function mailedLink(request: APIRequestContext, email: string, kind: string): Promise<string> {
   let link: string | undefined;

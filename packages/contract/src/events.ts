@@ -75,6 +75,40 @@ export const DEFAULT_REVIEWS_CONFIG: Record<string, boolean | string | null> = {
   moderation_submission_ends_at: null,
 };
 
+/**
+ * Every setting the general configuration knows (issue 13 item 12): each switch and its window's start and end. Any
+ * other name is refused, so that nobody can make the public configuration carry whatever they like.
+ */
+export const REVIEWS_SETTINGS: readonly string[] = SWITCHES.flatMap((name) => {
+  const prefix = name.slice(0, -'_enabled'.length);
+  return [name, `${prefix}_starts_at`, `${prefix}_ends_at`];
+});
+const KNOWN_SETTINGS = new Set(REVIEWS_SETTINGS);
+export const isKnownSetting = (name: string) => KNOWN_SETTINGS.has(name);
+
+/** The known settings of a stored map (one saved before unknown names were refused may hold others). */
+export function knownSettings(map: ReviewsConfigValue): ReviewsConfigValue {
+  return Object.fromEntries(Object.entries(map).filter(([name]) => KNOWN_SETTINGS.has(name)));
+}
+
+/** A save's result: the stored known settings (defaults where none is) with the saved ones over them. */
+export function mergeReviewsConfig(stored: ReviewsConfigValue, update: ReviewsConfigValue): ReviewsConfigValue {
+  return { ...DEFAULT_REVIEWS_CONFIG, ...knownSettings(stored), ...update };
+}
+
+/** The `<x>_ends_at` settings of a map whose end is not after its start. */
+export function windowsEndingBeforeStart(map: ReviewsConfigValue): string[] {
+  return SWITCHES.flatMap((name) => {
+    const prefix = name.slice(0, -'_enabled'.length);
+    const start = map[`${prefix}_starts_at`];
+    const end = map[`${prefix}_ends_at`];
+    return typeof start === 'string' && typeof end === 'string' && Date.parse(end) <= Date.parse(start) ? [`${prefix}_ends_at`] : [];
+  });
+}
+
+/** Unknown names reported at most this often in one answer, so that a map of thousands of them stays a short one. */
+const MAX_UNKNOWN_REPORTED = 10;
+
 export type SettingKind = 'switch' | 'datetime' | 'text';
 
 /** A name ending _enabled is a switch, _at a date-time, anything else text (spec §3 "Event config"). */
@@ -84,17 +118,19 @@ export function settingKind(name: string): SettingKind {
   return 'text';
 }
 
-const SETTING_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 const settingValue = z.union([z.boolean(), text().max(2000, messages.maxLength), z.null()]);
 
 /**
- * The flat map of settings; each value must have the type its name's suffix says. Names are checked in the
- * refinement, not by a key schema: zod reports a failed record key as 'Invalid key in record' and drops its message.
+ * The flat map of settings; only known names (REVIEWS_SETTINGS), each value of the type its name's suffix says. A
+ * save may send some of them only: the others keep their stored values. Names are checked in the refinement, not by
+ * a key schema: zod reports a failed record key as 'Invalid key in record' and drops its message.
  */
 export const reviewsConfigValue = z.record(z.string(), settingValue).superRefine((map, ctx) => {
+  let unknown = 0;
   for (const [name, value] of Object.entries(map)) {
-    if (!SETTING_NAME.test(name)) {
-      ctx.addIssue({ code: 'custom', message: messages.settingName, path: [name] });
+    if (!KNOWN_SETTINGS.has(name)) {
+      unknown += 1;
+      if (unknown <= MAX_UNKNOWN_REPORTED) ctx.addIssue({ code: 'custom', message: messages.unknownSetting, path: [name] });
       continue;
     }
     const kind = settingKind(name);
@@ -106,13 +142,7 @@ export const reviewsConfigValue = z.record(z.string(), settingValue).superRefine
           : typeof value === 'string' || value === null;
     if (!ok) ctx.addIssue({ code: 'custom', message: kind === 'datetime' ? messages.date : messages.settingType, path: [name] });
   }
-  for (const prefix of WINDOWED) {
-    const start = map[`${prefix}_starts_at`];
-    const end = map[`${prefix}_ends_at`];
-    if (typeof start === 'string' && typeof end === 'string' && Date.parse(end) <= Date.parse(start)) {
-      ctx.addIssue({ code: 'custom', message: messages.endAfterStart, path: [`${prefix}_ends_at`] });
-    }
-  }
+  for (const name of windowsEndingBeforeStart(map)) ctx.addIssue({ code: 'custom', message: messages.endAfterStart, path: [name] });
 });
 export type ReviewsConfigValue = Record<string, boolean | string | null>;
 

@@ -96,7 +96,7 @@ export const ALLOCATION_DEFAULTS = { allocation_seed: 1, nr_of_proposals_lv0: 20
 /** A quota beyond any real round, so that a typo can't ask for millions of rows. */
 export const MAX_ALLOCATION_QUOTA = 1000;
 
-const requiredInt = z
+export const requiredInt = z
   .number({ error: (issue) => (issue.input === undefined ? messages.required : messages.integer) })
   .int({ error: messages.integer });
 
@@ -112,7 +112,7 @@ export type AllocationParams = z.infer<typeof allocationParams>;
 export type AllocationParamsInput = z.input<typeof allocationParams>;
 export const allocationParamsBody = z.object({ allocation_params: allocationParams });
 
-const averages = z.object({ avg: z.number(), min: z.number(), max: z.number() });
+export const averages = z.object({ avg: z.number(), min: z.number(), max: z.number() });
 /** Spec §3: tot, nr_of_reviewers (tot, lv0, lv1), per_reviewer and per_proposal (avg, max, min); plus histograms. */
 export const allocationStats = z.object({
   tot: z.number().int(),

@@ -18,6 +18,8 @@ import {
   statusMessageInput,
   switchActive,
   type ReviewsConfigValue,
+  mergeReviewsConfig,
+  REVIEWS_SETTINGS,
 } from '../src/events';
 import { messages } from '../src/rules';
 
@@ -195,11 +197,27 @@ describe('deriveStage (B-009 to B-013)', () => {
 });
 
 describe('reviewsConfigValue: suffix typing (B-049, B-050)', () => {
-  it('accepts the default map and extra text settings', () => {
+  it('accepts the default map, a part of it, and the windows of every switch', () => {
     expect(reviewsConfigValue.safeParse(DEFAULT_REVIEWS_CONFIG).success).toBe(true);
-    expect(
-      reviewsConfigValue.safeParse({ ...DEFAULT_REVIEWS_CONFIG, welcome_text: 'Hello', note: null, extra_enabled: false }).success,
-    ).toBe(true);
+    expect(reviewsConfigValue.safeParse({ review_submission_enabled: true }).success).toBe(true);
+    expect(reviewsConfigValue.safeParse({ user_registration_starts_at: null, review_visibility_ends_at: AFTER }).success).toBe(true);
+    expect(REVIEWS_SETTINGS).toHaveLength(15);
+  });
+
+  it('refuses names it does not know, reporting at most ten (issue 13 item 12)', () => {
+    expect(issuesOf(reviewsConfigValue, { ...DEFAULT_REVIEWS_CONFIG, welcome_text: 'Hello' })).toEqual([
+      { path: 'welcome_text', message: messages.unknownSetting },
+    ]);
+    const many = Object.fromEntries(Array.from({ length: 50 }, (_, index) => [`extra_${index}_enabled`, true]));
+    expect(issuesOf(reviewsConfigValue, many)).toHaveLength(10);
+  });
+
+  it('merges a save over the stored known settings, dropping unknown stored ones', () => {
+    expect(mergeReviewsConfig({ review_submission_enabled: true, junk: 'x' }, { moderation_submission_enabled: true })).toEqual({
+      ...DEFAULT_REVIEWS_CONFIG,
+      review_submission_enabled: true,
+      moderation_submission_enabled: true,
+    });
   });
 
   it('covers the five switches and the three windows (B-050)', () => {
@@ -226,7 +244,6 @@ describe('reviewsConfigValue: suffix typing (B-049, B-050)', () => {
     ['a date-time that is not ISO', { review_submission_starts_at: '15/06/2030' }, 'review_submission_starts_at', messages.date],
     ['a date-time without offset', { review_submission_starts_at: '2030-06-15T12:00:00' }, 'review_submission_starts_at', messages.date],
     ['a date-time given as a boolean', { review_submission_ends_at: true }, 'review_submission_ends_at', messages.date],
-    ['a text given as a boolean', { welcome_text: true }, 'welcome_text', messages.settingType],
     [
       'an end before the start',
       { moderation_submission_starts_at: AFTER, moderation_submission_ends_at: BEFORE },
@@ -253,12 +270,8 @@ describe('reviewsConfigValue: suffix typing (B-049, B-050)', () => {
     ).toBe(true);
   });
 
-  it.each(['Bad-Name', '', '1st', 'with space', 'x'.repeat(65)])('refuses the setting name %j with the setting-name message', (name) => {
-    expect(issuesOf(reviewsConfigValue, { [name]: 'x' })).toEqual([{ path: name, message: messages.settingName }]);
-  });
-
-  it('accepts a 64-character lower-case setting name', () => {
-    expect(reviewsConfigValue.safeParse({ ['x'.repeat(64)]: 'x' }).success).toBe(true);
+  it.each(['Bad-Name', '', '1st', 'with space', 'x'.repeat(65), 'constructor'])('refuses the setting name %j', (name) => {
+    expect(issuesOf(reviewsConfigValue, { [name]: 'x' })).toEqual([{ path: name, message: messages.unknownSetting }]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { ReviewerLevel, SubscriptionStatus } from '@cr/contract/subscriptions';
 import type { DbOrTx } from './client';
-import { proposalAuthors, proposals, reviews, subscriptions } from './schema/index';
+import { moderationAllocations, proposalAuthors, proposals, reviews, subscriptions } from './schema/index';
 import type { ReviewVisibility } from '../domain/rules';
 
 /*
@@ -25,6 +25,19 @@ export function activeReviewerSubscription(eventId?: number): SQL {
     eventId === undefined ? undefined : eq(subscriptions.eventId, eventId),
     eq(subscriptions.status, SubscriptionStatus.active),
     inArray(subscriptions.role, REVIEWING_LEVELS),
+  )!;
+}
+
+/**
+ * An active moderator of an event (DOMAIN.md "Moderation allocation", checklist F-001): a level 2 subscription whose
+ * invitation was accepted (status active, not merely subscribed or invited). Users: the moderation allocation and
+ * every moderation write.
+ */
+export function activeModeratorSubscription(eventId?: number): SQL {
+  return and(
+    eventId === undefined ? undefined : eq(subscriptions.eventId, eventId),
+    eq(subscriptions.status, SubscriptionStatus.active),
+    eq(subscriptions.role, ReviewerLevel.level_2),
   )!;
 }
 
@@ -70,13 +83,19 @@ export async function authoredInObjective(
 
 /**
  * Review visibility (DOMAIN.md "Reviews") as a condition on `reviews`: all for an admin, otherwise those of the open
- * events and the viewer's own. The visibility itself comes from domain/rules.ts `reviewVisibility`. Users: every
+ * events, the viewer's own, and those allocated to the viewer for moderation (a moderator opens the reviews of their
+ * lists also after moderation closed). The visibility itself comes from domain/rules.ts `reviewVisibility`. Users: every
  * review read (one review, by ids, the filtered list).
  */
 export function reviewVisibleTo(visibility: ReviewVisibility): SQL | undefined {
   if (visibility.all) return undefined;
   const parts: SQL[] = [];
   if (visibility.eventIds.length > 0) parts.push(inArray(reviews.eventId, visibility.eventIds));
-  if (visibility.ownSubscriptionIds.length > 0) parts.push(inArray(reviews.subscriptionId, visibility.ownSubscriptionIds));
+  if (visibility.ownSubscriptionIds.length > 0) {
+    parts.push(inArray(reviews.subscriptionId, visibility.ownSubscriptionIds));
+    parts.push(
+      sql`${reviews.id} in (select ${moderationAllocations.reviewId} from ${moderationAllocations} where ${inArray(moderationAllocations.subscriptionId, visibility.ownSubscriptionIds)})`,
+    );
+  }
   return parts.length > 0 ? or(...parts) : sql`false`;
 }

@@ -65,7 +65,13 @@ function bearerToken(request: FastifyRequest): string | undefined {
 
 export function registerAuth(
   app: FastifyInstance,
-  options: { jwt: Jwt; apiBase: string; loadUser: (id: number) => Promise<AuthUser | null> },
+  options: {
+    jwt: Jwt;
+    apiBase: string;
+    loadUser: (id: number) => Promise<AuthUser | null>;
+    /** Whether the session (refresh family) a token names is still on: logout and revocation end its access tokens. */
+    sessionActive: (sessionId: string) => Promise<boolean>;
+  },
 ) {
   app.decorateRequest('user', null);
 
@@ -88,7 +94,7 @@ export function registerAuth(
     const token = bearerToken(request);
     if (token) {
       const claims = await options.jwt.verify(token);
-      const user = claims ? await options.loadUser(claims.userId) : null;
+      const user = claims && (await options.sessionActive(claims.sessionId)) ? await options.loadUser(claims.userId) : null;
       if (user && user.status !== AccountStatus.banned) request.user = user;
       else if (access !== 'public') throw unauthorized('Your session has expired. Please log in again.');
     }

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { renderValidationMessage } from '@cr/contract/messages';
 import type { ValidationErrorItem } from '@cr/contract/common';
-import { AppError, ValidationFailure } from '../errors';
+import { AppError, fieldLabel, ValidationFailure } from '../errors';
 
 const CONTEXT_LOCATION: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
@@ -14,12 +14,7 @@ function toLocation(context: string | undefined, instancePath: string): (string 
   return [CONTEXT_LOCATION[context ?? 'body'] ?? 'body', ...segments];
 }
 
-function fieldLabel(location: (string | number)[]): string {
-  const last = [...location].reverse().find((part) => typeof part === 'string');
-  const name = String(last ?? 'value').replace(/_/g, ' ');
-  return name.charAt(0).toUpperCase() + name.slice(1);
-}
-
+export const invalidJsonMessage = 'The request body is not valid JSON.';
 export const prototypeKeyMessage = 'The request body may not use the key "__proto__", nor a "constructor" key holding "prototype".';
 
 /**
@@ -45,12 +40,8 @@ export function registerErrorHandler(app: FastifyInstance) {
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       return reply.code(415).send({ message: 'This content type is not supported here.' });
     }
-    // secure-json-parse refuses a `__proto__` key, and a `constructor` key holding `prototype`: valid JSON, but not taken.
-    if (error instanceof SyntaxError && /forbidden prototype property/.test(error.message)) {
-      return reply.code(400).send({ message: prototypeKeyMessage });
-    }
     if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
-      return reply.code(400).send({ message: 'The request body is not valid JSON.' });
+      return reply.code(400).send({ message: invalidJsonMessage });
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {

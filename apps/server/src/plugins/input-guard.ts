@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ValidationErrorItem } from '@cr/contract/common';
 import { renderValidationMessage } from '@cr/contract/messages';
 import { isAcceptableText, messages } from '@cr/contract/rules';
-import { ValidationFailure } from '../errors';
+import { AppError, fieldLabel, ValidationFailure } from '../errors';
+import { invalidJsonMessage, prototypeKeyMessage } from './error-handler';
 
 /** How deeply a request's JSON may nest; the deepest request the API takes (an import file) needs far fewer. */
 export const MAX_INPUT_DEPTH = 64;
@@ -21,12 +22,6 @@ const locOf = (node: Node, root: string): Key[] => {
   return [root, ...keys.reverse()];
 };
 
-function labelOf(loc: Key[]): string {
-  const last = [...loc].reverse().find((part) => typeof part === 'string');
-  const name = String(last ?? 'value').replace(/_/g, ' ');
-  return name.charAt(0).toUpperCase() + name.slice(1);
-}
-
 /**
  * The first string (or object key) of a parsed request part that breaks the contract's text rule, or the first place
  * nested deeper than MAX_INPUT_DEPTH. Walks without recursion, so that no nesting can exhaust the stack.
@@ -38,7 +33,7 @@ export function findUnacceptableInput(value: unknown, root: string): ValidationE
     if (typeof node.value === 'string') {
       if (!isAcceptableText(node.value)) {
         const loc = locOf(node, root);
-        return { loc, msg: renderValidationMessage(messages.text, labelOf(loc)), type: 'text' };
+        return { loc, msg: renderValidationMessage(messages.text, fieldLabel(loc)), type: 'text' };
       }
       continue;
     }
@@ -61,6 +56,79 @@ export function findUnacceptableInput(value: unknown, root: string): ValidationE
   return null;
 }
 
+/** Whether a parsed JSON value holds a `__proto__` key, or a `constructor` key whose object holds `prototype`. */
+export function hasPrototypeKey(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (item === null || typeof item !== 'object') continue;
+    if (Array.isArray(item)) {
+      stack.push(...item);
+      continue;
+    }
+    if (Object.hasOwn(item, '__proto__')) return true;
+    const constructor = (item as Record<string, unknown>).constructor;
+    if (
+      Object.hasOwn(item, 'constructor') &&
+      constructor !== null &&
+      typeof constructor === 'object' &&
+      Object.hasOwn(constructor, 'prototype')
+    )
+      return true;
+    stack.push(...Object.values(item));
+  }
+  return false;
+}
+
+const invalidJson = () => new AppError(400, invalidJsonMessage);
+
+/**
+ * The API's JSON parser. Fastify's own refuses prototype keys as well, but as "not valid JSON", which it is; this one
+ * says what is wrong (issue 13 item 12). JSON.parse makes such keys plain own properties, and the body is refused
+ * before anything reads it.
+ */
+function parseJson(_request: unknown, body: string, done: (error: Error | null, value?: unknown) => void) {
+  if (body.length === 0) return done(invalidJson());
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return done(invalidJson());
+  }
+  // Only a text naming one of those keys (or escaping characters, which could spell one) needs the walk.
+  if (/__proto__|constructor|\\u/.test(body) && hasPrototypeKey(value)) return done(new AppError(400, prototypeKeyMessage));
+  return done(null, value);
+}
+
+const decodes = (text: string) => {
+  try {
+    decodeURIComponent(text.replace(/\+/g, ' '));
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Where a request's query string holds a percent-encoding that is not UTF-8 (such as `%ED%A0%80`, a surrogate on its
+ * own, or `%FF`): the URL parser would turn it into U+FFFD unseen, so it is refused like any other text that is not.
+ */
+export function findUndecodableQuery(url: string): ValidationErrorItem | null {
+  // The router already refuses such a path (400); the query string is parsed leniently, so it is checked here.
+  const queryStart = url.indexOf('?');
+  if (queryStart < 0) return null;
+  for (const pair of url.slice(queryStart + 1).split('&')) {
+    const equals = pair.indexOf('=');
+    const key = equals < 0 ? pair : pair.slice(0, equals);
+    if (!decodes(key)) return { loc: ['query'], msg: renderValidationMessage(messages.text, 'A field name'), type: 'text' };
+    if (equals >= 0 && !decodes(pair.slice(equals + 1))) {
+      const loc = ['query', decodeURIComponent(key.replace(/\+/g, ' '))];
+      return { loc, msg: renderValidationMessage(messages.text, fieldLabel(loc)), type: 'text' };
+    }
+  }
+  return null;
+}
+
 const PARTS = [
   ['params', 'path'],
   ['query', 'query'],
@@ -74,8 +142,12 @@ const PARTS = [
  * to their own strings; this is the net under every string they do not name.
  */
 export function registerInputGuard(app: FastifyInstance) {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
   app.addHook('preValidation', async (request) => {
     if (!request.routeOptions.config?.access) return;
+    const query = findUndecodableQuery(request.url);
+    if (query) throw new ValidationFailure([query]);
     for (const [part, root] of PARTS) {
       const problem = findUnacceptableInput(request[part], root);
       if (problem) throw new ValidationFailure([problem]);

@@ -1,4 +1,5 @@
 import { DateTimePicker, type DateTimePickerProps } from '@mantine/dates';
+import { useTranslation } from 'react-i18next';
 import { Controller, type Control, type FieldValues, type Path, type RegisterOptions } from 'react-hook-form';
 
 /** The one date-time format of the app's inputs, as its tables show dates (ISO order, 24-hour clock). */
@@ -28,6 +29,7 @@ export function FormDateTime<T extends FieldValues>({
   name: Path<T>;
   rules?: Pick<RegisterOptions<T, Path<T>>, 'deps'>;
 } & Omit<DateTimePickerProps, 'value' | 'onChange' | 'name'>) {
+  const { t } = useTranslation();
   return (
     <Controller
       control={control}
@@ -37,7 +39,10 @@ export function FormDateTime<T extends FieldValues>({
         <DateTimePicker
           valueFormat={DATE_TIME_FORMAT}
           placeholder={DATE_TIME_FORMAT}
+          // The placeholder is text on the page (not an attribute): in the dimmed colour, which has the contrast.
+          styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
           clearable
+          clearButtonProps={{ 'aria-label': t('common.clear') }}
           {...props}
           name={field.name}
           ref={field.ref}

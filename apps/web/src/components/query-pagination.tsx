@@ -5,6 +5,9 @@ import { useSearchParams } from 'react-router';
 /** Default page size of a table without its own (spec §9); every named list passes 25. */
 export const TABLE_PAGE_SIZE = 20;
 
+/** How many pages `total` rows fill, `size` a page (20 for a table without its own size, A-140); at least one. */
+export const pageCount = (total: number, size: number = TABLE_PAGE_SIZE) => Math.max(1, Math.ceil(total / size));
+
 /** The page number in the query, 0-based (spec §2.1). */
 export function usePageParam(): [number, (page: number) => void] {
   const [params, setParams] = useSearchParams();
@@ -23,7 +26,7 @@ export function usePageParam(): [number, (page: number) => void] {
 export function QueryPagination({ total, size = TABLE_PAGE_SIZE }: { total: number; size?: number }) {
   const { t } = useTranslation();
   const [page, setPage] = usePageParam();
-  const pages = Math.max(1, Math.ceil(total / size));
+  const pages = pageCount(total, size);
   return (
     <Group justify="space-between" mt="md">
       <Text size="sm" c="dimmed">

@@ -3,6 +3,7 @@ import { createJSONStorage, persist } from 'zustand/middleware';
 import type { AccessToken, UserInfo } from '@cr/contract/users';
 import { AccountStatus, UserRole } from '@cr/contract/users';
 import { api } from './api-client';
+import { withTabLock } from './tab-lock';
 
 /** Seconds before expiry at which the access token is refreshed (spec §4, §9). */
 export const REFRESH_LEAD_MS = 50_000;
@@ -78,18 +79,15 @@ function clearSession() {
   useSession.setState({ ...empty });
 }
 
-async function withLock<T>(run: () => Promise<T>): Promise<T> {
-  // One tab refreshes at a time: a rotated refresh token replayed by a second tab would end the session.
-  if (typeof navigator !== 'undefined' && navigator.locks) return navigator.locks.request('cr-session-refresh', run);
-  return run();
-}
+// One tab refreshes at a time: a rotated refresh token replayed by a second tab after the server's grace window would
+// end the session.
+const withLock = <T>(run: () => Promise<T>): Promise<T> => withTabLock('cr-session-refresh', run);
 
 let refreshing: Promise<boolean> | undefined;
 
 /**
  * Refreshes the access token; on failure ends the session. Resolves true when a valid token is in place. Calls made
- * while a refresh runs in this tab share it (several 401s at once must not replay the rotated refresh token, and
- * navigator.locks is missing outside secure contexts).
+ * while a refresh runs in this tab share it (several 401s at once must not replay the rotated refresh token).
  */
 export function refreshSession(): Promise<boolean> {
   refreshing ??= refreshOnce().finally(() => {

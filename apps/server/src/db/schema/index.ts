@@ -4,3 +4,4 @@ export * from './system';
 export * from './subscriptions';
 export * from './proposals';
 export * from './reviews';
+export * from './moderation';

@@ -42,8 +42,8 @@ export function createSessionService(deps: SessionDeps) {
       }
       await attempt.succeeded();
       if (account.status === AccountStatus.banned) throw forbidden(sessionMessages.banned);
-      const { token } = await deps.refreshTokens.start(account.userId);
-      return { accessToken: await deps.jwt.sign({ userId: account.userId }), refreshToken: token };
+      const { token, familyId } = await deps.refreshTokens.start(account.userId);
+      return { accessToken: await deps.jwt.sign({ userId: account.userId, sessionId: familyId }), refreshToken: token };
     },
 
     async refresh(refreshToken: string | undefined): Promise<Session> {
@@ -55,7 +55,7 @@ export function createSessionService(deps: SessionDeps) {
         await deps.refreshTokens.revokeByToken(outcome.token);
         throw unauthorized(sessionMessages.sessionEnded);
       }
-      return { accessToken: await deps.jwt.sign({ userId: outcome.userId }), refreshToken: outcome.token };
+      return { accessToken: await deps.jwt.sign({ userId: outcome.userId, sessionId: outcome.familyId }), refreshToken: outcome.token };
     },
 
     familyOf(refreshToken: string): Promise<string | undefined> {

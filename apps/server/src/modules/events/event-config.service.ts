@@ -1,15 +1,20 @@
 import {
   DEFAULT_LEVEL_QUALIFIER,
   DEFAULT_REVIEWS_CONFIG,
+  knownSettings,
+  mergeReviewsConfig,
   switchActive,
+  windowsEndingBeforeStart,
   type AllocationConfig,
   type LevelQualifiers,
   type ReviewsConfigValue,
   type SwitchName,
 } from '@cr/contract/events';
+import { messages } from '@cr/contract/rules';
 import type { Db, DbOrTx } from '../../db/client';
 import * as records from '../../db/config-records';
 import type { ConfigKind } from '../../db/schema/index';
+import { validationFailure } from '../../errors';
 import { readRunFlags } from '../runs/runs.service';
 import { recordAudit } from '../system/audit.service';
 import * as repo from './events.repository';
@@ -24,7 +29,7 @@ const configRecord = <T>(row: { id: number } | undefined, kind: ConfigKind, even
 
 async function reviewsConfigValue(tx: DbOrTx, eventId: number): Promise<{ row: { id: number } | undefined; value: ReviewsConfigValue }> {
   const row = await records.findConfig(tx, 'reviews', eventId);
-  return { row, value: { ...DEFAULT_REVIEWS_CONFIG, ...((row?.value as ReviewsConfigValue | undefined) ?? {}) } };
+  return { row, value: { ...DEFAULT_REVIEWS_CONFIG, ...knownSettings((row?.value as ReviewsConfigValue | undefined) ?? {}) } };
 }
 
 /**
@@ -33,11 +38,15 @@ async function reviewsConfigValue(tx: DbOrTx, eventId: number): Promise<{ row: {
  * a switch counts now, whether registration is open). Every admin change is audited.
  */
 export function createEventConfigService(db: Db) {
-  /** Replaces a configuration record of an event inside a transaction, with its audit entry. */
-  async function putConfig<T>(actorUserId: number, kind: ConfigKind, eventId: number, value: T, defaults: T) {
+  /**
+   * Replaces a configuration record of an event inside a transaction, with its audit entry. `value` may be a function
+   * of the stored value, read under the record's lock.
+   */
+  async function putConfig<T>(actorUserId: number, kind: ConfigKind, eventId: number, next: T | ((before: T) => T), defaults: T) {
     return db.transaction(async (tx) => {
       await requireEvent(tx, eventId);
       const before = await records.lockConfig(tx, kind, eventId, defaults);
+      const value = typeof next === 'function' ? (next as (before: T) => T)(before.value as T) : next;
       const row = await records.updateConfig(tx, before.id, value);
       await recordAudit(tx, {
         actorUserId,
@@ -59,9 +68,22 @@ export function createEventConfigService(db: Db) {
       return configRecord(row, 'reviews', eventId, value);
     },
 
-    /** The stored map keeps every known setting (defaults where the admin sent none) and any extra text setting. */
+    /**
+     * A save changes the settings it sends and keeps the others as stored (defaults where none is): a partial save
+     * never resets a switch (issue 13 item 12). A window whose end the merge puts before its start is refused.
+     */
     putReviewsConfig(actorUserId: number, eventId: number, value: ReviewsConfigValue) {
-      return putConfig(actorUserId, 'reviews', eventId, { ...DEFAULT_REVIEWS_CONFIG, ...value }, DEFAULT_REVIEWS_CONFIG);
+      const merge = (before: ReviewsConfigValue) => {
+        const merged = mergeReviewsConfig(before, value);
+        const inverted = windowsEndingBeforeStart(merged);
+        if (inverted.length > 0)
+          throw validationFailure(
+            inverted.map((name) => ['body', 'record_update', name]),
+            messages.endAfterStart,
+          );
+        return merged;
+      };
+      return putConfig(actorUserId, 'reviews', eventId, merge, DEFAULT_REVIEWS_CONFIG);
     },
 
     async levelQualifiers(eventId: number) {

@@ -42,7 +42,17 @@ function toFields(input: ReviewFields) {
   };
 }
 
-export function toReviewPublic(row: repo.ReviewRow): ReviewPublic {
+/** What a review answer says about moderation for one viewer; nothing until the moderations module tells. */
+export type ReviewModeration = Pick<ReviewPublic, 'allocated_for_moderation' | 'moderated' | 'moderation' | 'next_allocation' | 'flags'>;
+const NO_MODERATION: ReviewModeration = {
+  allocated_for_moderation: false,
+  moderated: false,
+  moderation: null,
+  next_allocation: null,
+  flags: [],
+};
+
+export function toReviewPublic(row: repo.ReviewRow, moderation: ReviewModeration = NO_MODERATION): ReviewPublic {
   const { review } = row;
   const fields = {
     impact_alignment_rating_given: review.impactRating,
@@ -65,13 +75,8 @@ export function toReviewPublic(row: repo.ReviewRow): ReviewPublic {
     assessor: row.assessor,
     assessor_level: row.assessorLevel,
     allocated: row.allocated,
-    // Moderation arrives with its own issue: until then nothing is allocated for moderation, moderated or flagged.
-    allocated_for_moderation: false,
-    next_allocation: null,
     ranking: review.ranking,
-    moderation: null,
-    moderated: false,
-    flags: [],
+    ...moderation,
     ...fields,
     overall_score: overallScore(fields),
     event: review.eventId,
@@ -90,8 +95,22 @@ export function createReviewsService(deps: {
   db: Db;
   eventConfig: Pick<EventConfigService, 'eventIdsWhere' | 'switchActive'>;
   lookups: Pick<LookupsService, 'subscriptionIdsOf'>;
+  /** The moderation fields of these reviews for this viewer, in a few queries for any number (moderations service). */
+  moderationOf?: (viewer: AuthUser | null, items: { id: number; eventId: number }[]) => Promise<Map<number, ReviewModeration>>;
 }) {
   const { db, eventConfig, lookups } = deps;
+
+  /** The rows as answers, with their moderation fields batched for the whole list (no query per review). */
+  async function answers(viewer: AuthUser | null, rows: repo.ReviewRow[]): Promise<ReviewPublic[]> {
+    const moderation = deps.moderationOf
+      ? await deps.moderationOf(
+          viewer,
+          rows.map((row) => ({ id: row.review.id, eventId: row.review.eventId })),
+        )
+      : new Map<number, ReviewModeration>();
+    return rows.map((row) => toReviewPublic(row, moderation.get(row.review.id)));
+  }
+  const answer = async (viewer: AuthUser | null, row: repo.ReviewRow) => (await answers(viewer, [row]))[0]!;
   // Totals of the reviews list lag by at most 15 s; the rows are always current.
   const totals = createCountCache(15_000);
 
@@ -115,10 +134,12 @@ export function createReviewsService(deps: {
     return context;
   }
 
+  /** The caller's own review; someone else's answers 403 only when the caller may see it, else 404 like a missing one. */
   async function ownReview(user: AuthUser, id: number) {
-    const found = await repo.findReview(db, id);
+    const visibility = await visibilityFor(user);
+    const found = await repo.findReview(db, id, visibility);
     if (!found) throw notFound(reviewErrors.notFound);
-    const own = await lookups.subscriptionIdsOf(user.id);
+    const own = visibility.all ? await lookups.subscriptionIdsOf(user.id) : visibility.ownSubscriptionIds;
     if (!own.includes(found.review.subscriptionId)) throw forbidden(reviewErrors.notYours);
     return found;
   }
@@ -157,7 +178,7 @@ export function createReviewsService(deps: {
       const found = await ownReview(user, id);
       await writer(user, found.review.eventId, found.review.proposalId);
       await repo.updateReview(db, id, toFields(input));
-      return toReviewPublic((await repo.findReview(db, id))!);
+      return answer(user, (await repo.findReview(db, id))!);
     },
 
     async remove(user: AuthUser, id: number): Promise<{ row_id: number }> {
@@ -170,18 +191,38 @@ export function createReviewsService(deps: {
     async get(viewer: AuthUser | null, id: number): Promise<ReviewPublic> {
       const found = await repo.findReview(db, id, await visibilityFor(viewer));
       if (!found) throw notFound(reviewErrors.notFound);
-      return toReviewPublic(found);
+      return answer(viewer, found);
+    },
+
+    /** The review's event when the viewer may see the review (the moderations of a review). */
+    async visibleEventOf(viewer: AuthUser | null, id: number): Promise<number | undefined> {
+      return (await repo.findReview(db, id, await visibilityFor(viewer)))?.review.eventId;
+    },
+
+    /**
+     * These reviews in this order, without the visibility filter: for lists whose rows the caller may see by
+     * another right (the reviews allocated to a moderator, those they moderated).
+     */
+    async listedFor(viewer: AuthUser, ids: number[]): Promise<ReviewPublic[]> {
+      if (ids.length === 0) return [];
+      const rows = new Map(
+        (await repo.findReviewsByIds(db, ids, { all: true, eventIds: [], ownSubscriptionIds: [] })).map((row) => [row.review.id, row]),
+      );
+      return answers(
+        viewer,
+        ids.flatMap((id) => rows.get(id) ?? []),
+      );
     },
 
     /** The viewer's own review of a proposal, or 404 (which the client treats as 'none yet'). */
     async submittedReview(user: AuthUser, proposalId: number): Promise<ReviewPublic> {
       const found = await repo.findOwnReview(db, proposalId, await lookups.subscriptionIdsOf(user.id));
       if (!found) throw notFound(reviewErrors.notFound);
-      return toReviewPublic(found);
+      return answer(user, found);
     },
 
     async byIds(viewer: AuthUser | null, ids: number[]): Promise<ReviewPublic[]> {
-      return (await repo.findReviewsByIds(db, ids, await visibilityFor(viewer))).map(toReviewPublic);
+      return answers(viewer, await repo.findReviewsByIds(db, ids, await visibilityFor(viewer)));
     },
 
     async filtered(viewer: AuthUser | null, query: ReviewsFilterQuery) {
@@ -198,7 +239,7 @@ export function createReviewsService(deps: {
         subscriptionIds: query.my_reviews ? (viewer ? await lookups.subscriptionIdsOf(viewer.id) : []) : undefined,
       };
       const { rows, total } = await repo.listReviews(db, filter, visibility, query, (key, load) => totals.get(key, load));
-      return { data: rows.map(toReviewPublic), page: { total, size: query.size, page: query.page } };
+      return { data: await answers(viewer, rows), page: { total, size: query.size, page: query.page } };
     },
   };
 }

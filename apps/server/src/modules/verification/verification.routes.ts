@@ -13,6 +13,7 @@ const header = (value: string | string[] | undefined) => (Array.isArray(value) ?
  */
 export async function verificationRoutes(app: FastifyInstance, options: { verification: VerificationService }) {
   // The signature covers the exact bytes sent, so this route reads the body raw and parses it itself.
+  app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.post(

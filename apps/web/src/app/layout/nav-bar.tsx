@@ -51,7 +51,7 @@ function Links({ onNavigate, direction }: { onNavigate?: () => void; direction: 
   const links = useLinks();
   const Wrapper = direction === 'row' ? Group : Stack;
   return (
-    <Wrapper gap={direction === 'row' ? 'md' : 'sm'} wrap="nowrap">
+    <Wrapper gap="sm" wrap="nowrap">
       {links.map((link) => (
         <Anchor
           key={link.to}
@@ -62,6 +62,7 @@ function Links({ onNavigate, direction }: { onNavigate?: () => void; direction: 
           className="nav-link"
           c="dark.7"
           fw={500}
+          size={direction === 'row' ? 'sm' : undefined}
           style={{ whiteSpace: 'nowrap' }}
         >
           {link.label}
@@ -144,7 +145,7 @@ export function NavBar() {
     <Box component="header" py="sm" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)', background: 'white' }}>
       <Container size="xl">
         <Group justify="space-between" wrap="nowrap" gap="md">
-          <Group gap="lg" wrap="nowrap" miw={0}>
+          <Group gap="md" wrap="nowrap" miw={0}>
             <Anchor component={NavLink} to={paths.home()} underline="never" c="dark.8" style={{ flexShrink: 0 }} data-testid="nav-brand">
               <Group gap={8} wrap="nowrap">
                 <Image src="/logo.svg" alt="" w={28} h={28} />

@@ -1,7 +1,6 @@
 import { Button, Stack, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { useDisclosure } from '@mantine/hooks';
 import { switchActive, type EventPublic } from '@cr/contract/events';
 import { useState } from 'react';
 import { SubscriptionStatus } from '@cr/contract/subscriptions';
@@ -60,34 +59,6 @@ function ChangeEmailForm() {
   );
 }
 
-/**
- * Subscribe on an invited subscription (spec §2.16), for its current event whose subscription is enabled. It opens
- * the Subscribe modal at the LV2 form. An admin's view of another user never shows it (that view passes no actions).
- */
-function InvitationSubscribe({ subscription, current }: { subscription: SubscriptionPublic; current: EventPublic }) {
-  const { t } = useTranslation();
-  const [opened, { open, close }] = useDisclosure(false);
-  // The event as it was when the modal opened: answering the invitation ends it, and the modal then shows its confirmation.
-  const [event, setEvent] = useState<EventPublic | undefined>();
-  return (
-    <>
-      <Button
-        size="xs"
-        onClick={() => {
-          setEvent(current);
-          open();
-        }}
-        aria-label={t('profile.subscribeTo', { name: current.name })}
-      >
-        {t('nav.subscribe')}
-      </Button>
-      {opened && event && (
-        <SubscribeModal events={[event]} invitation={subscription} categoriesQuery={categoriesQuery} opened onClose={close} />
-      )}
-    </>
-  );
-}
-
 /** The viewer's own profile (spec §2.16). */
 export default function Profile() {
   const { t } = useTranslation();
@@ -96,14 +67,28 @@ export default function Profile() {
   // The query refreshes the stored info on each visit; the store also follows later changes (an invitation answered).
   const user = stored ?? query.data;
   const { events } = useCurrentEvents();
+  // The invitation being answered, with its event as it was when the modal opened: answering ends the invitation
+  // (its row then offers nothing), and the modal stays to show its confirmation.
+  const [answering, setAnswering] = useState<{ subscription: SubscriptionPublic; event: EventPublic } | null>(null);
   if (!user) return <Text>{t('common.loading')}</Text>;
-  // Only an invitation to a current event open for subscription offers an action (otherwise the row has none).
+  /**
+   * Subscribe on an invited subscription (spec §2.16), only while its event is current with subscription enabled; it
+   * opens the Subscribe modal at the LV2 form. Any other row offers nothing (and an admin's view passes no actions).
+   */
   const invitationAction = (subscription: SubscriptionPublic) => {
     const current = events.find(
       ({ event, config }) => event.row_id === subscription.event_id && switchActive(config, 'reviewer_subscription_enabled'),
     );
     if (subscription.status !== SubscriptionStatus.invited || !current) return null;
-    return <InvitationSubscribe subscription={subscription} current={current.event} />;
+    return (
+      <Button
+        size="xs"
+        onClick={() => setAnswering({ subscription, event: current.event })}
+        aria-label={t('profile.subscribeTo', { name: current.event.name })}
+      >
+        {t('nav.subscribe')}
+      </Button>
+    );
   };
   return (
     <Stack>
@@ -116,6 +101,15 @@ export default function Profile() {
           <ChangePasswordForm />
         </Section>
       </ProfileView>
+      {answering && (
+        <SubscribeModal
+          events={[answering.event]}
+          invitation={answering.subscription}
+          categoriesQuery={categoriesQuery}
+          opened
+          onClose={() => setAnswering(null)}
+        />
+      )}
     </Stack>
   );
 }

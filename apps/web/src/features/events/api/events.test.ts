@@ -74,7 +74,7 @@ describe('eventsPageQuery (B-023, B-024, B-025)', () => {
     expect(notifyError).not.toHaveBeenCalled();
   });
 
-  it('uses 25 a page by default and asks for page 0 as 0 (B-023)', async () => {
+  it('uses 25 a page by default and asks for page 0 as 0 (the table itself: B-023 in e2e/checklist-audit.spec.ts)', async () => {
     fetchMock.mockResolvedValue(respond(200, { data: [], page: { total: 0, size: 25, page: 0 } }));
     await client().fetchQuery(eventsPageQuery(0));
     const { url } = requested();

@@ -8,6 +8,9 @@ import { statusQuery } from '../api/events';
 const COLORS: Record<Severity, string> = { info: 'blue', warning: 'yellow', critical: 'red', success: 'green' };
 
 /** Above the navigation: every active status message (spec §2.3), its HTML sanitised, coloured by severity. */
+/** Only an http(s) address becomes the action link: never a javascript: or data: URL, whatever the server sent. */
+const isWebAddress = (url: string | null | undefined): boolean => !!url && /^https?:\/\//i.test(url.trim());
+
 export function StatusBanner() {
   const { t } = useTranslation();
   const { data } = useQuery(statusQuery);
@@ -30,9 +33,9 @@ export function StatusBanner() {
             <Container size="lg">
               <Group gap="sm" justify="center" wrap="wrap">
                 <Text size="sm" fw={500} className="status-message" dangerouslySetInnerHTML={{ __html: sanitizeHtml(message.message) }} />
-                {message.action_url && (
+                {isWebAddress(message.action_url) && (
                   <Anchor
-                    href={message.action_url}
+                    href={message.action_url!}
                     target="_blank"
                     rel="noopener noreferrer"
                     size="sm"

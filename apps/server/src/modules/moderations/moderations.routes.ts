@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBody, paged, pageQuery, validationErrorBody, type PageInfo } from '@cr/contract/common';
+import { moderationIdParams, moderationPublic, moderationUpdateBody, newModerationBody, reviewIdParams } from '@cr/contract/moderations';
+import { reviewPublic } from '@cr/contract/reviews';
+import { currentUser } from '../../plugins/auth';
+import type { ReviewsService } from '../reviews/reviews.service';
+import type { ModerationsService } from './moderations.service';
+
+const errors = { 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 422: validationErrorBody };
+const tags = ['moderations'];
+const security = [{ bearer: [] }];
+
+/**
+ * Spec §7 "Moderations" (`moderations/`, `moderations/{id}/`, `moderations/by-review/{review_id}/`) and the
+ * moderator's lists of §2.14 (`proposal-reviews/allocated/`, `proposal-reviews/moderated/` and the reference API's
+ * `…/count/` variants). The static list paths win over `proposal-reviews/:id/` in the router whatever the order.
+ */
+export async function moderationsRoutes(app: FastifyInstance, options: { moderations: ModerationsService; reviews: ReviewsService }) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { moderations, reviews } = options;
+  /** A page of review ids as reviews: the moderator may see them by their allocation or moderation. */
+  const asReviews = async (user: ReturnType<typeof currentUser>, page: Promise<{ ids: number[]; page: PageInfo }>) => {
+    const { ids, page: info } = await page;
+    return { data: await reviews.listedFor(user, ids), page: info };
+  };
+
+  api.get(
+    '/proposal-reviews/allocated/',
+    { config: { access: 'user' }, schema: { tags, security, querystring: pageQuery, response: { 200: paged(reviewPublic), ...errors } } },
+    (request) => asReviews(currentUser(request), moderations.allocated(currentUser(request), request.query)),
+  );
+  api.get(
+    '/proposal-reviews/allocated/count/',
+    { config: { access: 'user' }, schema: { tags, security, response: { 200: z.number().int(), ...errors } } },
+    (request) => moderations.allocatedCount(currentUser(request)),
+  );
+  api.get(
+    '/proposal-reviews/moderated/',
+    { config: { access: 'user' }, schema: { tags, security, querystring: pageQuery, response: { 200: paged(reviewPublic), ...errors } } },
+    (request) => asReviews(currentUser(request), moderations.moderated(currentUser(request), request.query)),
+  );
+  api.get(
+    '/proposal-reviews/moderated/count/',
+    { config: { access: 'user' }, schema: { tags, security, response: { 200: z.number().int(), ...errors } } },
+    (request) => moderations.moderatedCount(currentUser(request)),
+  );
+
+  api.post(
+    '/moderations/',
+    { config: { access: 'user' }, schema: { tags, security, body: newModerationBody, response: { 201: moderationPublic, ...errors } } },
+    async (request, reply) => reply.code(201).send(await moderations.create(currentUser(request), request.body.new_moderation)),
+  );
+  api.get(
+    '/moderations/by-review/:review_id/',
+    { config: { access: 'public' }, schema: { tags, params: reviewIdParams, response: { 200: z.array(moderationPublic), ...errors } } },
+    async (request) =>
+      moderations.byReview(request.user, request.params.review_id, await reviews.visibleEventOf(request.user, request.params.review_id)),
+  );
+  api.get(
+    '/moderations/:id/',
+    { config: { access: 'public' }, schema: { tags, params: moderationIdParams, response: { 200: moderationPublic, ...errors } } },
+    (request) => moderations.get(request.user, request.params.id),
+  );
+  api.put(
+    '/moderations/:id/',
+    {
+      config: { access: 'user' },
+      schema: { tags, security, params: moderationIdParams, body: moderationUpdateBody, response: { 200: moderationPublic, ...errors } },
+    },
+    (request) => moderations.update(currentUser(request), request.params.id, request.body.record_update),
+  );
+  api.delete(
+    '/moderations/:id/',
+    {
+      config: { access: 'user' },
+      schema: { tags, security, params: moderationIdParams, response: { 200: z.object({ row_id: z.number().int() }), ...errors } },
+    },
+    (request) => moderations.remove(currentUser(request), request.params.id),
+  );
+}

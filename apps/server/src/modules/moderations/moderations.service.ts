@@ -1,0 +1,226 @@
+import { switchActive } from '@cr/contract/events';
+import type { ModerationFields, ModerationPublic } from '@cr/contract/moderations';
+import type { PageQuery } from '@cr/contract/common';
+import { AccountStatus, RegistrationStatus } from '@cr/contract/users';
+import type { Db } from '../../db/client';
+import { uniqueViolation } from '../../db/errors';
+import { authoredInObjective } from '../../db/rules';
+import { catalystKey } from '../../domain/proposal-document';
+import { isAdmin } from '../../domain/rules';
+import { conflict, forbidden, notFound, ValidationFailure } from '../../errors';
+import type { AuthUser } from '../../plugins/auth';
+import type { EventConfigService } from '../events/event-config.service';
+import type { ReviewModeration } from '../reviews/reviews.service';
+import * as repo from './moderations.repository';
+
+export const moderationErrors = {
+  notFound: 'The moderation you are looking for does not exist.',
+  reviewNotFound: 'The review you are looking for does not exist.',
+  closed: 'Moderation submission is not open for this event.',
+  notModerator: 'You are not an active moderator of this event.',
+  notReady: 'Your account must be active and registered on chain before you can moderate.',
+  notAllocated: 'This review is not allocated to you for moderation.',
+  author: 'You cannot moderate reviews in an objective where you are an author.',
+  already: 'You have already moderated this review.',
+  notYours: 'You can only change or delete your own moderation.',
+  otherReview: 'A moderation stays with the review it was written for.',
+};
+
+/** The run flag the review-outcomes run sets; once it is set and moderation is closed, moderations are public. */
+export const OUTCOMES_FLAG = 'review_outcomes_generated';
+
+const toFields = (input: ModerationFields) => ({
+  classification: input.classification,
+  rationale: input.rationale,
+  predefinedReason: input.predefined_reason,
+  customRationale: input.predefined_reason === 'other' ? input.custom_rationale : null,
+});
+
+const toModerationPublic = ({ moderation, publicContact }: repo.ModerationRow): ModerationPublic => ({
+  row_id: moderation.id,
+  review_id: moderation.reviewId,
+  classification: moderation.classification,
+  rationale: moderation.rationale,
+  predefined_reason: moderation.predefinedReason,
+  custom_rationale: moderation.customRationale,
+  public_contact: publicContact,
+});
+
+/**
+ * Moderations (DOMAIN.md "Moderation"): an active LV2 moderator of the review's event (decision 5) writes one
+ * moderation per review allocated to them while moderation submission is on; only its author edits or deletes it,
+ * under the same conditions. Who sees a moderation (with the moderator's public contact): its author, admins, and
+ * everyone once the event's moderation is closed and its outcomes exist; anyone else gets 404.
+ */
+export function createModerationsService(deps: { db: Db; eventConfig: Pick<EventConfigService, 'eventIdsWhere' | 'switchActive'> }) {
+  const { db, eventConfig } = deps;
+
+  /** Of these events, those whose moderations are public: moderation closed and outcomes generated. */
+  async function publicEvents(eventIds: number[]): Promise<Set<number>> {
+    if (eventIds.length === 0) return new Set();
+    const open = new Set(await eventConfig.eventIdsWhere((config) => switchActive(config, 'moderation_submission_enabled')));
+    const closed = [...new Set(eventIds)].filter((id) => !open.has(id));
+    const flags = await repo.runFlagsOf(db, closed);
+    return new Set(closed.filter((id) => flags.get(id)?.[OUTCOMES_FLAG] === true));
+  }
+
+  /** The viewer's LV2 subscriptions: all (their moderations) and the active ones (their allocations). */
+  async function moderatorSubscriptions(viewer: AuthUser | null) {
+    if (!viewer) return { all: [] as number[], active: [] as number[] };
+    const rows = await repo.moderatorSubscriptions(db, viewer.id);
+    return { all: rows.map((row) => row.id), active: rows.filter((row) => row.active).map((row) => row.id) };
+  }
+
+  async function mayRead(viewer: AuthUser | null, row: repo.ModerationRow, own: number[]) {
+    if (isAdmin(viewer) || own.includes(row.moderation.subscriptionId)) return true;
+    return (await publicEvents([row.moderation.eventId])).has(row.moderation.eventId);
+  }
+
+  /** The checks every write shares: submission open, the writer an active LV2 moderator with a ready account, the review theirs. */
+  async function writer(user: AuthUser, review: { id: number; eventId: number }) {
+    if (!(await eventConfig.switchActive(review.eventId, 'moderation_submission_enabled'))) throw forbidden(moderationErrors.closed);
+    const context = await repo.moderatorContext(db, user.id, review.eventId, review.id);
+    if (!context) throw forbidden(moderationErrors.notModerator);
+    if (context.status !== AccountStatus.active || context.rbacRegStatus !== RegistrationStatus.persistent)
+      throw forbidden(moderationErrors.notReady);
+    if (!context.allocated) throw forbidden(moderationErrors.notAllocated);
+    return context;
+  }
+
+  /** The caller's own moderation, or 404 when they may not see it and 403 when they see it but did not write it. */
+  async function ownModeration(user: AuthUser, id: number) {
+    const found = await repo.findModeration(db, id);
+    const { all } = await moderatorSubscriptions(user);
+    if (!found || !(await mayRead(user, found, all))) throw notFound(moderationErrors.notFound);
+    if (!all.includes(found.moderation.subscriptionId)) throw forbidden(moderationErrors.notYours);
+    return found;
+  }
+
+  async function pageOf(user: AuthUser, which: 'allocated' | 'moderated', query: PageQuery) {
+    const { all, active } = await moderatorSubscriptions(user);
+    const { ids, total } =
+      which === 'allocated' ? await repo.allocatedReviewIds(db, active, query) : await repo.moderatedReviewIds(db, all, query);
+    return { ids, page: { total, size: query.size, page: query.page } };
+  }
+
+  return {
+    async create(user: AuthUser, input: ModerationFields): Promise<ModerationPublic> {
+      const review = await repo.findReviewForModeration(db, input.review_id);
+      if (!review) throw notFound(moderationErrors.reviewNotFound);
+      const context = await writer(user, review);
+      if (await authoredInObjective(db, catalystKey(context.catalystId), { ...review, id: review.proposalId }))
+        throw forbidden(moderationErrors.author);
+      try {
+        const moderation = await repo.insertModeration(db, {
+          eventId: review.eventId,
+          reviewId: review.id,
+          subscriptionId: context.subscriptionId,
+          ...toFields(input),
+        });
+        return toModerationPublic({ moderation, publicContact: context.publicContact });
+      } catch (error) {
+        if (uniqueViolation(error) === 'moderations_subscription_review_key') throw conflict(moderationErrors.already);
+        throw error;
+      }
+    },
+
+    async update(user: AuthUser, id: number, input: ModerationFields): Promise<ModerationPublic> {
+      const found = await ownModeration(user, id);
+      if (input.review_id !== found.moderation.reviewId)
+        throw new ValidationFailure([
+          { loc: ['body', 'record_update', 'review_id'], msg: moderationErrors.otherReview, type: 'value_error' },
+        ]);
+      await writer(user, { id: found.moderation.reviewId, eventId: found.moderation.eventId });
+      const moderation = await repo.updateModeration(db, id, toFields(input));
+      return toModerationPublic({ moderation, publicContact: found.publicContact });
+    },
+
+    async remove(user: AuthUser, id: number): Promise<{ row_id: number }> {
+      const found = await ownModeration(user, id);
+      await writer(user, { id: found.moderation.reviewId, eventId: found.moderation.eventId });
+      await repo.deleteModeration(db, id);
+      return { row_id: id };
+    },
+
+    async get(viewer: AuthUser | null, id: number): Promise<ModerationPublic> {
+      const found = await repo.findModeration(db, id);
+      if (!found || !(await mayRead(viewer, found, (await moderatorSubscriptions(viewer)).all))) throw notFound(moderationErrors.notFound);
+      return toModerationPublic(found);
+    },
+
+    /**
+     * The moderations of a review the viewer may see; `eventId` is the review's event when the viewer may see the
+     * review (the reviews service answers it), else undefined: 404.
+     */
+    async byReview(viewer: AuthUser | null, reviewId: number, eventId: number | undefined): Promise<ModerationPublic[]> {
+      if (eventId === undefined) throw notFound(moderationErrors.reviewNotFound);
+      const rows = await repo.moderationsOfReview(db, reviewId);
+      if (rows.length === 0) return [];
+      const own = (await moderatorSubscriptions(viewer)).all;
+      const everything = isAdmin(viewer) || (await publicEvents([eventId])).has(eventId);
+      return rows.filter((row) => everything || own.includes(row.moderation.subscriptionId)).map(toModerationPublic);
+    },
+
+    /** Spec §2.14, F-008: the ids of the reviews allocated to the caller for moderation, a page of them (the route
+     * answers them as reviews through the reviews service). */
+    allocated: (user: AuthUser, query: PageQuery) => pageOf(user, 'allocated', query),
+    /** Spec §2.14, F-010: the ids of the reviews the caller moderated, a page of them. */
+    moderated: (user: AuthUser, query: PageQuery) => pageOf(user, 'moderated', query),
+    /** The reference API's `…/count/` variants. */
+    async allocatedCount(user: AuthUser) {
+      return (await repo.allocatedReviewIds(db, (await moderatorSubscriptions(user)).active, { size: 0, page: 0 })).total;
+    },
+    async moderatedCount(user: AuthUser) {
+      return (await repo.moderatedReviewIds(db, (await moderatorSubscriptions(user)).all, { size: 0, page: 0 })).total;
+    },
+
+    /**
+     * What each review answer carries about moderation for this viewer, in at most eight queries whatever the
+     * number of reviews: flags (public), allocated_for_moderation (allocated to the viewer's active LV2 subscription),
+     * moderation (the viewer's own), moderated (a moderation the viewer may see exists: their own, or any for an
+     * admin or once the event's moderations are public), next_allocation (the viewer's next review allocated in the
+     * same event and not yet moderated by them, after this one in review order, wrapping round; null when none).
+     */
+    async reviewModeration(viewer: AuthUser | null, items: { id: number; eventId: number }[]): Promise<Map<number, ReviewModeration>> {
+      const result = new Map<number, ReviewModeration>();
+      if (items.length === 0) return result;
+      const ids = items.map((item) => item.id);
+      const flags = await repo.flagsOf(db, ids);
+      const { all, active } = await moderatorSubscriptions(viewer);
+      const allocated = await repo.allocatedAmong(db, ids, active);
+      const own = new Map((await repo.moderationsAmong(db, ids, all)).map((row) => [row.reviewId, row]));
+      const anyModeration = await repo.moderatedAmong(db, ids);
+      const seeAll = isAdmin(viewer)
+        ? new Set(items.map((item) => item.eventId))
+        : anyModeration.size > 0
+          ? await publicEvents(items.filter((item) => anyModeration.has(item.id)).map((item) => item.eventId))
+          : new Set<number>();
+      const queue = allocated.size > 0 ? await repo.unmoderatedAllocations(db, active) : [];
+      for (const item of items) {
+        const mine = own.get(item.id);
+        result.set(item.id, {
+          allocated_for_moderation: allocated.has(item.id),
+          moderated: mine !== undefined || (anyModeration.has(item.id) && seeAll.has(item.eventId)),
+          moderation: mine ? { row_id: mine.id, classification: mine.classification, rationale: mine.rationale } : null,
+          next_allocation: allocated.has(item.id) ? nextAllocation(queue, item) : null,
+          flags: flags
+            .filter((flag) => flag.reviewId === item.id)
+            .map((flag) => ({
+              flag_type: flag.flagType,
+              score: flag.score,
+              related_reviews: flag.relatedReviews,
+              related_criteria: flag.relatedCriteria,
+            })),
+        });
+      }
+      return result;
+    },
+  };
+}
+export type ModerationsService = ReturnType<typeof createModerationsService>;
+
+/** The next unmoderated allocation of the same event after `item` in review order, wrapping round; null when none. */
+export function nextAllocation(queue: { reviewId: number; eventId: number }[], item: { id: number; eventId: number }): number | null {
+  const sameEvent = queue.filter((entry) => entry.eventId === item.eventId && entry.reviewId !== item.id);
+  return (sameEvent.find((entry) => entry.reviewId > item.id) ?? sameEvent[0])?.reviewId ?? null;
+}

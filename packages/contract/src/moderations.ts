@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { bodyRowId, rowId } from './common';
+import { averages, requiredInt } from './proposals';
+import { messages, nonWhitespaceLength } from './rules';
+
+/**
+ * Moderation (spec §2.14, §2.15, §3 "Moderation", §4, §5, §7 "Moderations"; DOMAIN.md "Moderation allocation",
+ * "Moderation").
+ */
+
+/** On the wire (§4): 0 excluded, 1 included. */
+export const ModerationClassification = { excluded: 0, included: 1 } as const;
+export type ModerationClassification = (typeof ModerationClassification)[keyof typeof ModerationClassification];
+
+/** §5 reason lists; 'other' is always last and asks for the moderator's own words. */
+export const EXCLUSION_REASONS = [
+  'not_own_opinion',
+  'profanity',
+  'similarity',
+  'rationale_does_not_correspond',
+  'false_statement',
+  'other',
+] as const;
+export const APPROVAL_REASONS = ['valid', 'own_opinion', 'not_profanity', 'not_similarity', 'not_similarity_variant', 'other'] as const;
+export type ModerationReason = (typeof EXCLUSION_REASONS)[number] | (typeof APPROVAL_REASONS)[number];
+export const reasonsFor = (classification: number): readonly ModerationReason[] =>
+  classification === ModerationClassification.excluded ? EXCLUSION_REASONS : APPROVAL_REASONS;
+
+/** §5, §9: a custom reason reaches at most 499 characters (500 shows 'max length'); rationale 0–3000 without spaces. */
+export const CUSTOM_REASON_MAX = 500;
+export const RATIONALE_MAX = 3000;
+
+export const moderationMessages = {
+  classificationRequired: 'classification required',
+  customReasonRequired: 'custom reason required',
+  maxLength: 'max length',
+  rationaleRequired: 'A rationale is required',
+  customRationaleRequired: 'A custom rationale is required',
+  rationaleMax: 'Maximum length for rationale reached',
+  reasonRequired: 'A reason from the list is required',
+} as const;
+
+/**
+ * The fields a moderator sends. The reference sends review_id, classification and rationale; we add the chosen reason
+ * and the custom text so that §3's "predefined reason" and "custom rationale" are kept. The rationale is the reason's
+ * text, or the custom text for 'other'.
+ */
+export const moderationFields = z
+  .object({
+    review_id: bodyRowId,
+    classification: z.union([z.literal(0), z.literal(1)], { error: moderationMessages.classificationRequired }),
+    rationale: z
+      .string({ error: moderationMessages.rationaleRequired })
+      .refine((text) => nonWhitespaceLength(text) > 0, { error: moderationMessages.rationaleRequired })
+      .refine((text) => nonWhitespaceLength(text) <= RATIONALE_MAX, { error: moderationMessages.rationaleMax }),
+    predefined_reason: z.string().max(64).nullable().default(null),
+    custom_rationale: z
+      .string()
+      .max(CUSTOM_REASON_MAX - 1, { error: moderationMessages.maxLength })
+      .nullable()
+      .default(null),
+  })
+  .superRefine((value, context) => {
+    if (value.predefined_reason === null) return;
+    if (!reasonsFor(value.classification).includes(value.predefined_reason as ModerationReason))
+      context.addIssue({ code: 'custom', path: ['predefined_reason'], message: moderationMessages.reasonRequired });
+    else if (value.predefined_reason === 'other' && !value.custom_rationale?.trim())
+      context.addIssue({ code: 'custom', path: ['custom_rationale'], message: moderationMessages.customRationaleRequired });
+  });
+export type ModerationFields = z.infer<typeof moderationFields>;
+export const newModerationBody = z.object({ new_moderation: moderationFields });
+export const moderationUpdateBody = z.object({ record_update: moderationFields });
+export const moderationIdParams = z.object({ id: rowId });
+export const reviewIdParams = z.object({ review_id: rowId });
+
+/** §3 "Moderation"; the moderator's public contact only once moderation is closed and outcomes exist (DOMAIN.md). */
+export const moderationPublic = z.object({
+  row_id: z.number().int(),
+  review_id: z.number().int(),
+  classification: z.number().int(),
+  rationale: z.string(),
+  predefined_reason: z.string().nullable(),
+  custom_rationale: z.string().nullable(),
+  public_contact: z.string().nullable(),
+});
+export type ModerationPublic = z.infer<typeof moderationPublic>;
+
+// ---------- moderation allocation ----------
+
+/** §5, §9 defaults. */
+export const MODERATION_ALLOCATION_DEFAULTS = {
+  moderation_seed: 1,
+  nr_of_moderations_per_review: 4,
+  min_spot_check_per_reviewer: 10,
+} as const;
+/** Beyond any real round, so that a typo cannot ask for millions of rows. */
+export const MAX_MODERATIONS_PER_REVIEW = 50;
+export const MAX_SPOT_CHECKS = 1000;
+
+export const moderationAllocationParams = z.object({
+  event_id: bodyRowId,
+  moderation_seed: requiredInt.min(1, { error: messages.atLeast1 }),
+  nr_of_moderations_per_review: requiredInt.min(0, { error: messages.atLeast0 }).max(MAX_MODERATIONS_PER_REVIEW),
+  min_spot_check_per_reviewer: requiredInt.min(0, { error: messages.atLeast0 }).max(MAX_SPOT_CHECKS),
+  dry_run: z.boolean().default(true),
+});
+export type ModerationAllocationParams = z.infer<typeof moderationAllocationParams>;
+export const moderationAllocationParamsBody = z.object({ allocation_params: moderationAllocationParams });
+
+/** §3 result, plus the histograms and how many reviews were flagged and spot-checked. */
+export const moderationAllocationStats = z.object({
+  tot: z.number().int(),
+  nr_of_moderators: z.number().int(),
+  per_reviewer: averages,
+  per_review: averages,
+  per_moderator: averages,
+  selected: z.object({ flagged: z.number().int(), spot_checks: z.number().int() }),
+  histograms: z.object({
+    per_moderator: z.array(z.tuple([z.number().int(), z.number().int()])),
+    per_review: z.array(z.tuple([z.number().int(), z.number().int()])),
+  }),
+  dry_run: z.boolean(),
+});
+export type ModerationAllocationStats = z.infer<typeof moderationAllocationStats>;
