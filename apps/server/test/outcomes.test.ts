@@ -4,7 +4,35 @@ import { ReviewerLevel } from '@cr/contract/subscriptions';
 import { auditLog, moderations, proposalScores, reviews as reviewsTable } from '../src/db/schema/index';
 import { API, databaseKinds, useTestApp } from './build-test-app';
 import type { TestUser } from './fixtures';
-import type { TestEvent, TestReviewer } from './world-fixtures';
+import { VALID_NOTE, type TestEvent, type TestReviewer } from './world-fixtures';
+
+/** A strict RFC 4180 reader (quoted cells, doubled quotes, CRLF records) to check what the exports write. */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text[i]!;
+    if (quoted && char === '"' && text[i + 1] === '"') {
+      cell += '"';
+      i += 1;
+    } else if (quoted && char === '"') quoted = false;
+    else if (quoted) cell += char;
+    else if (char === '"') quoted = true;
+    else if (char === ',') {
+      record.push(cell);
+      cell = '';
+    } else if (char === '\r' && text[i + 1] === '\n') {
+      records.push([...record, cell]);
+      record = [];
+      cell = '';
+      i += 1;
+    } else cell += char;
+  }
+  if (cell !== '' || record.length > 0) records.push([...record, cell]);
+  return records;
+}
 
 // Issue 15 items 1 and 2: the review outcomes and proposal scores runs (spec §3 "Outcome parameters", "Score
 // parameters", §5, §7 `POST proposal-reviews/generate-results`, `POST proposals/generate-results`; DOMAIN.md
@@ -274,5 +302,49 @@ describe.each(databaseKinds)('review outcomes and proposal scores on %s', (kind)
     expect((await post(event.admin, 'proposal-reviews/generate-results', outcomeParams(event))).statusCode).toBe(200);
     // An event without any review: nothing to rank, and nothing excluded.
     expect((await post(event.admin, 'proposal-reviews/generate-results', outcomeParams(event))).json()).toMatchObject({ nr_of_reviews: 0 });
+  });
+
+  it('G-025, G-026: exports the reviews as CSV (header, quoting of commas, quotes and newlines, formula cells neutralised), admins only, audited', async () => {
+    const world = await round();
+    const { event, proposals } = world;
+    const tricky = `=HYPERLINK("http://evil.test"), then a "quoted" word,\nand a new line. ${VALID_NOTE}`;
+    const d = await ctx.newReviewer(event);
+    const review = await ctx.newReview(d, proposals[3]!, { feasibility_note: tricky });
+    await post(event.admin, 'proposal-reviews/generate-results', outcomeParams(event, { dry_run: false }));
+
+    const get = (user: TestUser | undefined, url: string) =>
+      ctx.app.inject({ method: 'GET', url: `${API}/${url}`, headers: user ? user.auth : {} });
+    expect((await get(undefined, `proposal-reviews/export/csv/${event.id}/`)).statusCode).toBe(401);
+    expect((await get(d, `proposal-reviews/export/csv/${event.id}/`)).statusCode).toBe(403);
+    expect((await get(event.admin, 'proposal-reviews/export/csv/999999/')).statusCode).toBe(404);
+
+    const light = await get(event.admin, `proposal-reviews/export/csv/${event.id}/`);
+    expect(light.statusCode).toBe(200);
+    expect(light.headers['content-type']).toMatch(/^text\/csv/);
+    expect(light.headers['content-disposition']).toMatch(
+      new RegExp(`^attachment; filename="reviews-event-${event.id}-\\d{4}-\\d{2}-\\d{2}\\.csv"$`),
+    );
+    const lightRows = parseCsv(light.body);
+    expect(lightRows[0]).toEqual(['valid', 'row_id', 'user_id', 'moderations_tot', 'moderations_as_valid']);
+    expect(lightRows).toHaveLength(1 + 15);
+    expect(lightRows.find((row) => row[1] === String(world.b0))).toEqual(['true', String(world.b0), String(world.b.id), '2', '1']);
+    expect(lightRows.find((row) => row[1] === String(world.b1))).toEqual(['false', String(world.b1), String(world.b.id), '2', '0']);
+
+    const full = await get(event.admin, `proposal-reviews/export/full-csv/${event.id}`);
+    expect(full.statusCode).toBe(200);
+    const rows = parseCsv(full.body);
+    const header = rows[0]!;
+    expect(header).toContain('feasibility_note');
+    const mine = rows.find((row) => row[1] === String(review.row_id))!;
+    const cell = (name: string) => mine[header.indexOf(name)];
+    // The formula cell starts with an apostrophe; the commas, quotes and newline survive the round trip.
+    expect(cell('feasibility_note')).toBe(`'${tricky}`);
+    expect(cell('assessor')).toBe(d.anonymousId);
+    expect(cell('pr_id')).toBe(proposals[3]!.pr_id);
+    expect(cell('ranking')).toBe('1');
+    expect(full.body).toContain('"\'=HYPERLINK(""http://evil.test""), then a ""quoted"" word,\nand a new line.');
+
+    const audit = await ctx.db.select().from(auditLog).where(eq(auditLog.eventId, event.id));
+    expect(audit.map((entry) => entry.action)).toEqual(expect.arrayContaining(['exports.reviews', 'exports.reviews-full']));
   });
 });

@@ -1,0 +1,42 @@
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { moderations, proposals, reviews, subscriptions } from '../../db/schema/index';
+
+/** Rows per page of an export: one page in memory at a time. */
+export const EXPORT_PAGE = 5_000;
+
+/**
+ * One page (keyset, id order) of the event's reviews with their moderation counts; `full` adds the ratings, notes
+ * and the proposal. `valid` is whether the review outcomes ranked it included.
+ */
+export function reviewExportPage(db: DbOrTx, eventId: number, after: number, full: boolean) {
+  const base = {
+    row_id: reviews.id,
+    valid: sql<boolean>`${reviews.ranking} = 1`,
+    user_id: subscriptions.userId,
+    moderations_tot: sql<number>`(select count(*)::int from ${moderations} where ${moderations.reviewId} = ${reviews.id})`,
+    moderations_as_valid: sql<number>`(select count(*)::int from ${moderations} where ${moderations.reviewId} = ${reviews.id} and ${moderations.classification} = 1)`,
+  };
+  const extra = {
+    proposal_id: reviews.proposalId,
+    pr_id: proposals.prId,
+    proposal_title: proposals.title,
+    assessor: subscriptions.anonymousId,
+    assessor_level: subscriptions.role,
+    ranking: reviews.ranking,
+    impact_alignment_rating_given: reviews.impactRating,
+    impact_alignment_note: reviews.impactNote,
+    feasibility_rating_given: reviews.feasibilityRating,
+    feasibility_note: reviews.feasibilityNote,
+    auditability_rating_given: reviews.auditabilityRating,
+    auditability_note: reviews.auditabilityNote,
+  };
+  return db
+    .select(full ? { ...base, ...extra } : base)
+    .from(reviews)
+    .innerJoin(subscriptions, eq(subscriptions.id, reviews.subscriptionId))
+    .innerJoin(proposals, eq(proposals.id, reviews.proposalId))
+    .where(and(eq(reviews.eventId, eventId), gt(reviews.id, after)))
+    .orderBy(asc(reviews.id))
+    .limit(EXPORT_PAGE);
+}

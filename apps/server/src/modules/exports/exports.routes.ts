@@ -1,0 +1,28 @@
+import { rowId } from '@cr/contract/common';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUser } from '../../plugins/auth';
+import type { ExportsService } from './exports.service';
+
+const eventParams = z.object({ event: rowId });
+
+/** Spec §7 "Exports" (G-025, G-026): CSV downloads, admins only (a stream: no response schema to serialise). */
+export async function exportsRoutes(app: FastifyInstance, options: { exports: ExportsService }) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  for (const [path, full] of [
+    ['/proposal-reviews/export/csv/:event/', false],
+    ['/proposal-reviews/export/full-csv/:event', true],
+  ] as const)
+    api.get(
+      path,
+      {
+        config: { access: 'admin' },
+        schema: { tags: ['exports'], security: [{ bearer: [] }], params: eventParams },
+      },
+      async (request, reply) => {
+        const { filename, stream } = await options.exports.reviewsCsv(currentUser(request).id, request.params.event, full);
+        return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', filename).send(stream);
+      },
+    );
+}

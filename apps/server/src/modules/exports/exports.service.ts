@@ -1,0 +1,59 @@
+import type { Db } from '../../db/client';
+import { recordAudit } from '../system/audit.service';
+import { attachment, csvStream } from './csv';
+import * as repo from './exports.repository';
+
+export const REVIEW_COLUMNS = ['valid', 'row_id', 'user_id', 'moderations_tot', 'moderations_as_valid'] as const;
+export const FULL_REVIEW_COLUMNS = [
+  ...REVIEW_COLUMNS,
+  'proposal_id',
+  'pr_id',
+  'proposal_title',
+  'assessor',
+  'assessor_level',
+  'ranking',
+  'impact_alignment_rating_given',
+  'impact_alignment_note',
+  'feasibility_rating_given',
+  'feasibility_note',
+  'auditability_rating_given',
+  'auditability_note',
+] as const;
+
+/**
+ * Exports (spec §7 "Exports", DOMAIN.md "Import and export"): CSV streamed page by page (keyset pages of
+ * EXPORT_PAGE rows), admins only, each audited. Issue 15 item 3.
+ */
+export function createExportsService(deps: { db: Db; events: { get(eventId: number): Promise<unknown> } }) {
+  const { db, events } = deps;
+
+  async function* reviewPages(eventId: number, full: boolean) {
+    let after = 0;
+    for (;;) {
+      const page = await repo.reviewExportPage(db, eventId, after, full);
+      if (page.length > 0) yield page as Record<string, unknown>[];
+      if (page.length < repo.EXPORT_PAGE) return;
+      after = page.at(-1)!.row_id;
+    }
+  }
+
+  return {
+    /** `GET proposal-reviews/export/csv/{event}/` and `…/full-csv/{event}`: the event's reviews with their moderation counts. */
+    async reviewsCsv(actorUserId: number, eventId: number, full: boolean) {
+      await events.get(eventId);
+      const what = full ? 'reviews-full' : 'reviews';
+      await recordAudit(db, {
+        actorUserId,
+        action: `exports.${what}`,
+        entity: 'event',
+        entityId: String(eventId),
+        eventId,
+        before: null,
+        after: null,
+      });
+      const columns = full ? FULL_REVIEW_COLUMNS : REVIEW_COLUMNS;
+      return { filename: attachment(what, eventId), stream: csvStream<Record<string, unknown>>(columns, reviewPages(eventId, full)) };
+    },
+  };
+}
+export type ExportsService = ReturnType<typeof createExportsService>;
