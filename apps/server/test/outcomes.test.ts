@@ -347,4 +347,41 @@ describe.each(databaseKinds)('review outcomes and proposal scores on %s', (kind)
     const audit = await ctx.db.select().from(auditLog).where(eq(auditLog.eventId, event.id));
     expect(audit.map((entry) => entry.action)).toEqual(expect.arrayContaining(['exports.reviews', 'exports.reviews-full']));
   });
+
+  it('G-027, G-028: exports the moderations and the moderator stats as CSV, of one event or all, admins only', async () => {
+    const world = await round();
+    const { event } = world;
+    const get = (user: TestUser | undefined, url: string) =>
+      ctx.app.inject({ method: 'GET', url: `${API}/${url}`, headers: user ? user.auth : {} });
+    expect((await get(undefined, 'moderations/export/csv')).statusCode).toBe(401);
+    expect((await get(world.a, 'moderations/moderator-stats/')).statusCode).toBe(403);
+
+    const moderationsCsv = await get(event.admin, `moderations/export/csv?event_id=${event.id}`);
+    expect(moderationsCsv.statusCode).toBe(200);
+    expect(moderationsCsv.headers['content-disposition']).toMatch(new RegExp(`filename="moderations-event-${event.id}-`));
+    const rows = parseCsv(moderationsCsv.body);
+    expect(rows[0]).toEqual([
+      'row_id',
+      'event_id',
+      'review_id',
+      'user_id',
+      'public_contact',
+      'classification',
+      'predefined_reason',
+      'rationale',
+    ]);
+    expect(rows).toHaveLength(1 + 14);
+    expect(rows.filter((row) => row[2] === String(world.b1)).map((row) => row[5])).toEqual(['0', '0']);
+
+    const stats = parseCsv((await get(event.admin, `moderations/moderator-stats/?event_id=${event.id}`)).body);
+    expect(stats[0]).toEqual(['user_id', 'reviews_moderated']);
+    expect(
+      stats
+        .slice(1)
+        .map((row) => Number(row[1]))
+        .sort((a, b) => a - b),
+    ).toEqual([2, 12]);
+    // Without an event: every event's moderations.
+    expect(parseCsv((await get(event.admin, 'moderations/export/csv')).body).length).toBeGreaterThanOrEqual(15);
+  });
 });

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { moderations, proposals, reviews, subscriptions } from '../../db/schema/index';
 
@@ -39,4 +39,40 @@ export function reviewExportPage(db: DbOrTx, eventId: number, after: number, ful
     .where(and(eq(reviews.eventId, eventId), gt(reviews.id, after)))
     .orderBy(asc(reviews.id))
     .limit(EXPORT_PAGE);
+}
+
+/**
+ * One page (keyset, id order) of the moderations, of one event or all: the reference's ModerationInDB fields
+ * (review_id, classification, rationale, row_id, user_id, public_contact) plus the event and the chosen reason.
+ */
+export function moderationExportPage(db: DbOrTx, eventId: number | null, after: number) {
+  const where: SQL[] = [gt(moderations.id, after)];
+  if (eventId !== null) where.push(eq(moderations.eventId, eventId));
+  return db
+    .select({
+      row_id: moderations.id,
+      event_id: moderations.eventId,
+      review_id: moderations.reviewId,
+      user_id: subscriptions.userId,
+      public_contact: subscriptions.publicContact,
+      classification: moderations.classification,
+      predefined_reason: moderations.predefinedReason,
+      rationale: moderations.rationale,
+    })
+    .from(moderations)
+    .innerJoin(subscriptions, eq(subscriptions.id, moderations.subscriptionId))
+    .where(and(...where))
+    .orderBy(asc(moderations.id))
+    .limit(EXPORT_PAGE);
+}
+
+/** Per moderator (user), how many reviews they moderated, of one event or all: the reference's ModeratorStatsPublic. */
+export function moderatorStats(db: DbOrTx, eventId: number | null) {
+  return db
+    .select({ user_id: subscriptions.userId, reviews_moderated: sql<number>`count(distinct ${moderations.reviewId})::int` })
+    .from(moderations)
+    .innerJoin(subscriptions, eq(subscriptions.id, moderations.subscriptionId))
+    .where(eventId === null ? undefined : eq(moderations.eventId, eventId))
+    .groupBy(subscriptions.userId)
+    .orderBy(asc(subscriptions.userId));
 }

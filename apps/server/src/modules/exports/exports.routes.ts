@@ -6,8 +6,9 @@ import { currentUser } from '../../plugins/auth';
 import type { ExportsService } from './exports.service';
 
 const eventParams = z.object({ event: rowId });
+const eventQuery = z.object({ event_id: rowId.optional() });
 
-/** Spec §7 "Exports" (G-025, G-026): CSV downloads, admins only (a stream: no response schema to serialise). */
+/** Spec §7 "Exports" (G-025..G-028): CSV downloads, admins only (a stream: no response schema to serialise). */
 export async function exportsRoutes(app: FastifyInstance, options: { exports: ExportsService }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   for (const [path, full] of [
@@ -25,4 +26,27 @@ export async function exportsRoutes(app: FastifyInstance, options: { exports: Ex
         return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', filename).send(stream);
       },
     );
+
+  api.get(
+    '/moderations/export/csv',
+    {
+      config: { access: 'admin' },
+      schema: { tags: ['exports'], security: [{ bearer: [] }], querystring: eventQuery },
+    },
+    async (request, reply) => {
+      const { filename, stream } = await options.exports.moderationsCsv(currentUser(request).id, request.query.event_id ?? null);
+      return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', filename).send(stream);
+    },
+  );
+  api.get(
+    '/moderations/moderator-stats/',
+    {
+      config: { access: 'admin' },
+      schema: { tags: ['exports'], security: [{ bearer: [] }], querystring: eventQuery },
+    },
+    async (request, reply) => {
+      const { filename, stream } = await options.exports.moderatorStatsCsv(currentUser(request).id, request.query.event_id ?? null);
+      return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', filename).send(stream);
+    },
+  );
 }

@@ -24,6 +24,17 @@ export const FULL_REVIEW_COLUMNS = [
  * Exports (spec §7 "Exports", DOMAIN.md "Import and export"): CSV streamed page by page (keyset pages of
  * EXPORT_PAGE rows), admins only, each audited. Issue 15 item 3.
  */
+export const MODERATION_COLUMNS = [
+  'row_id',
+  'event_id',
+  'review_id',
+  'user_id',
+  'public_contact',
+  'classification',
+  'predefined_reason',
+  'rationale',
+] as const;
+
 export function createExportsService(deps: { db: Db; events: { get(eventId: number): Promise<unknown> } }) {
   const { db, events } = deps;
 
@@ -37,7 +48,52 @@ export function createExportsService(deps: { db: Db; events: { get(eventId: numb
     }
   }
 
+  async function* moderationPages(eventId: number | null) {
+    let after = 0;
+    for (;;) {
+      const page = await repo.moderationExportPage(db, eventId, after);
+      if (page.length > 0) yield page as Record<string, unknown>[];
+      if (page.length < repo.EXPORT_PAGE) return;
+      after = page.at(-1)!.row_id;
+    }
+  }
+
+  async function* single<Row>(rows: Promise<Row[]>) {
+    yield await rows;
+  }
+
+  const audited = (actorUserId: number, what: string, eventId: number | null) =>
+    recordAudit(db, {
+      actorUserId,
+      action: `exports.${what}`,
+      entity: 'event',
+      entityId: eventId === null ? null : String(eventId),
+      eventId,
+      before: null,
+      after: null,
+    });
+
   return {
+    /** `GET moderations/export/csv[?event_id=]`: every moderation (of the event when given). */
+    async moderationsCsv(actorUserId: number, eventId: number | null) {
+      if (eventId !== null) await events.get(eventId);
+      await audited(actorUserId, 'moderations', eventId);
+      return {
+        filename: attachment('moderations', eventId),
+        stream: csvStream<Record<string, unknown>>(MODERATION_COLUMNS, moderationPages(eventId)),
+      };
+    },
+
+    /** `GET moderations/moderator-stats/[?event_id=]`: per moderator, the reviews they moderated (one row each). */
+    async moderatorStatsCsv(actorUserId: number, eventId: number | null) {
+      if (eventId !== null) await events.get(eventId);
+      await audited(actorUserId, 'moderator-stats', eventId);
+      return {
+        filename: attachment('moderator-stats', eventId),
+        stream: csvStream<Record<string, unknown>>(['user_id', 'reviews_moderated'], single(repo.moderatorStats(db, eventId))),
+      };
+    },
+
     /** `GET proposal-reviews/export/csv/{event}/` and `…/full-csv/{event}`: the event's reviews with their moderation counts. */
     async reviewsCsv(actorUserId: number, eventId: number, full: boolean) {
       await events.get(eventId);
