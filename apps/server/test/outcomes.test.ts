@@ -239,6 +239,12 @@ describe.each(databaseKinds)('review outcomes and proposal scores on %s', (kind)
     expect(stored.find((row) => row.proposalId === proposals[0]!.id)).toMatchObject({ overall: 3.6, impact: 4.4, nrIncludedReviews: 2 });
     expect(stored.find((row) => row.proposalId === proposals[1]!.id)).toMatchObject({ overall: null, nrReviews: 2 });
 
+    // The proposal page's score (G-001 data): the stored scores; none for a proposal without an included review.
+    const proposalScore = async (index: number) =>
+      (await ctx.app.inject({ method: 'GET', url: `${API}/proposals/${proposals[index]!.id}/` })).json().score;
+    expect(await proposalScore(0)).toEqual({ overall: 3.6, impact: 4.4, feasibility: 3.6, value_for_money: 2.8 });
+    expect(await proposalScore(1)).toBeNull();
+
     const again = await post(event.admin, 'proposals/generate-results', scoreParams(event, { dry_run: false }));
     expect(again.statusCode).toBe(409);
   });
