@@ -390,4 +390,47 @@ describe.each(databaseKinds)('review outcomes and proposal scores on %s', (kind)
     // Without an event: every event's moderations.
     expect(parseCsv((await get(event.admin, 'moderations/export/csv')).body).length).toBeGreaterThanOrEqual(15);
   });
+
+  it('G-020..G-024: the vote export answers the proposals with scores and included reviews as a JSON download, with the §5 defaults', async () => {
+    const world = await round();
+    const { event, proposals } = world;
+    await post(event.admin, 'proposal-reviews/generate-results', outcomeParams(event, { dry_run: false }));
+    await post(event.admin, 'proposals/generate-results', scoreParams(event, { dry_run: false }));
+    const body = { export_config: { fund_id: 15, fund_name: 'Fund 15', events_id: [event.id] } };
+    expect((await post(undefined, 'admin/vitss-export', body)).statusCode).toBe(401);
+    expect((await post(world.a, 'admin/vitss-export', body)).statusCode).toBe(403);
+    const invalid = await post(event.admin, 'admin/vitss-export', {
+      export_config: { fund_id: -1, fund_name: '', events_id: [event.id], chain_vote_type: 'secret' },
+    });
+    expect(invalid.statusCode).toBe(422);
+    expect(
+      invalid
+        .json()
+        .detail.map((d: { loc: string[] }) => d.loc.at(-1))
+        .sort(),
+    ).toEqual(['chain_vote_type', 'fund_id', 'fund_name']);
+
+    const answer = await post(event.admin, 'admin/vitss-export', body);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['content-disposition']).toMatch(/^attachment; filename="vitss-export-fund-15-\d{4}-\d{2}-\d{2}\.json"$/);
+    const exported = answer.json();
+    expect(exported).toMatchObject({
+      fund_id: 15,
+      fund_name: 'Fund 15',
+      events_id: [event.id],
+      threshold: 25,
+      chain_vote_options: ['blank', 'yes', 'no'],
+      chain_vote_type: 'private',
+      themes: [],
+    });
+    expect(exported.proposals).toHaveLength(proposals.length);
+    const first = exported.proposals.find((proposal: { row_id: number }) => proposal.row_id === proposals[0]!.id);
+    expect(first.score).toEqual({ overall: 3.6, impact: 4.4, feasibility: 3.6, value_for_money: 2.8 });
+    // Only the included reviews: B's and C's, not A's (excluded by threshold).
+    expect(first.reviews.map((review: { row_id: number }) => review.row_id).sort()).toEqual([world.b0, world.c0].sort());
+    expect(exported.proposals.find((proposal: { row_id: number }) => proposal.row_id === proposals[1]!.id)).toMatchObject({
+      score: null,
+      reviews: [],
+    });
+  });
 });

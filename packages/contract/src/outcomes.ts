@@ -90,3 +90,24 @@ export const outcomeMessages = {
   /** Scores are computed over included reviews: they need the outcomes first. */
   outcomesFirst: 'Generate the review outcomes first: proposal scores are computed over the included reviews.',
 } as const;
+
+/** §3 "Export for the vote system", §5 defaults (G-019..G-023). */
+export const VOTE_EXPORT_DEFAULTS = { threshold: 25, chain_vote_options: 'blank,yes,no', chain_vote_type: 'private' } as const;
+export const voteExportConfig = z.object({
+  fund_id: z
+    .number({ error: (issue) => (issue.input === undefined ? messages.required : messages.integer) })
+    .int({ error: messages.integer })
+    .min(0, { error: messages.atLeast0 }),
+  fund_name: z.string({ error: messages.required }).trim().min(1, { error: messages.required }).max(200, { error: messages.maxLength }),
+  events_id: z.array(bodyRowId).min(1, { error: messages.required }).max(100),
+  threshold: z
+    .number({ error: messages.integer })
+    .int({ error: messages.integer })
+    .min(0, { error: messages.atLeast0 })
+    .default(VOTE_EXPORT_DEFAULTS.threshold),
+  chain_vote_options: z.string().trim().min(1, { error: messages.required }).max(200).default(VOTE_EXPORT_DEFAULTS.chain_vote_options),
+  chain_vote_type: z.enum(['private', 'public'], { error: messages.required }).default(VOTE_EXPORT_DEFAULTS.chain_vote_type),
+  themes: z.array(z.string().max(200)).max(200).default([]),
+});
+export type VoteExportConfig = z.infer<typeof voteExportConfig>;
+export const voteExportBody = z.object({ export_config: voteExportConfig });

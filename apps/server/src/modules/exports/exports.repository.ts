@@ -1,6 +1,6 @@
-import { and, asc, eq, gt, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { moderations, proposals, reviews, subscriptions } from '../../db/schema/index';
+import { categories, moderations, proposals, proposalScores, reviews, subscriptions } from '../../db/schema/index';
 
 /** Rows per page of an export: one page in memory at a time. */
 export const EXPORT_PAGE = 5_000;
@@ -75,4 +75,49 @@ export function moderatorStats(db: DbOrTx, eventId: number | null) {
     .where(eventId === null ? undefined : eq(moderations.eventId, eventId))
     .groupBy(subscriptions.userId)
     .orderBy(asc(subscriptions.userId));
+}
+
+/** The events' proposals with their stored scores (null before the scores run or without an included review). */
+export function voteProposals(db: DbOrTx, eventIds: number[]) {
+  return db
+    .select({
+      id: proposals.id,
+      event_id: proposals.eventId,
+      pr_id: proposals.prId,
+      title: proposals.title,
+      category: categories.title,
+      funds: proposals.funds,
+      url: proposals.url,
+      overall: proposalScores.overall,
+      impact: proposalScores.impact,
+      feasibility: proposalScores.feasibility,
+      value_for_money: proposalScores.valueForMoney,
+    })
+    .from(proposals)
+    .leftJoin(categories, eq(categories.id, proposals.categoryId))
+    .leftJoin(proposalScores, eq(proposalScores.proposalId, proposals.id))
+    .where(inArray(proposals.eventId, eventIds))
+    .orderBy(asc(proposals.id));
+}
+
+/** One page (keyset) of the events' included reviews (ranking 1): what the vote system publishes. */
+export function voteReviewPage(db: DbOrTx, eventIds: number[], after: number) {
+  return db
+    .select({
+      row_id: reviews.id,
+      proposal_id: reviews.proposalId,
+      assessor: subscriptions.anonymousId,
+      assessor_level: subscriptions.role,
+      impact_alignment_rating_given: reviews.impactRating,
+      impact_alignment_note: reviews.impactNote,
+      feasibility_rating_given: reviews.feasibilityRating,
+      feasibility_note: reviews.feasibilityNote,
+      auditability_rating_given: reviews.auditabilityRating,
+      auditability_note: reviews.auditabilityNote,
+    })
+    .from(reviews)
+    .innerJoin(subscriptions, eq(subscriptions.id, reviews.subscriptionId))
+    .where(and(inArray(reviews.eventId, eventIds), eq(reviews.ranking, 1), gt(reviews.id, after)))
+    .orderBy(asc(reviews.id))
+    .limit(EXPORT_PAGE);
 }

@@ -1,4 +1,5 @@
 import { rowId } from '@cr/contract/common';
+import { voteExportBody } from '@cr/contract/outcomes';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -47,6 +48,20 @@ export async function exportsRoutes(app: FastifyInstance, options: { exports: Ex
     async (request, reply) => {
       const { filename, stream } = await options.exports.moderatorStatsCsv(currentUser(request).id, request.query.event_id ?? null);
       return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', filename).send(stream);
+    },
+  );
+  api.post(
+    '/admin/vitss-export',
+    {
+      config: { access: 'admin' },
+      schema: { tags: ['exports'], security: [{ bearer: [] }], body: voteExportBody },
+    },
+    async (request, reply) => {
+      const { filename, document } = await options.exports.voteExport(currentUser(request).id, request.body.export_config);
+      return reply
+        .header('content-type', 'application/json; charset=utf-8')
+        .header('content-disposition', filename)
+        .send(JSON.stringify(document));
     },
   );
 }

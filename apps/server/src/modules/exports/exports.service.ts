@@ -1,3 +1,4 @@
+import type { VoteExportConfig } from '@cr/contract/outcomes';
 import type { Db } from '../../db/client';
 import { recordAudit } from '../system/audit.service';
 import { attachment, csvStream } from './csv';
@@ -74,6 +75,44 @@ export function createExportsService(deps: { db: Db; events: { get(eventId: numb
     });
 
   return {
+    /**
+     * `POST admin/vitss-export` (G-023, G-024): for the vote system, the events' proposals with their scores and
+     * included reviews, the chain vote options (a list) and type, the threshold and the themes, as a JSON file.
+     */
+    async voteExport(actorUserId: number, config: VoteExportConfig) {
+      const eventIds = [...new Set(config.events_id)];
+      for (const eventId of eventIds) await events.get(eventId);
+      await audited(actorUserId, 'vitss', null);
+      const rows = await repo.voteProposals(db, eventIds);
+      const reviewsOf = new Map<number, unknown[]>(rows.map((row) => [row.id, []]));
+      for (let after = 0; ;) {
+        const page = await repo.voteReviewPage(db, eventIds, after);
+        for (const { proposal_id: proposalId, ...review } of page) reviewsOf.get(proposalId)?.push(review);
+        if (page.length < repo.EXPORT_PAGE) break;
+        after = page.at(-1)!.row_id;
+      }
+      const document = {
+        fund_id: config.fund_id,
+        fund_name: config.fund_name,
+        events_id: eventIds,
+        threshold: config.threshold,
+        chain_vote_options: config.chain_vote_options
+          .split(',')
+          .map((option) => option.trim())
+          .filter(Boolean),
+        chain_vote_type: config.chain_vote_type,
+        themes: config.themes,
+        proposals: rows.map(({ id, overall, impact, feasibility, value_for_money: valueForMoney, ...proposal }) => ({
+          row_id: id,
+          ...proposal,
+          score: overall === null ? null : { overall, impact, feasibility, value_for_money: valueForMoney },
+          reviews: reviewsOf.get(id)!,
+        })),
+      };
+      const date = new Date().toISOString().slice(0, 10);
+      return { filename: `attachment; filename="vitss-export-fund-${config.fund_id}-${date}.json"`, document };
+    },
+
     /** `GET moderations/export/csv[?event_id=]`: every moderation (of the event when given). */
     async moderationsCsv(actorUserId: number, eventId: number | null) {
       if (eventId !== null) await events.get(eventId);
