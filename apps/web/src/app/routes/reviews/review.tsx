@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { paths } from '../../../config/paths';
 import { eventConfigQuery } from '../../../features/events/api/events';
+import { FlagsPanel } from '../../../features/moderation/components/flags-panel';
 import { ModerationForm, type ModerationFormHandle } from '../../../features/moderation/components/moderation-form';
 import { ModerationsTable } from '../../../features/moderation/components/moderations-table';
 import { ShortcutsHelp } from '../../../features/moderation/components/shortcuts-help';
@@ -114,7 +115,8 @@ function ReviewScreen({ id }: { id: number }) {
           <ShortcutsHelp opened={helpOpened} onClose={help.close} />
         </>
       )}
-      {/* TODO(flags): the flags, grouped by flag type and first related review, scores as percentages. */}
+      {/* Spec §2.15, F-039..F-046. */}
+      <FlagsPanel review={review} />
       {/* Spec §2.15, F-038: moderation not enabled for the event and the ranking not pending. */}
       {config !== undefined && !moderationEnabled && !rankingPending && <ModerationsTable reviewId={review.row_id} />}
     </Stack>
