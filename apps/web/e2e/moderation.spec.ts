@@ -181,7 +181,7 @@ test.describe('moderation (issue 14, checklist F)', () => {
     await expect(page.getByTestId('moderation-form')).toBeVisible();
   });
 
-  test('F-013 F-015..F-021 F-031 F-032 F-006 F-009: the reason lists, other with its messages, edit and delete; moderated of allocated', async ({
+  test('F-013 F-015..F-021 F-024 F-025 F-031..F-034 F-006 F-009: the reason lists, other with its messages, edit and delete; moderated of allocated', async ({
     page,
     request,
   }) => {
@@ -200,6 +200,9 @@ test.describe('moderation (issue 14, checklist F)', () => {
     await expect(reasons).toHaveCount(6);
     await expect(reasons.last()).toHaveAccessibleName('other'); // F-015, F-016
     await form.getByRole('radio', { name: 'profanity' }).check();
+    // The choice is a draft kept in the browser: a reload keeps it.
+    await page.reload();
+    await expect(form.getByRole('radio', { name: 'profanity' })).toBeChecked();
     await form.getByRole('button', { name: 'approved' }).click(); // F-018: the reason is cleared
     await expect(form.getByRole('radio', { name: "person's own opinion" })).not.toBeChecked(); // F-017
     await expect(form.getByRole('button', { name: 'Save moderation' })).toBeHidden();
@@ -216,6 +219,17 @@ test.describe('moderation (issue 14, checklist F)', () => {
     await form.getByRole('button', { name: 'excluded' }).click();
     await form.getByRole('radio', { name: 'other' }).check();
     await custom.fill('Copied from another review');
+    // F-034: a failed save shows the §8 error toast, and the form keeps what was chosen.
+    await page.route(
+      /\/moderations\/$/,
+      (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"down"}' }),
+      {
+        times: 1,
+      },
+    );
+    await form.getByRole('button', { name: 'Save moderation' }).click();
+    await expectToast(page, 'Error in submitting, deleting or editing moderation');
+    await expect(custom).toHaveValue('Copied from another review');
     await form.getByRole('button', { name: 'Save moderation' }).click();
     await expectToast(page, 'Moderation saved, deleted or edited');
     await expect(form.getByRole('button', { name: 'Update moderation' })).toBeVisible();
