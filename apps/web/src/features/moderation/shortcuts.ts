@@ -16,7 +16,7 @@ const CHOICE_INPUTS = new Set(['radio', 'checkbox', 'button', 'submit', 'reset']
 
 /** True when a key pressed on `target` is typing: text fields, selects and editable content never fire a shortcut. */
 export function isTyping(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
+  if (typeof HTMLElement === 'undefined' || !(target instanceof HTMLElement)) return false;
   if (target.isContentEditable) return true;
   if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
   if (target instanceof HTMLInputElement) return !CHOICE_INPUTS.has(target.type);
