@@ -42,6 +42,11 @@ import { flagsRoutes } from './modules/flags/flags.routes';
 import { createFlagsService } from './modules/flags/flags.service';
 import { moderationAllocationRoutes } from './modules/moderations/moderation-allocation.routes';
 import { createModerationAllocationService } from './modules/moderations/moderation-allocation.service';
+import { outcomesRoutes } from './modules/outcomes/outcomes.routes';
+import { exportsRoutes } from './modules/exports/exports.routes';
+import { createExportsService } from './modules/exports/exports.service';
+import { createProposalScoresService } from './modules/outcomes/proposal-scores.service';
+import { createReviewOutcomesService } from './modules/outcomes/review-outcomes.service';
 import { createReviewsService } from './modules/reviews/reviews.service';
 import { reviewsRoutes } from './modules/reviews/reviews.routes';
 import { createModerationsService } from './modules/moderations/moderations.service';
@@ -157,6 +162,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const allocation = createProposalAllocationService({ runs });
   const flags = createFlagsService({ db, runs, events });
   const moderationAllocation = createModerationAllocationService({ runs });
+  const reviewOutcomes = createReviewOutcomesService({ runs });
+  const proposalScores = createProposalScoresService({ runs });
+  const exportsService = createExportsService({ db, events });
   const audit = createAuditService(db);
   const accounts = createAccountsService({
     db,
@@ -211,6 +219,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       });
       await api.register(flagsRoutes, { flags });
       await api.register(moderationAllocationRoutes, { allocation: moderationAllocation });
+      await api.register(outcomesRoutes, { outcomes: reviewOutcomes, scores: proposalScores });
+      await api.register(exportsRoutes, { exports: exportsService });
       await api.register(auditRoutes, { audit });
       if (config.MAIL_OUTBOX_API) await api.register(outboxRoutes, { db, token: config.MAIL_OUTBOX_TOKEN });
     },

@@ -200,6 +200,20 @@ const matrix: Record<string, Entry> = {
   'POST /flags/compute': { request: send('POST', '/flags/compute'), expect: adminOnly(422) },
   'POST /flags/import': { request: send('POST', '/flags/import'), expect: adminOnly(422) },
   'POST /moderations/generate-allocations': { request: send('POST', '/moderations/generate-allocations'), expect: adminOnly(422) },
+  // review outcomes and proposal scores (issue 15)
+  'POST /proposal-reviews/generate-results': { request: send('POST', '/proposal-reviews/generate-results'), expect: adminOnly(422) },
+  'POST /proposals/generate-results': { request: send('POST', '/proposals/generate-results'), expect: adminOnly(422) },
+  'GET /proposal-reviews/export/csv/:event/': {
+    request: (world) => ({ method: 'GET', url: `/proposal-reviews/export/csv/${world.eventId}/` }),
+    expect: adminOnly(200),
+  },
+  'GET /proposal-reviews/export/full-csv/:event': {
+    request: (world) => ({ method: 'GET', url: `/proposal-reviews/export/full-csv/${world.eventId}` }),
+    expect: adminOnly(200),
+  },
+  'GET /moderations/export/csv': { request: get('/moderations/export/csv'), expect: adminOnly(200) },
+  'GET /moderations/moderator-stats/': { request: get('/moderations/moderator-stats/'), expect: adminOnly(200) },
+  'POST /admin/vitss-export': { request: send('POST', '/admin/vitss-export'), expect: adminOnly(422) },
   // moderations (issue 14): lv2 moderated the hidden review allocated to them; moderation submission is off.
   'GET /proposal-reviews/allocated/': { request: get('/proposal-reviews/allocated/'), expect: signedIn(200) },
   'GET /proposal-reviews/allocated/count/': { request: get('/proposal-reviews/allocated/count/'), expect: signedIn(200) },

@@ -30,6 +30,7 @@ export const validationMessages = {
   integer: '{{field}} must be a whole number.',
   atLeast0: '{{field}} must be at least 0.',
   atLeast1: '{{field}} must be at least 1.',
+  atLeast10: '{{field}} must be at least 10.',
   atMostQuota: '{{field}} must be at most 1000.',
   ratio: '{{field}} must be between 0 and 1.',
   notBelowMin: '{{field}} must not be below the minimum.',

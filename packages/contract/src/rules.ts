@@ -79,6 +79,7 @@ export const messages = {
   integer: 'validation.integer',
   atLeast0: 'validation.atLeast0',
   atLeast1: 'validation.atLeast1',
+  atLeast10: 'validation.atLeast10',
   atMostQuota: 'validation.atMostQuota',
   ratio: 'validation.ratio',
   date: 'validation.date',

@@ -5,3 +5,4 @@ export * from './subscriptions';
 export * from './proposals';
 export * from './reviews';
 export * from './moderation';
+export * from './scores';

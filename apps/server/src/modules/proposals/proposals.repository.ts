@@ -9,6 +9,7 @@ import {
   proposalAllocations,
   proposalAuthors,
   proposals,
+  proposalScores,
   subscriptions,
   users,
 } from '../../db/schema/index';
@@ -90,6 +91,21 @@ export async function listAllocated(db: DbOrTx, subscriptionIds: number[], page:
     db.select({ total: count() }).from(proposalAllocations).where(where),
   ]);
   return { rows, total: totals[0]?.total ?? 0 };
+}
+
+/** The proposal's stored scores (the proposal scores run), or undefined before it ran or without a score. */
+export async function findScore(db: DbOrTx, id: number) {
+  const [row] = await db
+    .select({
+      overall: proposalScores.overall,
+      impact: proposalScores.impact,
+      feasibility: proposalScores.feasibility,
+      value_for_money: proposalScores.valueForMoney,
+    })
+    .from(proposalScores)
+    .where(eq(proposalScores.proposalId, id));
+  if (!row || row.overall === null || row.impact === null || row.feasibility === null || row.value_for_money === null) return null;
+  return { overall: row.overall, impact: row.impact, feasibility: row.feasibility, value_for_money: row.value_for_money };
 }
 
 export async function findProposal(db: DbOrTx, id: number) {

@@ -65,7 +65,8 @@ export function createProposalsService(deps: {
         solution: proposal.solution,
         authors_count: found.authors,
         extra: proposal.extra,
-        score: null,
+        // Written by the proposal scores run (issue 15); the web shows it only while moderation is off (G-002).
+        score: await repo.findScore(db, proposal.id),
       };
     },
 

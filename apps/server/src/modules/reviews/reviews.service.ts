@@ -18,6 +18,7 @@ import type { AuthUser } from '../../plugins/auth';
 import type { EventConfigService } from '../events/event-config.service';
 import type { LookupsService } from '../lookups/lookups.service';
 import { createCountCache } from '../../lib/count-cache';
+import { eventIdsWithRunFlag } from '../runs/runs.service';
 import * as repo from './reviews.repository';
 
 export const reviewErrors = {
@@ -116,8 +117,12 @@ export function createReviewsService(deps: {
 
   async function visibilityFor(viewer: AuthUser | null): Promise<ReviewVisibility> {
     if (isAdmin(viewer)) return reviewVisibility(viewer, [], []); // an admin needs no look-ups
-    // Events whose outcomes exist join this list with the review-outcomes run (its issue), through the event's flags.
-    const open = await eventConfig.eventIdsWhere((config) => reviewsVisible(config));
+    // DOMAIN.md "Reviews": an event's reviews are public while its switches say so, and for good once its review
+    // outcomes exist (the run flag review_outcomes_generated).
+    const open = [
+      ...(await eventConfig.eventIdsWhere((config) => reviewsVisible(config))),
+      ...(await eventIdsWithRunFlag(db, 'review_outcomes_generated')),
+    ];
     return reviewVisibility(viewer, open, viewer ? await lookups.subscriptionIdsOf(viewer.id) : []);
   }
 

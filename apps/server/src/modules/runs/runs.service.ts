@@ -2,9 +2,9 @@ import type { Db, DbOrTx } from '../../db/client';
 import { lockNotAvailable } from '../../db/errors';
 import { conflict } from '../../errors';
 import { recordAudit } from '../system/audit.service';
-import { ensureRunFlags, lockRunFlagsNoWait, readRunFlags, setRunFlags } from './runs.repository';
+import { ensureRunFlags, eventIdsWithRunFlag, lockRunFlagsNoWait, readRunFlags, setRunFlags } from './runs.repository';
 
-export { readRunFlags };
+export { eventIdsWithRunFlag, readRunFlags };
 
 export const runMessages = {
   runInProgress: 'Another run is in progress for this event. Try again when it has finished.',

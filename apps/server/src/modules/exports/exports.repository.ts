@@ -1,0 +1,123 @@
+import { and, asc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { categories, moderations, proposals, proposalScores, reviews, subscriptions } from '../../db/schema/index';
+
+/** Rows per page of an export: one page in memory at a time. */
+export const EXPORT_PAGE = 5_000;
+
+/**
+ * One page (keyset, id order) of the event's reviews with their moderation counts; `full` adds the ratings, notes
+ * and the proposal. `valid` is whether the review outcomes ranked it included.
+ */
+export function reviewExportPage(db: DbOrTx, eventId: number, after: number, full: boolean) {
+  const base = {
+    row_id: reviews.id,
+    valid: sql<boolean>`${reviews.ranking} = 1`,
+    user_id: subscriptions.userId,
+    moderations_tot: sql<number>`(select count(*)::int from ${moderations} where ${moderations.reviewId} = ${reviews.id})`,
+    moderations_as_valid: sql<number>`(select count(*)::int from ${moderations} where ${moderations.reviewId} = ${reviews.id} and ${moderations.classification} = 1)`,
+  };
+  const extra = {
+    proposal_id: reviews.proposalId,
+    pr_id: proposals.prId,
+    proposal_title: proposals.title,
+    assessor: subscriptions.anonymousId,
+    assessor_level: subscriptions.role,
+    ranking: reviews.ranking,
+    impact_alignment_rating_given: reviews.impactRating,
+    impact_alignment_note: reviews.impactNote,
+    feasibility_rating_given: reviews.feasibilityRating,
+    feasibility_note: reviews.feasibilityNote,
+    auditability_rating_given: reviews.auditabilityRating,
+    auditability_note: reviews.auditabilityNote,
+  };
+  return db
+    .select(full ? { ...base, ...extra } : base)
+    .from(reviews)
+    .innerJoin(subscriptions, eq(subscriptions.id, reviews.subscriptionId))
+    .innerJoin(proposals, eq(proposals.id, reviews.proposalId))
+    .where(and(eq(reviews.eventId, eventId), gt(reviews.id, after)))
+    .orderBy(asc(reviews.id))
+    .limit(EXPORT_PAGE);
+}
+
+/**
+ * One page (keyset, id order) of the moderations, of one event or all: the reference's ModerationInDB fields
+ * (review_id, classification, rationale, row_id, user_id, public_contact) plus the event and the chosen reason.
+ */
+export function moderationExportPage(db: DbOrTx, eventId: number | null, after: number) {
+  const where: SQL[] = [gt(moderations.id, after)];
+  if (eventId !== null) where.push(eq(moderations.eventId, eventId));
+  return db
+    .select({
+      row_id: moderations.id,
+      event_id: moderations.eventId,
+      review_id: moderations.reviewId,
+      user_id: subscriptions.userId,
+      public_contact: subscriptions.publicContact,
+      classification: moderations.classification,
+      predefined_reason: moderations.predefinedReason,
+      rationale: moderations.rationale,
+    })
+    .from(moderations)
+    .innerJoin(subscriptions, eq(subscriptions.id, moderations.subscriptionId))
+    .where(and(...where))
+    .orderBy(asc(moderations.id))
+    .limit(EXPORT_PAGE);
+}
+
+/** Per moderator (user), how many reviews they moderated, of one event or all: the reference's ModeratorStatsPublic. */
+export function moderatorStats(db: DbOrTx, eventId: number | null) {
+  return db
+    .select({ user_id: subscriptions.userId, reviews_moderated: sql<number>`count(distinct ${moderations.reviewId})::int` })
+    .from(moderations)
+    .innerJoin(subscriptions, eq(subscriptions.id, moderations.subscriptionId))
+    .where(eventId === null ? undefined : eq(moderations.eventId, eventId))
+    .groupBy(subscriptions.userId)
+    .orderBy(asc(subscriptions.userId));
+}
+
+/** The events' proposals with their stored scores (null before the scores run or without an included review). */
+export function voteProposals(db: DbOrTx, eventIds: number[]) {
+  return db
+    .select({
+      id: proposals.id,
+      event_id: proposals.eventId,
+      pr_id: proposals.prId,
+      title: proposals.title,
+      category: categories.title,
+      funds: proposals.funds,
+      url: proposals.url,
+      overall: proposalScores.overall,
+      impact: proposalScores.impact,
+      feasibility: proposalScores.feasibility,
+      value_for_money: proposalScores.valueForMoney,
+    })
+    .from(proposals)
+    .leftJoin(categories, eq(categories.id, proposals.categoryId))
+    .leftJoin(proposalScores, eq(proposalScores.proposalId, proposals.id))
+    .where(inArray(proposals.eventId, eventIds))
+    .orderBy(asc(proposals.id));
+}
+
+/** One page (keyset) of the events' included reviews (ranking 1): what the vote system publishes. */
+export function voteReviewPage(db: DbOrTx, eventIds: number[], after: number) {
+  return db
+    .select({
+      row_id: reviews.id,
+      proposal_id: reviews.proposalId,
+      assessor: subscriptions.anonymousId,
+      assessor_level: subscriptions.role,
+      impact_alignment_rating_given: reviews.impactRating,
+      impact_alignment_note: reviews.impactNote,
+      feasibility_rating_given: reviews.feasibilityRating,
+      feasibility_note: reviews.feasibilityNote,
+      auditability_rating_given: reviews.auditabilityRating,
+      auditability_note: reviews.auditabilityNote,
+    })
+    .from(reviews)
+    .innerJoin(subscriptions, eq(subscriptions.id, reviews.subscriptionId))
+    .where(and(inArray(reviews.eventId, eventIds), eq(reviews.ranking, 1), gt(reviews.id, after)))
+    .orderBy(asc(reviews.id))
+    .limit(EXPORT_PAGE);
+}

@@ -1,0 +1,154 @@
+import type { VoteExportConfig } from '@cr/contract/outcomes';
+import type { Db } from '../../db/client';
+import { recordAudit } from '../system/audit.service';
+import { attachment, csvStream } from './csv';
+import * as repo from './exports.repository';
+
+export const REVIEW_COLUMNS = ['valid', 'row_id', 'user_id', 'moderations_tot', 'moderations_as_valid'] as const;
+export const FULL_REVIEW_COLUMNS = [
+  ...REVIEW_COLUMNS,
+  'proposal_id',
+  'pr_id',
+  'proposal_title',
+  'assessor',
+  'assessor_level',
+  'ranking',
+  'impact_alignment_rating_given',
+  'impact_alignment_note',
+  'feasibility_rating_given',
+  'feasibility_note',
+  'auditability_rating_given',
+  'auditability_note',
+] as const;
+
+/**
+ * Exports (spec §7 "Exports", DOMAIN.md "Import and export"): CSV streamed page by page (keyset pages of
+ * EXPORT_PAGE rows), admins only, each audited. Issue 15 item 3.
+ */
+export const MODERATION_COLUMNS = [
+  'row_id',
+  'event_id',
+  'review_id',
+  'user_id',
+  'public_contact',
+  'classification',
+  'predefined_reason',
+  'rationale',
+] as const;
+
+export function createExportsService(deps: { db: Db; events: { get(eventId: number): Promise<unknown> } }) {
+  const { db, events } = deps;
+
+  async function* reviewPages(eventId: number, full: boolean) {
+    let after = 0;
+    for (;;) {
+      const page = await repo.reviewExportPage(db, eventId, after, full);
+      if (page.length > 0) yield page as Record<string, unknown>[];
+      if (page.length < repo.EXPORT_PAGE) return;
+      after = page.at(-1)!.row_id;
+    }
+  }
+
+  async function* moderationPages(eventId: number | null) {
+    let after = 0;
+    for (;;) {
+      const page = await repo.moderationExportPage(db, eventId, after);
+      if (page.length > 0) yield page as Record<string, unknown>[];
+      if (page.length < repo.EXPORT_PAGE) return;
+      after = page.at(-1)!.row_id;
+    }
+  }
+
+  async function* single<Row>(rows: Promise<Row[]>) {
+    yield await rows;
+  }
+
+  const audited = (actorUserId: number, what: string, eventId: number | null) =>
+    recordAudit(db, {
+      actorUserId,
+      action: `exports.${what}`,
+      entity: 'event',
+      entityId: eventId === null ? null : String(eventId),
+      eventId,
+      before: null,
+      after: null,
+    });
+
+  return {
+    /**
+     * `POST admin/vitss-export` (G-023, G-024): for the vote system, the events' proposals with their scores and
+     * included reviews, the chain vote options (a list) and type, the threshold and the themes, as a JSON file.
+     */
+    async voteExport(actorUserId: number, config: VoteExportConfig) {
+      const eventIds = [...new Set(config.events_id)];
+      for (const eventId of eventIds) await events.get(eventId);
+      await audited(actorUserId, 'vitss', null);
+      const rows = await repo.voteProposals(db, eventIds);
+      const reviewsOf = new Map<number, unknown[]>(rows.map((row) => [row.id, []]));
+      for (let after = 0; ;) {
+        const page = await repo.voteReviewPage(db, eventIds, after);
+        for (const { proposal_id: proposalId, ...review } of page) reviewsOf.get(proposalId)?.push(review);
+        if (page.length < repo.EXPORT_PAGE) break;
+        after = page.at(-1)!.row_id;
+      }
+      const document = {
+        fund_id: config.fund_id,
+        fund_name: config.fund_name,
+        events_id: eventIds,
+        threshold: config.threshold,
+        chain_vote_options: config.chain_vote_options
+          .split(',')
+          .map((option) => option.trim())
+          .filter(Boolean),
+        chain_vote_type: config.chain_vote_type,
+        themes: config.themes,
+        proposals: rows.map(({ id, overall, impact, feasibility, value_for_money: valueForMoney, ...proposal }) => ({
+          row_id: id,
+          ...proposal,
+          score: overall === null ? null : { overall, impact, feasibility, value_for_money: valueForMoney },
+          reviews: reviewsOf.get(id)!,
+        })),
+      };
+      const date = new Date().toISOString().slice(0, 10);
+      return { filename: `attachment; filename="vitss-export-fund-${config.fund_id}-${date}.json"`, document };
+    },
+
+    /** `GET moderations/export/csv[?event_id=]`: every moderation (of the event when given). */
+    async moderationsCsv(actorUserId: number, eventId: number | null) {
+      if (eventId !== null) await events.get(eventId);
+      await audited(actorUserId, 'moderations', eventId);
+      return {
+        filename: attachment('moderations', eventId),
+        stream: csvStream<Record<string, unknown>>(MODERATION_COLUMNS, moderationPages(eventId)),
+      };
+    },
+
+    /** `GET moderations/moderator-stats/[?event_id=]`: per moderator, the reviews they moderated (one row each). */
+    async moderatorStatsCsv(actorUserId: number, eventId: number | null) {
+      if (eventId !== null) await events.get(eventId);
+      await audited(actorUserId, 'moderator-stats', eventId);
+      return {
+        filename: attachment('moderator-stats', eventId),
+        stream: csvStream<Record<string, unknown>>(['user_id', 'reviews_moderated'], single(repo.moderatorStats(db, eventId))),
+      };
+    },
+
+    /** `GET proposal-reviews/export/csv/{event}/` and `…/full-csv/{event}`: the event's reviews with their moderation counts. */
+    async reviewsCsv(actorUserId: number, eventId: number, full: boolean) {
+      await events.get(eventId);
+      const what = full ? 'reviews-full' : 'reviews';
+      await recordAudit(db, {
+        actorUserId,
+        action: `exports.${what}`,
+        entity: 'event',
+        entityId: String(eventId),
+        eventId,
+        before: null,
+        after: null,
+      });
+      const columns = full ? FULL_REVIEW_COLUMNS : REVIEW_COLUMNS;
+      return { filename: attachment(what, eventId), stream: csvStream<Record<string, unknown>>(columns, reviewPages(eventId, full)) };
+    },
+  };
+}
+export type ExportsService = ReturnType<typeof createExportsService>;

@@ -1,0 +1,68 @@
+import { outcomeMessages, type ScoreParams, type ScoreResult } from '@cr/contract/outcomes';
+import { computeProposalScores, type ProposalScore, type ScoreReview } from '../../domain/proposal-scores';
+import { conflict } from '../../errors';
+import type { AdminRun, RunsService } from '../runs/runs.service';
+import { readRunFlags } from '../runs/runs.service';
+import * as repo from './outcomes.repository';
+
+interface Loaded {
+  proposals: { id: number; prId: string; title: string }[];
+  reviews: ScoreReview[];
+}
+
+interface Scored {
+  scores: ProposalScore[];
+  rows: ScoreResult;
+}
+
+/**
+ * Proposal scores (DOMAIN.md "Proposal scores", spec §3 "Score parameters", §7 `POST proposals/generate-results`)
+ * as an irreversible admin run over the included reviews, so the review outcomes must exist first (409 otherwise,
+ * dry run included). Value for money is the third criterion, the auditability rating. A real run stores the scores
+ * (table proposal_scores) and sets proposal_scores_generated; the answer is the §3 list, one row per proposal.
+ */
+export const proposalScoresRun: AdminRun<ScoreParams, Loaded, Scored, ScoreResult> = {
+  action: 'proposals.scores',
+  flag: 'proposal_scores_generated',
+  once: true,
+
+  async load(tx, params) {
+    const flags = await readRunFlags(tx, params.event_id);
+    if (!flags.value.review_outcomes_generated) throw conflict(outcomeMessages.outcomesFirst);
+    const proposals = await repo.scoreProposals(tx, params.event_id);
+    const reviews = await repo.scoreReviews(tx, params.event_id);
+    return {
+      proposals,
+      reviews: reviews.map((review) => ({ ...review, allocated: Boolean(review.allocated) })),
+    };
+  },
+
+  compute(loaded, params) {
+    const scores = computeProposalScores(
+      loaded.proposals.map((proposal) => proposal.id),
+      loaded.reviews,
+      { allocationWeights: params.allocation_weights, levelWeights: params.level_weights },
+    );
+    const rows = scores.map(({ proposal: _id, ...score }, i) => {
+      const proposal = loaded.proposals[i]!;
+      return { proposal: { row_id: proposal.id, pr_id: proposal.prId, title: proposal.title }, ...score };
+    });
+    return { result: { scores, rows }, stats: rows };
+  },
+
+  write: (tx, scored, params) => repo.writeScores(tx, params.event_id, scored.scores),
+
+  // The audit entry keeps a summary, not one row per proposal.
+  auditedStats: (rows) => ({
+    nr_of_proposals: rows.length,
+    nr_of_scored_proposals: rows.filter((row) => row.score_weighted_avg !== null).length,
+  }),
+};
+
+/** `POST proposals/generate-results`. */
+export function createProposalScoresService(deps: { runs: RunsService }) {
+  return {
+    generate: (actorUserId: number, params: ScoreParams): Promise<ScoreResult> => deps.runs.execute(actorUserId, proposalScoresRun, params),
+  };
+}
+export type ProposalScoresService = ReturnType<typeof createProposalScoresService>;
