@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { activeUser, adminHeaders, expectAccessible, expectToast, login } from './support';
+import { activeUser, adminHeaders, expectAccessible, expectToast, login, rewriteJson } from './support';
 
 // Issue 14 items 3-6 (web): a moderator's lists, the moderation form, flags and keyboard shortcuts (checklist group F).
 const API = '/api/reviews';
@@ -124,7 +124,7 @@ async function moderationRound(request: APIRequestContext) {
     },
   });
   expect(allocated.status()).toBe(200);
-  return { eventId, moderator, reviewIds };
+  return { eventId, moderator, reviewIds, headers };
 }
 
 test.describe('moderation (issue 14, checklist F)', () => {
@@ -252,6 +252,36 @@ test.describe('moderation (issue 14, checklist F)', () => {
     await page.getByTestId('moderation-form').getByRole('button', { name: 'Delete moderation' }).click();
     expect((await deleted).status()).toBe(200); // F-032
     await expect(page.getByTestId('moderation-form').getByRole('button', { name: 'Delete moderation' })).toBeHidden();
+  });
+
+  test('F-012 F-035 F-038: once moderation is off the form hides, and a decided review shows its moderations table', async ({
+    page,
+    request,
+  }) => {
+    const round = await moderationRound(request);
+    const auth = await tokenOf(request, round.moderator);
+    const first = (await (await request.get(`${API}/proposal-reviews/allocated/?size=1&page=0`, { headers: auth })).json()).data[0] as {
+      row_id: number;
+    };
+    const saved = await request.post(`${API}/moderations/`, {
+      headers: auth,
+      data: { new_moderation: { review_id: first.row_id, classification: 0, rationale: 'profanity', predefined_reason: 'profanity' } },
+    });
+    expect(saved.status()).toBe(201);
+    await configure(request, round.headers, round.eventId, { moderation_submission_enabled: false });
+    // The ranking as the outcome run would leave it (not pending).
+    await rewriteJson(page, new RegExp(`/proposal-reviews/${first.row_id}/$`), (json) => {
+      json.ranking = 2;
+    });
+    await login(page, round.moderator.catalystId, round.moderator.password);
+    const byReview = page.waitForRequest((r) => r.url().endsWith(`/moderations/by-review/${first.row_id}/`));
+    await page.goto(`/review/${first.row_id}`);
+    await byReview;
+    const table = page.getByRole('table', { name: 'Moderations of this review' });
+    await expect(table.getByRole('row').nth(1)).toContainText('excluded');
+    await expect(table.getByRole('row').nth(1)).toContainText('profanity');
+    await expect(page.getByTestId('moderation-form')).toHaveCount(0);
+    await expectAccessible(page);
   });
 
   test('F-011: a failed list shows the server message in a toast and an empty list', async ({ page, request }) => {
