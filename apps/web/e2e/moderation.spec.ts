@@ -128,7 +128,7 @@ async function moderationRound(request: APIRequestContext) {
 }
 
 test.describe('moderation (issue 14, checklist F)', () => {
-  test('F-004 F-005 F-008 F-012 F-039..F-046: a moderator opens the allocated list, reads a flagged review side by side, includes it by keyboard and goes next', async ({
+  test('F-004 F-005 F-007 F-008 F-012 F-013 F-030 F-033 F-039 F-043 F-044 F-045 F-046: a moderator opens the allocated list, reads a flagged review side by side, includes it by keyboard and goes next', async ({
     page,
     request,
   }) => {
@@ -145,7 +145,11 @@ test.describe('moderation (issue 14, checklist F)', () => {
       .filter({ has: page.getByRole('checkbox', { checked: true }) })
       .first();
     await expect(flagged.getByText('LV0')).toBeVisible(); // F-004: assessor with level
+    const byIds = page.waitForRequest((r) => r.url().includes('/proposal-reviews/by-ids/'));
     await flagged.getByRole('link', { name: /^Open review \d+$/ }).click(); // F-005
+    const related = new URL((await byIds).url()).searchParams.getAll('ids'); // F-045: the ids key repeated
+    expect(related.length).toBeGreaterThan(0);
+    expect(related.length).toBeLessThanOrEqual(20);
     await expect(page).toHaveURL(/\/review\/\d+$/);
     const form = page.getByTestId('moderation-form'); // F-012
     await expect(form).toBeVisible();
@@ -181,7 +185,7 @@ test.describe('moderation (issue 14, checklist F)', () => {
     await expect(page.getByTestId('moderation-form')).toBeVisible();
   });
 
-  test('F-013 F-015..F-021 F-024 F-025 F-031..F-034 F-006 F-009: the reason lists, other with its messages, edit and delete; moderated of allocated', async ({
+  test('F-006 F-009 F-013 F-015 F-016 F-017 F-018 F-019 F-020 F-021 F-024 F-025 F-031 F-032 F-033 F-034: the reason lists, other with its messages, edit and delete; moderated of allocated', async ({
     page,
     request,
   }) => {
