@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { activeUser, adminHeaders, expectAccessible, expectToast, login } from './support';
+import { activeUser, adminHeaders, expectAccessible, expectToast, login, rewriteJson } from './support';
 
 // Issue 14 items 3-6 (web): a moderator's lists, the moderation form, flags and keyboard shortcuts (checklist group F).
 const API = '/api/reviews';
@@ -124,11 +124,11 @@ async function moderationRound(request: APIRequestContext) {
     },
   });
   expect(allocated.status()).toBe(200);
-  return { eventId, moderator, reviewIds };
+  return { eventId, moderator, reviewIds, headers };
 }
 
 test.describe('moderation (issue 14, checklist F)', () => {
-  test('F-004 F-005 F-008 F-012 F-039..F-046: a moderator opens the allocated list, reads a flagged review side by side, includes it by keyboard and goes next', async ({
+  test('F-004 F-005 F-007 F-008 F-012 F-013 F-030 F-033 F-039 F-043 F-044 F-045 F-046: a moderator opens the allocated list, reads a flagged review side by side, includes it by keyboard and goes next', async ({
     page,
     request,
   }) => {
@@ -145,7 +145,11 @@ test.describe('moderation (issue 14, checklist F)', () => {
       .filter({ has: page.getByRole('checkbox', { checked: true }) })
       .first();
     await expect(flagged.getByText('LV0')).toBeVisible(); // F-004: assessor with level
+    const byIds = page.waitForRequest((r) => r.url().includes('/proposal-reviews/by-ids/'));
     await flagged.getByRole('link', { name: /^Open review \d+$/ }).click(); // F-005
+    const related = new URL((await byIds).url()).searchParams.getAll('ids'); // F-045: the ids key repeated
+    expect(related.length).toBeGreaterThan(0);
+    expect(related.length).toBeLessThanOrEqual(20);
     await expect(page).toHaveURL(/\/review\/\d+$/);
     const form = page.getByTestId('moderation-form'); // F-012
     await expect(form).toBeVisible();
@@ -181,7 +185,7 @@ test.describe('moderation (issue 14, checklist F)', () => {
     await expect(page.getByTestId('moderation-form')).toBeVisible();
   });
 
-  test('F-013 F-015..F-021 F-024 F-025 F-031..F-034 F-006 F-009: the reason lists, other with its messages, edit and delete; moderated of allocated', async ({
+  test('F-006 F-009 F-013 F-015 F-016 F-017 F-018 F-019 F-020 F-021 F-024 F-025 F-031 F-032 F-033 F-034: the reason lists, other with its messages, edit and delete; moderated of allocated', async ({
     page,
     request,
   }) => {
@@ -198,13 +202,29 @@ test.describe('moderation (issue 14, checklist F)', () => {
     await form.getByRole('button', { name: 'excluded' }).click();
     const reasons = form.getByRole('radio');
     await expect(reasons).toHaveCount(6);
-    await expect(reasons.last()).toHaveAccessibleName('other'); // F-015, F-016
+    await expect(reasons.last()).toHaveAccessibleName('other'); // F-015
+    await expect(form.locator('.mantine-Radio-label')).toHaveText([
+      "not the person's own opinion",
+      'profanity',
+      'similarity',
+      'rationale does not correspond',
+      'false statement',
+      'other',
+    ]); // F-016
     await form.getByRole('radio', { name: 'profanity' }).check();
     // The choice is a draft kept in the browser: a reload keeps it.
     await page.reload();
     await expect(form.getByRole('radio', { name: 'profanity' })).toBeChecked();
     await form.getByRole('button', { name: 'approved' }).click(); // F-018: the reason is cleared
-    await expect(form.getByRole('radio', { name: "person's own opinion" })).not.toBeChecked(); // F-017
+    await expect(form.locator('.mantine-Radio-label')).toHaveText([
+      'valid',
+      "person's own opinion",
+      'not profanity',
+      'not similarity',
+      'not similarity (second variant)',
+      'other',
+    ]); // F-017
+    await expect(form.getByRole('radio', { checked: true })).toHaveCount(0);
     await expect(form.getByRole('button', { name: 'Save moderation' })).toBeHidden();
     await form.getByRole('radio', { name: 'other' }).check(); // F-019
     const custom = form.getByRole('textbox', { name: 'Custom reason' });
@@ -252,6 +272,36 @@ test.describe('moderation (issue 14, checklist F)', () => {
     await page.getByTestId('moderation-form').getByRole('button', { name: 'Delete moderation' }).click();
     expect((await deleted).status()).toBe(200); // F-032
     await expect(page.getByTestId('moderation-form').getByRole('button', { name: 'Delete moderation' })).toBeHidden();
+  });
+
+  test('F-012 F-035 F-038: once moderation is off the form hides, and a decided review shows its moderations table', async ({
+    page,
+    request,
+  }) => {
+    const round = await moderationRound(request);
+    const auth = await tokenOf(request, round.moderator);
+    const first = (await (await request.get(`${API}/proposal-reviews/allocated/?size=1&page=0`, { headers: auth })).json()).data[0] as {
+      row_id: number;
+    };
+    const saved = await request.post(`${API}/moderations/`, {
+      headers: auth,
+      data: { new_moderation: { review_id: first.row_id, classification: 0, rationale: 'profanity', predefined_reason: 'profanity' } },
+    });
+    expect(saved.status()).toBe(201);
+    await configure(request, round.headers, round.eventId, { moderation_submission_enabled: false });
+    // The ranking as the outcome run would leave it (not pending).
+    await rewriteJson(page, new RegExp(`/proposal-reviews/${first.row_id}/$`), (json) => {
+      json.ranking = 2;
+    });
+    await login(page, round.moderator.catalystId, round.moderator.password);
+    const byReview = page.waitForRequest((r) => r.url().endsWith(`/moderations/by-review/${first.row_id}/`));
+    await page.goto(`/review/${first.row_id}`);
+    await byReview;
+    const table = page.getByRole('table', { name: 'Moderations of this review' });
+    await expect(table.getByRole('row').nth(1)).toContainText('excluded');
+    await expect(table.getByRole('row').nth(1)).toContainText('profanity');
+    await expect(page.getByTestId('moderation-form')).toHaveCount(0);
+    await expectAccessible(page);
   });
 
   test('F-011: a failed list shows the server message in a toast and an empty list', async ({ page, request }) => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sharedPassages, sharedShare } from './shared-passages';
 import { flagGroups, formatPercent } from './flag-groups';
+import { inBatches } from './api/moderations';
+import { buildUrl } from '../../lib/api-client';
 
 describe('sharedPassages (issue 14 item 5)', () => {
   it('marks the runs of three words both notes hold, ignoring case and punctuation, and keeps the text whole', () => {
@@ -15,7 +17,7 @@ describe('sharedPassages (issue 14 item 5)', () => {
   });
 });
 
-describe('flagGroups (spec §2.15, F-040, F-041)', () => {
+describe('flagGroups (spec §2.15, F-041, F-042, F-043, F-046)', () => {
   it('groups by type and first related review, scores the mean, shows two decimals', () => {
     const groups = flagGroups([
       { flag_type: 1, score: 0.9, related_reviews: [7, 8], related_criteria: ['impact_note', 'feasibility_note'] },
@@ -33,5 +35,14 @@ describe('flagGroups (spec §2.15, F-040, F-041)', () => {
     ]);
     expect(formatPercent(0.85)).toBe('85.00%');
     expect(formatPercent(0.12345)).toBe('12.35%');
+  });
+});
+
+describe('related reviews by ids (F-045)', () => {
+  it('asks 20 ids a request, repeating the ids key', () => {
+    const ids = Array.from({ length: 45 }, (_, index) => index + 1);
+    expect(inBatches(ids).map((batch) => batch.length)).toEqual([20, 20, 5]);
+    const url = new URL(buildUrl('proposal-reviews/by-ids/', { ids: inBatches(ids)[2]! }, 'http://x/api'));
+    expect(url.searchParams.getAll('ids')).toEqual(['41', '42', '43', '44', '45']);
   });
 });

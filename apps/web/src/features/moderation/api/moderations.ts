@@ -31,13 +31,19 @@ export const reviewModerationsQuery = (reviewId: number) =>
 
 /** The ids of a flag's related reviews, 20 a request with `ids` repeated (spec §2.15): `GET proposal-reviews/by-ids/`. */
 export const RELATED_BATCH = 20;
+/** `ids` cut into requests of at most `size` (F-045). */
+export function inBatches(ids: readonly number[], size = RELATED_BATCH): number[][] {
+  const batches: number[][] = [];
+  for (let start = 0; start < ids.length; start += size) batches.push(ids.slice(start, start + size));
+  return batches;
+}
 export const relatedReviewsQuery = (ids: readonly number[]) =>
   queryOptions({
     queryKey: moderationKeys.related(ids),
     queryFn: async () => {
-      const batches: number[][] = [];
-      for (let start = 0; start < ids.length; start += RELATED_BATCH) batches.push(ids.slice(start, start + RELATED_BATCH));
-      const pages = await Promise.all(batches.map((batch) => api<ReviewPublic[]>('proposal-reviews/by-ids/', { query: { ids: batch } })));
+      const pages = await Promise.all(
+        inBatches(ids).map((batch) => api<ReviewPublic[]>('proposal-reviews/by-ids/', { query: { ids: batch } })),
+      );
       return pages.flat();
     },
     enabled: ids.length > 0,
