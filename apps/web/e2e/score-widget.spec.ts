@@ -20,7 +20,7 @@ test.describe('score widget', () => {
     await rewriteJson(page, '**/api/reviews/configs/reviews/*/', (json) => {
       json.value.moderation_submission_enabled = false;
     });
-    await page.goto(`/proposals/${proposal.row_id}`);
+    await page.goto(`/proposal/${proposal.row_id}`);
     const widget = page.getByRole('region', { name: 'Score' });
     await expect(widget).toBeVisible();
     for (const [label, value] of [
@@ -43,7 +43,7 @@ test.describe('score widget', () => {
       json.value.moderation_submission_enabled = true;
     });
     const configAnswered = page.waitForResponse(/\/api\/reviews\/configs\/reviews\/\d+\//);
-    await page.goto(`/proposals/${proposal.row_id}`);
+    await page.goto(`/proposal/${proposal.row_id}`);
     await configAnswered;
     await expect(page.getByRole('heading', { level: 1, name: proposal.title })).toBeVisible();
     await expect(page.getByRole('region', { name: 'Score' })).toHaveCount(0);
