@@ -151,6 +151,9 @@ describe.each(databaseKinds)('review outcomes and proposal scores on %s', (kind)
     const rankings = await rankingsOf(event.id);
     for (const id of world.ofA) expect(rankings.get(id)).toBe(3);
     expect([rankings.get(world.b0), rankings.get(world.b1), rankings.get(world.b2), rankings.get(world.c0)]).toEqual([1, 2, 1, 1]);
+    // The event's allocation config shows the run flag (the web disables the form with it, G-007).
+    const flags = await ctx.app.inject({ method: 'GET', url: `${API}/configs/allocations/${event.id}/`, headers: event.admin.auth });
+    expect(flags.json().value).toMatchObject({ review_outcomes_generated: true });
     const audit = await ctx.db.select().from(auditLog).where(eq(auditLog.action, 'reviews.outcomes'));
     expect(audit.filter((entry) => entry.eventId === event.id)).toHaveLength(1);
 
