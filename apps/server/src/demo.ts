@@ -15,6 +15,13 @@ import { createProposalImportService } from './modules/proposals/proposal-import
 import { insertSubscription } from './modules/subscriptions/subscriptions.repository';
 import { newAnonymousId } from './modules/subscriptions/subscriptions.service';
 import { findAccountByCatalystId } from './modules/accounts/accounts.repository';
+import { ReviewerLevel, SubscriptionStatus } from '@cr/contract/subscriptions';
+import { MODERATION_ALLOCATION_DEFAULTS } from '@cr/contract/moderations';
+import { AI_GENERATED_THRESHOLD_DEFAULT, SIMILARITY_THRESHOLD_DEFAULT } from '@cr/contract/flags';
+import { computeFlagsRun } from './modules/flags/flags.service';
+import { moderationAllocationRun } from './modules/moderations/moderation-allocation.service';
+import { createPrng } from './domain/prng';
+import { nearDuplicate, syntheticNote } from './lib/note-corpus';
 
 /** The demo accounts the README lists. One password for all: easy to try, never for production. */
 export const DEMO_PASSWORD = 'Demo-pass1';
@@ -36,6 +43,15 @@ const DAY = 24 * 60 * 60 * 1000;
 export const DEMO_EVENT = {
   name: 'Fund 15 (demo)',
   description: 'A demonstration funding round: reviewers subscribe and review the proposals of its categories.',
+};
+/**
+ * The demo round in its moderation stage (issue 14 item 7): reviews written, moderation open, its flags computed and
+ * the demo moderator active as LV2 with a moderation allocation, so that a first visitor sees moderation working.
+ */
+export const DEMO_MODERATION_EVENT = {
+  name: 'Moderation round (demo)',
+  description:
+    'A demonstration round whose reviews are being moderated: LV2 moderators include or exclude the flagged and spot-checked reviews.',
 };
 const PAST_EVENT = { name: 'Fund 14 (demo)', description: "A past demonstration round, kept for the reviewers' history." };
 
@@ -188,5 +204,110 @@ export async function seedDemo(db: Db): Promise<number> {
     await seedDemoEvents(tx);
   });
   await seedDemoProposals(db);
+  await seedDemoModerationRound(db);
   return created;
+}
+
+/** Reviews per community reviewer in the moderation round, and the minimum spot checks its allocation asks for. */
+const MODERATION_ROUND_REVIEWS = 4;
+const MODERATION_ROUND_SPOT_CHECKS = 2;
+
+/**
+ * The moderation round: the sample proposals, the six demo community reviewers with four reviews each (realistic
+ * notes from the note corpus; two reviews copy another's note almost word for word, one has a profane word), the
+ * flags computed and the moderation allocation run for real, as an admin would; the demo moderator is its active LV2
+ * moderator. Only once: nothing happens when the round exists.
+ */
+async function seedDemoModerationRound(db: Db): Promise<void> {
+  if (await findEventByName(db, DEMO_MODERATION_EVENT.name)) return;
+  const admin = await findAccountByCatalystId(db, 'cardano/demo-admin');
+  const moderator = await findAccountByCatalystId(db, 'cardano/demo-moderator');
+  if (!admin || !moderator) return;
+  const now = Date.now();
+  // Not a current event: the site's stage is derived from every current event (moderation open wins), and the demo
+  // shows Fund 15 open for review. Moderation itself is checked per event, so the round works all the same.
+  const event = await insertEvent(db, {
+    ...DEMO_MODERATION_EVENT,
+    active: false,
+    startTime: new Date(now - 60 * DAY),
+    endTime: new Date(now + 30 * DAY),
+  });
+  await upsertConfig(db, 'reviews', event.id, {
+    ...DEFAULT_REVIEWS_CONFIG,
+    user_registration_enabled: true,
+    review_visibility_enabled: true,
+    moderation_submission_enabled: true,
+    moderation_submission_starts_at: new Date(now - 2 * DAY).toISOString(),
+    moderation_submission_ends_at: new Date(now + 28 * DAY).toISOString(),
+  });
+  const events = createEventsService(db);
+  await createProposalImportService({ db, events, registry: localRegistry }).import(admin.userId, event.id, {
+    source: 'sample',
+    dry_run: false,
+    categories: [],
+    accept_non_existent_users: true,
+    accept_non_persistent_users: true,
+  });
+  const proposals = await allocationProposals(db, event.id);
+  if (proposals.length === 0) return;
+  await insertSubscription(db, {
+    userId: moderator.userId,
+    eventId: event.id,
+    role: ReviewerLevel.level_2,
+    status: SubscriptionStatus.active,
+    anonymousId: newAnonymousId(),
+    preferredCategories: [],
+    publicContact: '@demo-moderator',
+  });
+
+  const prng = createPrng(15);
+  const written: string[][] = [];
+  for (let n = 1; n <= 6; n += 1) {
+    const reviewer = await findAccountByCatalystId(db, `cardano/demo-community-${n}`);
+    if (!reviewer) continue;
+    const subscription = await insertSubscription(db, {
+      userId: reviewer.userId,
+      eventId: event.id,
+      role: n % 3 === 0 ? ReviewerLevel.level_1 : ReviewerLevel.level_0,
+      status: SubscriptionStatus.active,
+      anonymousId: newAnonymousId(),
+      preferredCategories: [],
+    });
+    for (let k = 0; k < MODERATION_ROUND_REVIEWS; k += 1) {
+      const notes = [syntheticNote(prng, 500), syntheticNote(prng, 500), syntheticNote(prng, 500)];
+      // Near-duplicates: the first review of reviewers 2 and 4 copies the impact note of reviewer 1's and 3's.
+      if (k === 0 && n % 2 === 0 && written.length >= MODERATION_ROUND_REVIEWS)
+        notes[0] = nearDuplicate(written[written.length - MODERATION_ROUND_REVIEWS]![0]!, prng);
+      // One profane review.
+      if (n === 5 && k === 1) notes[1] = `${notes[1]} Frankly, this budget is bullshit.`;
+      written.push(notes);
+      const proposal = proposals[(n * MODERATION_ROUND_REVIEWS + k) % proposals.length]!;
+      await insertReview(db, {
+        eventId: event.id,
+        proposalId: proposal.id,
+        categoryId: proposal.category,
+        subscriptionId: subscription.id,
+        impactRating: 1 + ((n + k) % 5),
+        impactNote: notes[0]!,
+        feasibilityRating: 1 + ((n * 2 + k) % 5),
+        feasibilityNote: notes[1]!,
+        auditabilityRating: 1 + ((n + k * 3) % 5),
+        auditabilityNote: notes[2]!,
+      });
+    }
+  }
+
+  const runs = createRunsService({ db, events });
+  await runs.execute(admin.userId, computeFlagsRun, {
+    event_id: event.id,
+    similarity_threshold: SIMILARITY_THRESHOLD_DEFAULT,
+    ai_generated_threshold: AI_GENERATED_THRESHOLD_DEFAULT,
+    dry_run: false,
+  });
+  await runs.execute(admin.userId, moderationAllocationRun, {
+    event_id: event.id,
+    ...MODERATION_ALLOCATION_DEFAULTS,
+    min_spot_check_per_reviewer: MODERATION_ROUND_SPOT_CHECKS,
+    dry_run: false,
+  });
 }

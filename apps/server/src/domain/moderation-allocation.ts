@@ -1,3 +1,4 @@
+import { NO_OBJECTIVE } from './rules';
 import { createPrng, shuffleInPlace } from './prng';
 import { averages, type Averages } from './stats';
 
@@ -61,7 +62,7 @@ export interface ModerationAllocationResult {
   perReview: Int32Array;
 }
 
-const NO_CATEGORY = -1;
+const NO_CATEGORY = NO_OBJECTIVE;
 const categoryKey = (category: number | null) => category ?? NO_CATEGORY;
 
 /** Step 1: flagged ∪ spot checks; returns indexes into `reviews`, and how many are spot checks. */

@@ -9,6 +9,7 @@ export const queryRoots = {
   categories: ['categories'],
   configs: ['configs'],
   events: ['events'],
+  moderations: ['moderations'],
   proposals: ['proposals'],
   reviews: ['reviews'],
   users: ['users'],

@@ -6,9 +6,10 @@ import { z } from 'zod';
 import { errorBody, pageQuery, paged, validationErrorBody } from '@cr/contract/common';
 import { rowId } from '@cr/contract/common';
 import { auditEntry } from '@cr/contract/events';
-import { healthz, UserRole } from '@cr/contract/users';
+import { healthz } from '@cr/contract/users';
 import type { Db } from '../../db/client';
 import { outbox } from '../../db/schema/index';
+import { isAdmin } from '../../domain/rules';
 import { forbidden, unauthorized } from '../../errors';
 import type { AuditService } from './audit.service';
 
@@ -74,7 +75,7 @@ export async function outboxRoutes(app: FastifyInstance, options: { db: Db; toke
       const header = request.headers[OUTBOX_TOKEN_HEADER];
       if (!sameSecret(typeof header === 'string' ? header : undefined, options.token)) {
         if (!request.user) throw unauthorized();
-        if (request.user.role !== UserRole.admin) throw forbidden('This section is only accessible to admins.');
+        if (!isAdmin(request.user)) throw forbidden('This section is only accessible to admins.');
       }
       const rows = await options.db
         .select()

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Grid, Loader, NavLink as MantineNavLink, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Divider, Grid, Loader, NavLink as MantineNavLink, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -6,7 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { PageHeading } from '../../../components/page-heading';
 import { paths } from '../../../config/paths';
+import { ComputeFlagsForm, ImportFlagsForm } from '../../../features/admin/components/flags-runs';
 import { ImportProposalsForm } from '../../../features/admin/components/import-proposals-form';
+import { ModerationAllocationForm } from '../../../features/admin/components/moderation-allocation-form';
 import { ProposalAllocationForm } from '../../../features/admin/components/proposal-allocation-form';
 import {
   allocationConfigQuery,
@@ -64,13 +66,39 @@ function ProposalAllocationSection({ eventId }: { eventId: number }) {
   );
 }
 
+/**
+ * Moderation Allocation (spec §2.17, F-047..F-058): the allocation run, disabled once the event's allocation config
+ * says it was generated (F-051, F-053), with the flag runs it draws on above it (issue 14 item 1).
+ */
+function ModerationAllocationSection({ eventId }: { eventId: number }) {
+  const { t } = useTranslation();
+  const flags = useQuery({ ...allocationConfigQuery(eventId), retry: false });
+  useEffect(() => {
+    if (flags.error) notifyError(flags.error, 'errors.fetchAllocationConfig');
+  }, [flags.error]);
+  return (
+    <Stack gap="xl">
+      <ComputeFlagsForm key={`compute-${eventId}`} eventId={eventId} />
+      <ImportFlagsForm key={`import-${eventId}`} eventId={eventId} />
+      <Divider />
+      {flags.isError ? (
+        <Alert color="red">{t('errors.fetchAllocationConfig')}</Alert>
+      ) : !flags.data ? (
+        <Loader size="sm" />
+      ) : (
+        <ModerationAllocationForm key={eventId} eventId={eventId} isGenerated={flags.data.moderation_allocation_generated} />
+      )}
+    </Stack>
+  );
+}
+
 function ImportSection({ eventId }: { eventId: number }) {
   const categories = useQuery(categoriesQuery(eventId));
   if (!categories.data) return <Loader size="sm" />;
   return <ImportProposalsForm key={eventId} eventId={eventId} categories={categories.data} />;
 }
 
-const WORKING = new Set<Section>(['general', 'levels', 'proposalAllocation', 'import']);
+const WORKING = new Set<Section>(['general', 'levels', 'proposalAllocation', 'moderationAllocation', 'import']);
 
 /** /admin/{id}: one event's configuration, a side menu of eight sections (spec §2.17). */
 export default function AdminEventConfiguration() {
@@ -117,6 +145,7 @@ export default function AdminEventConfiguration() {
             {section === 'general' && <GeneralSection eventId={eventId} />}
             {section === 'levels' && <LevelsSection eventId={eventId} />}
             {section === 'proposalAllocation' && <ProposalAllocationSection eventId={eventId} />}
+            {section === 'moderationAllocation' && <ModerationAllocationSection eventId={eventId} />}
             {section === 'import' && <ImportSection eventId={eventId} />}
             {!WORKING.has(section) && <Text c="dimmed">{t('admin.comingSoon')}</Text>}
           </Stack>

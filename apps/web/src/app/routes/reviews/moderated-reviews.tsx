@@ -1,6 +1,29 @@
-import { Placeholder } from '../placeholder';
+import { Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { PageHeading } from '../../../components/page-heading';
+import { QueryPagination, usePageParam } from '../../../components/query-pagination';
+import { allocatedReviewsQuery, moderatedReviewsQuery } from '../../../features/moderation/api/get-moderation-lists';
+import { MODERATION_PAGE_SIZE } from '../../../features/moderation/api/keys';
+import { ModerationReviewsTable } from '../../../features/moderation/components/moderation-reviews-table';
 
-// TODO(issue 5/6): the screen's content.
+/**
+ * The reviews the moderator has moderated (spec §2.14, F-002, F-006, F-010), with 'moderated of allocated' totals;
+ * the allocated total comes from `proposal-reviews/allocated/` with size 1 (F-009).
+ */
 export default function ModeratedReviews() {
-  return <Placeholder titleKey="placeholder.moderatedReviews" />;
+  const { t } = useTranslation();
+  const [page] = usePageParam();
+  const { data, isLoading } = useQuery(moderatedReviewsQuery(page, MODERATION_PAGE_SIZE));
+  const { data: allocated } = useQuery(allocatedReviewsQuery(0, 1));
+  return (
+    <>
+      <PageHeading title={t('moderation.moderatedTitle')}>{t('moderation.moderatedIntro')}</PageHeading>
+      <Text data-testid="moderation-totals" mb="sm">
+        {t('moderation.totals', { moderated: data?.page.total ?? 0, allocated: allocated?.page.total ?? 0 })}
+      </Text>
+      <ModerationReviewsTable rows={data?.data ?? []} label={t('moderation.moderatedTitle')} isLoading={isLoading} />
+      <QueryPagination total={data?.page.total ?? 0} size={MODERATION_PAGE_SIZE} />
+    </>
+  );
 }

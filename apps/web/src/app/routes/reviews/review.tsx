@@ -1,11 +1,18 @@
 import { Anchor, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { switchActive } from '@cr/contract/events';
-import { useEffect } from 'react';
+import { ReviewRanking } from '@cr/contract/reviews';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { paths } from '../../../config/paths';
 import { eventConfigQuery } from '../../../features/events/api/events';
+import { FlagsPanel } from '../../../features/moderation/components/flags-panel';
+import { ModerationForm, type ModerationFormHandle } from '../../../features/moderation/components/moderation-form';
+import { ModerationsTable } from '../../../features/moderation/components/moderations-table';
+import { ShortcutsHelp } from '../../../features/moderation/components/shortcuts-help';
+import { useShortcuts } from '../../../features/moderation/shortcuts';
 import { reviewQuery } from '../../../features/reviews/api/get-review';
 import { OwnReviewActions } from '../../../features/reviews/components/own-review-actions';
 import { NextAllocationButton, RatingCards, ReviewHeader } from '../../../features/reviews/components/review-details';
@@ -41,6 +48,22 @@ function ReviewScreen({ id }: { id: number }) {
   const navigate = useNavigate();
   const { data: review, error, isPending } = useQuery(reviewQuery(id));
   const { data: config } = useQuery({ ...eventConfigQuery(review?.event ?? 0), enabled: review !== undefined });
+  const form = useRef<ModerationFormHandle | null>(null);
+  const [helpOpened, help] = useDisclosure(false);
+  const moderating = logged && !!review?.allocated_for_moderation && switchActive(config ?? undefined, 'moderation_submission_enabled');
+  // Issue 14 item 6: the moderator's keys, never while typing in a field (see shortcuts.ts).
+  useShortcuts(
+    {
+      next: () => review?.next_allocation && navigate(paths.review(review.next_allocation)),
+      previous: () => navigate(-1),
+      include: () => form.current?.classify(1),
+      exclude: () => form.current?.classify(0),
+      reason: () => form.current?.focusReason(),
+      save: () => form.current?.save(),
+      help: help.toggle,
+    },
+    moderating,
+  );
 
   useEffect(() => {
     // Only logged (spec §8): the detail page shows no toast for a failed fetch.
@@ -60,7 +83,9 @@ function ReviewScreen({ id }: { id: number }) {
   }
 
   // Spec §2.15: the viewer moderates this review while moderation is open for its event.
-  const isModerating = logged && review.allocated_for_moderation && switchActive(config ?? undefined, 'moderation_submission_enabled');
+  const isModerating = moderating;
+  const moderationEnabled = switchActive(config ?? undefined, 'moderation_submission_enabled');
+  const rankingPending = review.ranking === null || review.ranking === ReviewRanking.pending;
   // Issue 12 item 11: the author (their anonymous id in the review's event) may edit or delete it while reviews are open.
   const isAuthor =
     user?.extra.subscriptions.some((item) => item.event_id === review.proposal.event_id && item.extra.anonymous_id === review.assessor) ??
@@ -80,9 +105,20 @@ function ReviewScreen({ id }: { id: number }) {
       <Group justify="flex-end">
         <NextAllocationButton next={review.next_allocation} />
       </Group>
-      {/* TODO(moderation issue, checklist F): the moderation form, shown when isModerating (logged in, allocated_for_moderation, moderation enabled for the event). */}
-      {/* TODO(moderation issue, checklist F): the flags, grouped by flag type and first related review, scores as percentages. */}
-      {/* TODO(moderation issue, checklist F): the moderations table, shown when moderation is not enabled for the event and the ranking is not pending. */}
+      {/* Spec §2.15, F-012: logged in, allocated_for_moderation and moderation enabled for the event. */}
+      {isModerating && user && (
+        <>
+          <ModerationForm review={review} userId={user.catalyst_id.id} handle={form} />
+          <Text size="sm" c="dimmed">
+            {t('moderation.shortcutsHint')}
+          </Text>
+          <ShortcutsHelp opened={helpOpened} onClose={help.close} />
+        </>
+      )}
+      {/* Spec §2.15, F-039..F-046. */}
+      <FlagsPanel review={review} />
+      {/* Spec §2.15, F-038: moderation not enabled for the event and the ranking not pending. */}
+      {config !== undefined && !moderationEnabled && !rankingPending && <ModerationsTable reviewId={review.row_id} />}
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, NumberInput, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Category } from '@cr/contract/events';
 import {
@@ -15,7 +15,7 @@ import { fieldError } from '../../../components/form-field';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useGenerateProposalAllocation } from '../api/proposal-runs';
 import { AllocationStatsView } from './allocation-stats';
-import { DryRunResult, DryRunSwitch, RunConfirmModal, RunProgress, RunResultModal } from './run-controls';
+import { DryRunResult, DryRunSwitch, RunConfirmModal, RunNumberField, RunProgress, RunResultModal } from './run-controls';
 import { useRunFlow } from './use-run-flow';
 
 const NUMBER_FIELDS = [
@@ -75,25 +75,15 @@ export function ProposalAllocationForm({
           {NUMBER_FIELDS.map(({ name, min }) => {
             const label = t(`adminRuns.allocation.${name}`);
             return (
-              <Controller
+              <RunNumberField
                 key={name}
                 control={form.control}
                 name={name}
-                render={({ field }) => (
-                  <NumberInput
-                    label={label}
-                    description={t(`adminRuns.allocation.${name}Hint`)}
-                    withAsterisk
-                    min={min}
-                    step={1}
-                    allowDecimal={false}
-                    value={field.value}
-                    onChange={(next) => field.onChange(typeof next === 'number' ? next : next === '' ? undefined : Number(next))}
-                    onBlur={field.onBlur}
-                    error={errorOf(name, label)}
-                    disabled={isGenerated}
-                  />
-                )}
+                label={label}
+                description={t(`adminRuns.allocation.${name}Hint`)}
+                min={min}
+                error={errorOf(name, label)}
+                disabled={isGenerated}
               />
             );
           })}

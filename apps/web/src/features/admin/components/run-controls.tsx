@@ -1,7 +1,7 @@
-import { Alert, Button, Group, Loader, Modal, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, Modal, NumberInput, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useId, type ReactNode } from 'react';
-import type { Control, FieldValues, Path } from 'react-hook-form';
+import { Controller, type Control, type FieldValues, type Path } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormSwitch } from '../../../components/form-switch';
 
@@ -131,5 +131,46 @@ export function DryRunResult({ title, children }: { title: string; children: Rea
         {children}
       </Stack>
     </Paper>
+  );
+}
+
+/** A run's whole-number parameter (spec §5): required, with its minimum; `error` comes from `fieldError`. */
+export function RunNumberField<T extends FieldValues>({
+  control,
+  name,
+  label,
+  description,
+  min,
+  error,
+  disabled,
+}: {
+  control: Control<T>;
+  name: Path<T>;
+  label: string;
+  description: string;
+  min: number;
+  error: string | undefined;
+  disabled?: boolean;
+}) {
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <NumberInput
+          label={label}
+          description={description}
+          withAsterisk
+          min={min}
+          step={1}
+          allowDecimal={false}
+          value={field.value}
+          onChange={(next) => field.onChange(typeof next === 'number' ? next : next === '' ? undefined : Number(next))}
+          onBlur={field.onBlur}
+          error={error}
+          disabled={disabled}
+        />
+      )}
+    />
   );
 }

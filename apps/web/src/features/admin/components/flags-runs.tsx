@@ -1,0 +1,228 @@
+import { Alert, Button, FileInput, Group, NumberInput, Stack, Table, Text, Title } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  AI_GENERATED_THRESHOLD_DEFAULT,
+  SIMILARITY_THRESHOLD_DEFAULT,
+  computeFlagsParams,
+  externalFlagsFile,
+  type ComputeFlagsParams,
+  type ExternalFlag,
+} from '@cr/contract/flags';
+import { IconFileUpload } from '@tabler/icons-react';
+import { useId, useState } from 'react';
+import { Controller, useForm, type UseFormReturn } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { fieldError } from '../../../components/form-field';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import { useComputeFlags, useImportFlags, type FlagRunResult } from '../api/moderation-runs';
+import { DryRunResult, DryRunSwitch, RunConfirmModal, RunProgress, RunResultModal } from './run-controls';
+import { useRunFlow } from './use-run-flow';
+
+type ParamsInput = z.input<typeof computeFlagsParams>;
+const THRESHOLDS = [
+  { name: 'similarity_threshold', min: 0.5, max: 1 },
+  { name: 'ai_generated_threshold', min: 0, max: 1 },
+] as const;
+const TYPES = ['profanity', 'similarity', 'ai_generated'] as const;
+
+/** How many reviews a flag run flagged, in all and per type. */
+export function FlagRunStatsView({ stats }: { stats: FlagRunResult }) {
+  const { t } = useTranslation();
+  const rows: [string, number][] = [
+    [t('adminRuns.flags.reviews'), stats.reviews],
+    [t('adminRuns.flags.flagged'), stats.flagged],
+    ...TYPES.map((type): [string, number] => [t(`adminRuns.flags.types.${type}`), stats.per_type[type]]),
+  ];
+  return (
+    <Table withTableBorder variant="vertical" layout="fixed" captionSide="top" maw={480} data-testid="flag-stats">
+      <Table.Caption>{t('adminRuns.flags.countsCaption')}</Table.Caption>
+      <Table.Tbody>
+        {rows.map(([label, value]) => (
+          <Table.Tr key={label}>
+            <Table.Th scope="row">{label}</Table.Th>
+            <Table.Td>{value}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/**
+ * "Compute flags" (issue 14 item 1; DOMAIN.md "Flags"): the similarity and AI-hint thresholds and the dry run. A dry
+ * run shows how many reviews each type would flag; a real run, after confirmation, replaces the event's computed
+ * flags. It may run again, as the flags follow the reviews.
+ */
+export function ComputeFlagsForm({ eventId }: { eventId: number }) {
+  const { t } = useTranslation();
+  const headingId = useId();
+  const compute = useComputeFlags();
+  const form = useForm<ParamsInput, unknown, ComputeFlagsParams>({
+    resolver: zodResolver(computeFlagsParams),
+    mode: 'onChange',
+    defaultValues: {
+      event_id: eventId,
+      similarity_threshold: SIMILARITY_THRESHOLD_DEFAULT,
+      ai_generated_threshold: AI_GENERATED_THRESHOLD_DEFAULT,
+      dry_run: true,
+    },
+  });
+  const flow = useRunFlow(async (params: ComputeFlagsParams): Promise<FlagRunResult | undefined> => {
+    try {
+      const stats = await compute.mutateAsync(params);
+      if (!stats.dry_run) notifySuccess('adminRuns.flags.success');
+      return stats;
+    } catch (error) {
+      notifyError(error, 'adminRuns.flags.failed');
+      return undefined;
+    }
+  });
+  const onSubmit = form.handleSubmit((values) => flow.submit(values));
+  const isDryRunning = compute.isPending && !flow.isConfirming;
+
+  return (
+    <Stack gap="md" component="section" aria-labelledby={headingId}>
+      <Title order={3} size="h4" id={headingId}>
+        {t('adminRuns.flags.title')}
+      </Title>
+      <form onSubmit={onSubmit} noValidate aria-label={t('adminRuns.flags.title')}>
+        <Stack gap="md" maw={560}>
+          <Text size="sm" c="dimmed">
+            {t('adminRuns.flags.intro')}
+          </Text>
+          {THRESHOLDS.map(({ name, min, max }) => {
+            const label = t(`adminRuns.flags.${name}`);
+            return (
+              <Controller
+                key={name}
+                control={form.control}
+                name={name}
+                render={({ field }) => (
+                  <NumberInput
+                    label={label}
+                    description={t(`adminRuns.flags.${name}Hint`)}
+                    min={min}
+                    max={max}
+                    step={0.05}
+                    decimalScale={2}
+                    value={field.value}
+                    onChange={(next) => field.onChange(typeof next === 'number' ? next : next === '' ? undefined : Number(next))}
+                    onBlur={field.onBlur}
+                    error={fieldError(form as unknown as UseFormReturn<ParamsInput>, name, label)}
+                    disabled={compute.isPending}
+                  />
+                )}
+              />
+            );
+          })}
+          <DryRunSwitch control={form.control} name="dry_run" submitCount={form.formState.submitCount} disabled={compute.isPending} />
+          <Group>
+            <Button type="submit" loading={isDryRunning} disabled={compute.isPending || !form.formState.isValid}>
+              {t('adminRuns.flags.submit')}
+            </Button>
+            {isDryRunning && <RunProgress label={t('adminRuns.runningDry')} />}
+          </Group>
+        </Stack>
+      </form>
+      {flow.dryRunResult && (
+        <DryRunResult title={t('adminRuns.flags.dryRunTitle')}>
+          <FlagRunStatsView stats={flow.dryRunResult} />
+        </DryRunResult>
+      )}
+      <RunConfirmModal
+        opened={flow.isConfirming}
+        title={t('adminRuns.flags.confirmTitle')}
+        confirmLabel={t('adminRuns.flags.confirm')}
+        isRunning={compute.isPending}
+        onCancel={flow.cancel}
+        onConfirm={() => void flow.confirm()}
+      >
+        {t('adminRuns.flags.confirmText')}
+      </RunConfirmModal>
+      <RunResultModal opened={flow.realRunResult !== null} title={t('adminRuns.flags.resultTitle')} onClose={flow.closeResult}>
+        {flow.realRunResult && <FlagRunStatsView stats={flow.realRunResult} />}
+      </RunResultModal>
+    </Stack>
+  );
+}
+
+type ReadFlags = { ok: true; flags: ExternalFlag[] } | { ok: false; error: 'notJson' | 'notFlags'; detail?: string };
+
+/** An upload's text read as an outside tool's flags file: JSON, then the contract's `externalFlagsFile`. */
+export function readFlagsFile(text: string): ReadFlags {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, error: 'notJson' };
+  }
+  const parsed = externalFlagsFile.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { ok: false, error: 'notFlags', detail: issue ? `${issue.path.join('.') || '/'}: ${issue.message}` : '' };
+  }
+  return { ok: true, flags: parsed.data };
+}
+
+/**
+ * Loads flags computed by an outside tool (issue 14 item 1): a JSON array of {review_id, flag_type, score,
+ * related_reviews, related_criteria}, checked here before it travels and again by the server; it replaces the event's
+ * flags of each type it holds.
+ */
+export function ImportFlagsForm({ eventId }: { eventId: number }) {
+  const { t } = useTranslation();
+  const headingId = useId();
+  const load = useImportFlags(eventId);
+  const [upload, setUpload] = useState<{ file: File; read?: ReadFlags } | null>(null);
+
+  async function choose(file: File | null) {
+    if (!file) return setUpload(null);
+    setUpload({ file });
+    const read = await file.text().then(readFlagsFile, (): ReadFlags => ({ ok: false, error: 'notJson' }));
+    setUpload({ file, read });
+  }
+  async function submit() {
+    if (!upload?.read?.ok) return;
+    try {
+      await load.mutateAsync(upload.read.flags);
+      notifySuccess('adminRuns.flags.importSuccess');
+      setUpload(null);
+    } catch (error) {
+      notifyError(error, 'adminRuns.flags.importFailed');
+    }
+  }
+  const read = upload?.read;
+  return (
+    <Stack gap="md" component="section" aria-labelledby={headingId} maw={560}>
+      <Title order={3} size="h4" id={headingId}>
+        {t('adminRuns.flags.importTitle')}
+      </Title>
+      <Text size="sm" c="dimmed">
+        {t('adminRuns.flags.importIntro')}
+      </Text>
+      <FileInput
+        label={t('adminRuns.flags.file')}
+        description={t('adminRuns.flags.fileHint')}
+        accept="application/json,.json"
+        leftSection={<IconFileUpload size={16} aria-hidden />}
+        clearable
+        clearButtonProps={{ 'aria-label': t('adminRuns.import.clearFile') }}
+        value={upload?.file ?? null}
+        onChange={(file) => void choose(file)}
+        error={read && !read.ok ? t(`adminRuns.flags.${read.error}`, { detail: read.detail ?? '' }) : undefined}
+        disabled={load.isPending}
+      />
+      {read?.ok && (
+        <Alert color="brand" variant="light">
+          {t('adminRuns.flags.fileSummary', { count: read.flags.length })}
+        </Alert>
+      )}
+      <Group>
+        <Button onClick={() => void submit()} loading={load.isPending} disabled={!read?.ok}>
+          {t('adminRuns.flags.importSubmit')}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,77 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ModerationFields, ModerationPublic } from '@cr/contract/moderations';
+import type { ReviewPublic } from '@cr/contract/reviews';
+import { api } from '../../../lib/api-client';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import { queryRoots } from '../../../lib/query-keys';
+import { moderationKeys } from './keys';
+
+/** `GET moderations/{id}/`: the caller's own moderation with its reason and custom text (the review carries less). */
+export const moderationQuery = (id: number) =>
+  queryOptions({
+    queryKey: [...moderationKeys.all, 'detail', id] as const,
+    queryFn: () => api<ModerationPublic>(`moderations/${id}/`),
+  });
+
+/**
+ * `GET moderations/by-review/{review_id}/` (spec §7, F-035): a failure toasts (F-036) and answers no moderations.
+ */
+export const reviewModerationsQuery = (reviewId: number) =>
+  queryOptions({
+    queryKey: moderationKeys.byReview(reviewId),
+    queryFn: async () => {
+      try {
+        return await api<ModerationPublic[]>(`moderations/by-review/${reviewId}/`);
+      } catch (error) {
+        notifyError(error, 'moderation.fetchModerationsFailed');
+        return [];
+      }
+    },
+  });
+
+/** The ids of a flag's related reviews, 20 a request with `ids` repeated (spec §2.15): `GET proposal-reviews/by-ids/`. */
+export const RELATED_BATCH = 20;
+export const relatedReviewsQuery = (ids: readonly number[]) =>
+  queryOptions({
+    queryKey: moderationKeys.related(ids),
+    queryFn: async () => {
+      const batches: number[][] = [];
+      for (let start = 0; start < ids.length; start += RELATED_BATCH) batches.push(ids.slice(start, start + RELATED_BATCH));
+      const pages = await Promise.all(batches.map((batch) => api<ReviewPublic[]>('proposal-reviews/by-ids/', { query: { ids: batch } })));
+      return pages.flat();
+    },
+    enabled: ids.length > 0,
+  });
+
+type ModerationChange = { kind: 'save'; rowId: number | null; values: ModerationFields } | { kind: 'delete'; rowId: number };
+
+/**
+ * Creates (`POST moderations/` with new_moderation, F-030), edits (`PUT moderations/{id}/` with record_update, F-031)
+ * or deletes (`DELETE moderations/{id}/`, whose answer names the same row_id, F-032) the caller's moderation, with the
+ * §8 toasts (F-033, F-034). The review and the moderator's lists are stale afterwards.
+ */
+export function useChangeModeration({ onDone }: { onDone?: () => void } = {}) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (change: ModerationChange) => {
+      if (change.kind === 'delete') {
+        const answer = await api<{ row_id: number }>(`moderations/${change.rowId}/`, { method: 'DELETE' });
+        if (answer.row_id !== change.rowId) throw new Error('The deleted moderation is not the one asked for');
+        return null;
+      }
+      return change.rowId === null
+        ? api<ModerationPublic>('moderations/', { method: 'POST', body: { new_moderation: change.values } })
+        : api<ModerationPublic>(`moderations/${change.rowId}/`, { method: 'PUT', body: { record_update: change.values } });
+    },
+    onSuccess: async () => {
+      onDone?.();
+      notifySuccess('moderation.saved');
+      await Promise.all([
+        client.invalidateQueries({ queryKey: queryRoots.moderations }),
+        client.invalidateQueries({ queryKey: queryRoots.reviews }),
+      ]);
+    },
+    // The §8 text whatever the server said (F-034).
+    onError: () => notifyError(null, 'moderation.failed'),
+  });
+}

@@ -1,0 +1,131 @@
+import { Badge, Button, Checkbox, Group, Loader, Stack, Table, Text } from '@mantine/core';
+import { IconArrowRight } from '@tabler/icons-react';
+import { rankingLabel, type ReviewPublic } from '@cr/contract/reviews';
+import { levelLabel } from '@cr/contract/subscriptions';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { EmptyTableRow } from '../../../components/empty-table-row';
+import { paths } from '../../../config/paths';
+import { formatRating } from '../../../lib/format';
+
+const COLUMNS = ['id', 'proposal', 'assessor', 'ranking', 'ratings', 'flagged', 'open'] as const;
+const RATINGS = [
+  ['impact_alignment', 'impact_alignment_rating_given'],
+  ['feasibility', 'feasibility_rating_given'],
+  ['auditability', 'auditability_rating_given'],
+] as const;
+const RANKING_COLORS = {
+  pending: 'gray',
+  pending_moderation: 'yellow',
+  included: 'green',
+  excluded_moderation: 'red',
+  excluded_threshold: 'orange',
+} as const;
+
+/**
+ * The moderator's lists (spec §2.14, F-004, F-005): id, proposal title and objective, assessor with level, a ranking
+ * tag, three ratings out of 5, a flag checkbox (checked when the review has flags) and an open-review button.
+ */
+export function ModerationReviewsTable({ rows, label, isLoading }: { rows: ReviewPublic[]; label: string; isLoading: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Table.ScrollContainer minWidth={860}>
+      <Table striped highlightOnHover verticalSpacing="sm" aria-label={label} aria-busy={isLoading}>
+        <Table.Thead>
+          <Table.Tr>
+            {COLUMNS.map((name) => (
+              <Table.Th key={name}>{t(`moderation.columns.${name}`)}</Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((review) => {
+            const ranking = rankingLabel(review.ranking, review.moderated);
+            return (
+              <Table.Tr key={review.row_id} data-testid="moderation-row">
+                <Table.Td>{review.row_id}</Table.Td>
+                <Table.Td>
+                  <Stack gap={2}>
+                    <Text size="sm" fw={500}>
+                      {review.proposal.title}
+                    </Text>
+                    {review.proposal.objective_title && (
+                      <Text size="xs" c="dimmed">
+                        {review.proposal.objective_title}
+                      </Text>
+                    )}
+                  </Stack>
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={6} wrap="nowrap">
+                    <Text size="sm" ff="monospace">
+                      {review.assessor}
+                    </Text>
+                    <Badge size="sm" variant="outline" color="gray" style={{ minWidth: 'max-content' }}>
+                      {levelLabel(review.assessor_level)}
+                    </Badge>
+                  </Group>
+                </Table.Td>
+                <Table.Td>
+                  <Badge
+                    color={RANKING_COLORS[ranking]}
+                    variant="light"
+                    size="sm"
+                    style={{ textTransform: 'none', minWidth: 'max-content' }}
+                  >
+                    {t(`reviews.ranking.${ranking}`)}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>
+                  <Stack gap={0}>
+                    {RATINGS.map(([key, field]) => (
+                      <Text key={key} size="sm" style={{ whiteSpace: 'nowrap' }}>
+                        <Text span size="xs" c="dimmed">
+                          {t(`reviews.short.${key}`)}
+                        </Text>{' '}
+                        {t('moderation.outOf5', { value: formatRating(review[field]) })}
+                      </Text>
+                    ))}
+                  </Stack>
+                </Table.Td>
+                <Table.Td>
+                  <Checkbox
+                    checked={review.flags.length > 0}
+                    readOnly
+                    aria-label={t('moderation.flaggedLabel', { id: review.row_id })}
+                    data-testid="flag-checkbox"
+                  />
+                </Table.Td>
+                <Table.Td>
+                  <Button
+                    component={Link}
+                    to={paths.review(review.row_id)}
+                    size="xs"
+                    variant="light"
+                    rightSection={<IconArrowRight size={14} aria-hidden />}
+                    aria-label={t('moderation.openReview', { id: review.row_id })}
+                  >
+                    {t('moderation.open')}
+                  </Button>
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+          {isLoading && (
+            <Table.Tr>
+              <Table.Td colSpan={COLUMNS.length}>
+                <Group justify="center" gap="xs" py="sm">
+                  <Loader size="sm" aria-hidden />
+                  <Text size="sm" c="dimmed">
+                    {t('common.loading')}
+                  </Text>
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          )}
+          {!isLoading && rows.length === 0 && <EmptyTableRow colSpan={COLUMNS.length} />}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
