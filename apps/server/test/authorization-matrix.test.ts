@@ -213,6 +213,7 @@ const matrix: Record<string, Entry> = {
   },
   'GET /moderations/export/csv': { request: get('/moderations/export/csv'), expect: adminOnly(200) },
   'GET /moderations/moderator-stats/': { request: get('/moderations/moderator-stats/'), expect: adminOnly(200) },
+  'GET /moderations/stats/': { request: get('/moderations/stats/'), expect: adminOnly(200) },
   'POST /admin/vitss-export': { request: send('POST', '/admin/vitss-export'), expect: adminOnly(422) },
   // moderations (issue 14): lv2 moderated the hidden review allocated to them; moderation submission is off.
   'GET /proposal-reviews/allocated/': { request: get('/proposal-reviews/allocated/'), expect: signedIn(200) },

@@ -151,6 +151,9 @@ describe.each(databaseKinds)('review outcomes and proposal scores on %s', (kind)
     const rankings = await rankingsOf(event.id);
     for (const id of world.ofA) expect(rankings.get(id)).toBe(3);
     expect([rankings.get(world.b0), rankings.get(world.b1), rankings.get(world.b2), rankings.get(world.c0)]).toEqual([1, 2, 1, 1]);
+    // The event's allocation config shows the run flag (the web disables the form with it, G-007).
+    const flags = await ctx.app.inject({ method: 'GET', url: `${API}/configs/allocations/${event.id}/`, headers: event.admin.auth });
+    expect(flags.json().value).toMatchObject({ review_outcomes_generated: true });
     const audit = await ctx.db.select().from(auditLog).where(eq(auditLog.action, 'reviews.outcomes'));
     expect(audit.filter((entry) => entry.eventId === event.id)).toHaveLength(1);
 
@@ -354,7 +357,7 @@ describe.each(databaseKinds)('review outcomes and proposal scores on %s', (kind)
     expect(audit.map((entry) => entry.action)).toEqual(expect.arrayContaining(['exports.reviews', 'exports.reviews-full']));
   });
 
-  it('G-027, G-028: exports the moderations and the moderator stats as CSV, of one event or all, admins only', async () => {
+  it('G-027, G-028: exports the moderations and the moderator stats as CSV, answers moderations/stats/, of one event or all, admins only', async () => {
     const world = await round();
     const { event } = world;
     const get = (user: TestUser | undefined, url: string) =>
@@ -387,6 +390,15 @@ describe.each(databaseKinds)('review outcomes and proposal scores on %s', (kind)
         .map((row) => Number(row[1]))
         .sort((a, b) => a - b),
     ).toEqual([2, 12]);
+    // moderations/stats/: 14 moderations; reviews by their number of moderations (C's, B's third, none: 2 unmoderated).
+    const progress = await get(event.admin, `moderations/stats/?event_id=${event.id}`);
+    expect(progress.json()).toEqual({
+      moderations: 14,
+      allocations: 0,
+      flagged_reviews: 0,
+      reviews_moderated: { by_0: 2, by_1: 10, by_2: 2, by_3: 0, by_more: 0 },
+    });
+    expect((await get(world.a, 'moderations/stats/')).statusCode).toBe(403);
     // Without an event: every event's moderations.
     expect(parseCsv((await get(event.admin, 'moderations/export/csv')).body).length).toBeGreaterThanOrEqual(15);
   });

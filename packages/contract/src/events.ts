@@ -236,6 +236,9 @@ export const DEFAULT_LEVEL_QUALIFIER: LevelQualifier = {
 export const allocationConfig = z.object({
   moderation_allocation_generated: z.boolean(),
   proposal_allocation_generated: z.boolean(),
+  /** Set by the review outcomes and proposal scores runs (issue 15); absent until then. */
+  review_outcomes_generated: z.boolean().optional(),
+  proposal_scores_generated: z.boolean().optional(),
 });
 export type AllocationConfig = z.infer<typeof allocationConfig>;
 export const allocationConfigPublic = configRecord(allocationConfig);

@@ -111,3 +111,18 @@ export const voteExportConfig = z.object({
 });
 export type VoteExportConfig = z.infer<typeof voteExportConfig>;
 export const voteExportBody = z.object({ export_config: voteExportConfig });
+
+/** `GET moderations/stats/` (the reference's ModerationStatsPublic): how far moderation has come. */
+export const moderationStatsPublic = z.object({
+  moderations: z.number().int(),
+  allocations: z.number().int(),
+  flagged_reviews: z.number().int(),
+  reviews_moderated: z.object({
+    by_0: z.number().int(),
+    by_1: z.number().int(),
+    by_2: z.number().int(),
+    by_3: z.number().int(),
+    by_more: z.number().int(),
+  }),
+});
+export type ModerationStatsPublic = z.infer<typeof moderationStatsPublic>;

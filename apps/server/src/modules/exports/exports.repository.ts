@@ -1,6 +1,15 @@
 import { and, asc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { categories, moderations, proposals, proposalScores, reviews, subscriptions } from '../../db/schema/index';
+import {
+  categories,
+  moderationAllocations,
+  moderations,
+  proposals,
+  proposalScores,
+  reviewFlags,
+  reviews,
+  subscriptions,
+} from '../../db/schema/index';
 
 /** Rows per page of an export: one page in memory at a time. */
 export const EXPORT_PAGE = 5_000;
@@ -120,4 +129,37 @@ export function voteReviewPage(db: DbOrTx, eventIds: number[], after: number) {
     .where(and(inArray(reviews.eventId, eventIds), eq(reviews.ranking, 1), gt(reviews.id, after)))
     .orderBy(asc(reviews.id))
     .limit(EXPORT_PAGE);
+}
+
+/** `moderations/stats/`: counts of one event (or all), and how many reviews have 0, 1, 2, 3 or more moderations. */
+export async function moderationStats(db: DbOrTx, eventId: number | null) {
+  const ofEvent = (column: typeof moderations.eventId | typeof moderationAllocations.eventId | typeof reviewFlags.eventId) =>
+    eventId === null ? undefined : eq(column, eventId);
+  const [counted] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(moderations)
+    .where(ofEvent(moderations.eventId));
+  const [allocated] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(moderationAllocations)
+    .where(ofEvent(moderationAllocations.eventId));
+  const [flagged] = await db
+    .select({ n: sql<number>`count(distinct ${reviewFlags.reviewId})::int` })
+    .from(reviewFlags)
+    .where(ofEvent(reviewFlags.eventId));
+  // Reviews grouped by their number of moderations (GROUP BY 1: the first column), then put into buckets.
+  const groups = await db
+    .select({
+      moderations: sql<number>`(select count(*)::int from moderations m where m.review_id = "reviews"."id")`,
+      reviews: sql<number>`count(*)::int`,
+    })
+    .from(reviews)
+    .where(eventId === null ? undefined : eq(reviews.eventId, eventId))
+    .groupBy(sql`1`);
+  const buckets = { by_0: 0, by_1: 0, by_2: 0, by_3: 0, by_more: 0 };
+  for (const group of groups) {
+    const key = group.moderations > 3 ? 'by_more' : (`by_${group.moderations}` as 'by_0' | 'by_1' | 'by_2' | 'by_3');
+    buckets[key] += group.reviews;
+  }
+  return { moderations: counted!.n, allocations: allocated!.n, flagged_reviews: flagged!.n, reviews_moderated: buckets };
 }

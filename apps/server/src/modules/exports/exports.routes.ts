@@ -1,5 +1,5 @@
 import { rowId } from '@cr/contract/common';
-import { voteExportBody } from '@cr/contract/outcomes';
+import { moderationStatsPublic, voteExportBody } from '@cr/contract/outcomes';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -63,5 +63,13 @@ export async function exportsRoutes(app: FastifyInstance, options: { exports: Ex
         .header('content-disposition', filename)
         .send(JSON.stringify(document));
     },
+  );
+  api.get(
+    '/moderations/stats/',
+    {
+      config: { access: 'admin' },
+      schema: { tags: ['exports'], security: [{ bearer: [] }], querystring: eventQuery, response: { 200: moderationStatsPublic } },
+    },
+    (request) => options.exports.moderationStats(request.query.event_id ?? null),
   );
 }

@@ -113,6 +113,12 @@ export function createExportsService(deps: { db: Db; events: { get(eventId: numb
       return { filename: `attachment; filename="vitss-export-fund-${config.fund_id}-${date}.json"`, document };
     },
 
+    /** `GET moderations/stats/[?event_id=]`: the moderation's progress (the reference's ModerationStatsPublic). */
+    async moderationStats(eventId: number | null) {
+      if (eventId !== null) await events.get(eventId);
+      return repo.moderationStats(db, eventId);
+    },
+
     /** `GET moderations/export/csv[?event_id=]`: every moderation (of the event when given). */
     async moderationsCsv(actorUserId: number, eventId: number | null) {
       if (eventId !== null) await events.get(eventId);

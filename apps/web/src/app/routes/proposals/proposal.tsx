@@ -11,6 +11,7 @@ import { eventConfigQuery } from '../../../features/events/api/events';
 import { proposalQuery, proposalsKeys } from '../../../features/proposals/api/proposals';
 import { ExtraInformation } from '../../../features/proposals/components/extra-information';
 import { ProposalDetails } from '../../../features/proposals/components/proposal-details';
+import { ScoreWidget } from '../../../features/proposals/components/score-widget';
 import { ScrollButtons } from '../../../features/proposals/components/scroll-buttons';
 import type { EditReviewState } from '../../../features/reviews/components/own-review-actions';
 import { OwnReviewForm } from '../../../features/reviews/components/own-review-form';
@@ -60,6 +61,8 @@ function useReviewPlaces(proposal: ProposalPublic | undefined) {
   return {
     ownReviewUser: canWrite && userInfo ? userInfo.catalyst_id.id : null,
     showsList: isSubmissionOn || switchActive(settings, 'reviewer_subscription_enabled'),
+    // G-002: the score widget only while moderation is not enabled for the event (and once the config is known).
+    showsScore: config !== undefined && !switchActive(settings, 'moderation_submission_enabled'),
   };
 }
 
@@ -67,7 +70,7 @@ function ProposalScreen({ id }: { id: number }) {
   const { t } = useTranslation();
   const { data: proposal, error, isPending } = useQuery(proposalQuery(id));
   const reviews = useRef<HTMLDivElement>(null);
-  const { ownReviewUser, showsList } = useReviewPlaces(proposal);
+  const { ownReviewUser, showsList, showsScore } = useReviewPlaces(proposal);
   const client = useQueryClient();
   // Edit on the review's own page lands here with the form in edit mode (issue 12 item 11).
   const startEditing = (useLocation().state as Partial<EditReviewState> | null)?.editReview === true;
@@ -85,7 +88,7 @@ function ProposalScreen({ id }: { id: number }) {
   const content = (
     <Stack gap="xl">
       <ProposalDetails proposal={proposal} />
-      {/* Issue 6: the aggregate score widget (overall, impact, feasibility, value for money; only while moderation is not enabled for the event) goes here. */}
+      {proposal.score && showsScore && <ScoreWidget score={proposal.score} />}
       <ExtraInformation fields={proposal.extra.fields} />
     </Stack>
   );
