@@ -398,7 +398,7 @@ test.describe('closing a round: outcomes, scores and exports (issue 15 items 1â€
     // G-025: reviews CSV.
     const reviews = await download(
       page,
-      () => page.getByRole('button', { name: 'Reviews CSV' }).click(),
+      () => page.getByRole('button', { name: 'Reviews CSV', exact: true }).click(),
       (url) => url.endsWith(`/api/reviews/proposal-reviews/export/csv/${eventId}/`),
     );
     bearer(reviews.request);
@@ -409,7 +409,7 @@ test.describe('closing a round: outcomes, scores and exports (issue 15 items 1â€
     // G-026: full reviews CSV.
     const full = await download(
       page,
-      () => page.getByRole('button', { name: 'Full reviews CSV' }).click(),
+      () => page.getByRole('button', { name: 'Full reviews CSV', exact: true }).click(),
       (url) => url.endsWith(`/api/reviews/proposal-reviews/export/full-csv/${eventId}`),
     );
     bearer(full.request);
@@ -430,7 +430,7 @@ test.describe('closing a round: outcomes, scores and exports (issue 15 items 1â€
     // G-027: moderations CSV.
     const moderations = await download(
       page,
-      () => page.getByRole('button', { name: 'Moderations CSV' }).click(),
+      () => page.getByRole('button', { name: 'Moderations CSV', exact: true }).click(),
       (url) => new URL(url).pathname === '/api/reviews/moderations/export/csv',
     );
     bearer(moderations.request);
@@ -450,7 +450,7 @@ test.describe('closing a round: outcomes, scores and exports (issue 15 items 1â€
     // G-028: moderator stats.
     const stats = await download(
       page,
-      () => page.getByRole('button', { name: 'Moderator stats' }).click(),
+      () => page.getByRole('button', { name: 'Moderator stats', exact: true }).click(),
       (url) => new URL(url).pathname === '/api/reviews/moderations/moderator-stats/',
     );
     bearer(stats.request);
@@ -604,6 +604,7 @@ test.describe('the closing forms validate as Â§5 says', () => {
     await fundId.fill('-1');
     await expect(vote.getByText('Fund id must be at least 0.')).toBeVisible(); // G-019
     await fundId.fill('');
+    await fundId.blur(); // back to its empty start: the message shows once the field was left
     await expect(vote.getByText('Fund id is required.')).toBeVisible(); // G-019
     await fundId.fill('0');
     await threshold.fill('-5');
@@ -651,9 +652,9 @@ test.describe('failed closing runs and exports show their toasts', () => {
       await expect(toast).toHaveCount(0);
     };
     for (const name of ['Reviews CSV', 'Full reviews CSV', 'Moderations CSV', 'Moderator stats']) {
-      await page.getByRole('button', { name }).click();
+      await page.getByRole('button', { name, exact: true }).click();
       await expectExportToast();
-      await expect(page.getByRole('button', { name })).toBeEnabled();
+      await expect(page.getByRole('button', { name, exact: true })).toBeEnabled();
     }
     const vote = page.getByRole('form', { name: 'Export for the vote system' });
     await vote.getByRole('textbox', { name: /^Fund id/ }).fill('1');
