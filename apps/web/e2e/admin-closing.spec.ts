@@ -159,6 +159,9 @@ async function openSection(page: Page, eventId: number, section: 'outcomes' | 's
   await expect(page.getByRole('heading', { name: heading, level: 2 })).toBeVisible();
 }
 
+/** The notice of the scoring section that the outcomes come first (the 409's toast says the same). */
+const outcomesFirst = (page: Page) => page.getByRole('alert').filter({ hasText: 'Review outcomes needed' });
+
 /** A row of a two-column statistics table: its header and its value. */
 const expectCount = (table: Locator, label: string, value: number | string) =>
   expect(table.getByRole('row').filter({ has: table.page().getByRole('rowheader', { name: label, exact: true }) })).toHaveText(
@@ -177,10 +180,9 @@ const OUTCOME_COUNTS = {
 };
 
 async function expectOutcomeStats(scope: Locator, excludedAssessor: string) {
-  const stats = scope.getByTestId('outcome-stats');
-  const counts = stats.getByRole('table', { name: 'Counts' });
+  const counts = scope.getByRole('table', { name: 'Counts' });
   for (const [label, value] of Object.entries(OUTCOME_COUNTS)) await expectCount(counts, label, value);
-  const excluded = stats.getByRole('table', { name: 'Excluded reviewers' });
+  const excluded = scope.getByRole('table', { name: 'Excluded reviewers' });
   for (const column of ['Reviewer (anonymous id)', 'Moderated reviews', 'Approval rate'])
     await expect(excluded.getByRole('columnheader', { name: column })).toBeVisible();
   await expect(excluded.locator('tbody tr')).toHaveCount(1);
@@ -220,7 +222,7 @@ test.describe('closing a round: outcomes, scores and exports (issue 15 items 1â€
     // Scores need the outcomes first: the section says so, and the server's 409 shows clearly.
     await openSection(page, eventId, 'scoring', 'Proposal Scoring');
     const scoring = page.getByRole('form', { name: 'Proposal scoring' });
-    await expect(page.getByTestId('outcomes-first')).toContainText('Generate the review outcomes first');
+    await expect(outcomesFirst(page)).toContainText('Generate the review outcomes first');
     await scoring.getByRole('button', { name: 'Generate' }).click();
     await expectToast(page, 'Generate the review outcomes first: proposal scores are computed over the included reviews.');
 
@@ -259,7 +261,9 @@ test.describe('closing a round: outcomes, scores and exports (issue 15 items 1â€
     await expectOutcomeStats(outcomeResult, round.excludedAssessor);
     await expectAccessible(page);
     await outcomeResult.getByRole('button', { name: 'Close' }).last().click();
-    await expect(page.getByTestId('outcomes-generated')).toBeVisible();
+    await expect(
+      page.getByText("This event's review outcomes were generated, which cannot be undone, so the form is disabled."),
+    ).toBeVisible();
     await expect(outcomes.getByRole('button', { name: 'Generate' })).toBeDisabled();
     await expect(outcomes.getByRole('textbox', { name: /^Validity threshold/ })).toBeDisabled();
     await page.reload();
@@ -272,7 +276,7 @@ test.describe('closing a round: outcomes, scores and exports (issue 15 items 1â€
 
     // Proposal Scoring: defaults (G-010..G-012), a dry run with the params of Â§3 (G-014) and the table of every field (G-015).
     await openSection(page, eventId, 'scoring', 'Proposal Scoring');
-    await expect(page.getByTestId('outcomes-first')).toHaveCount(0);
+    await expect(outcomesFirst(page)).toHaveCount(0);
     await expect(scoring.getByRole('textbox', { name: /^Allocated reviews weight/ })).toHaveValue('0.8');
     await expect(scoring.getByRole('textbox', { name: /^Not allocated reviews weight/ })).toHaveValue('0.2');
     await expect(scoring.getByRole('textbox', { name: /^LV0 reviews weight/ })).toHaveValue('1');
@@ -365,7 +369,9 @@ test.describe('closing a round: outcomes, scores and exports (issue 15 items 1â€
     await expect(scoreResult.getByRole('table', { name: /^Scores per proposal/ }).locator('tbody tr')).toHaveCount(round.proposals.length);
     await expectAccessible(page);
     await scoreResult.getByRole('button', { name: 'Close' }).last().click();
-    await expect(page.getByTestId('scores-generated')).toBeVisible();
+    await expect(
+      page.getByText("This event's proposal scores were generated, which cannot be undone, so the form is disabled."),
+    ).toBeVisible();
     await expect(scoring.getByRole('button', { name: 'Generate' })).toBeDisabled();
     await expect(scoring.getByRole('textbox', { name: /^Allocated reviews weight/ })).toBeDisabled();
     await page.reload();

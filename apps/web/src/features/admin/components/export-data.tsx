@@ -10,10 +10,8 @@ import { z } from 'zod';
 import { AppMultiSelect } from '../../../components/app-multi-select';
 import { fieldError } from '../../../components/form-field';
 import { notifyError } from '../../../lib/notify';
-import { CSV_EXPORTS, downloadCsv, downloadVoteExport, type CsvExport } from '../api/closing-runs';
-
-/** The fixed text of a failed export (spec §8 "export"; G-029); the server's message wins when it sent one. */
-const EXPORT_FAILED = 'adminRuns.export.failed';
+import { downloadVoteExport } from '../api/closing-runs';
+import { CsvDownloads, EXPORT_FAILED } from './csv-downloads';
 
 /**
  * The contract's export_config, with the threshold required in the form (spec §5: required, at least 0, default
@@ -26,51 +24,6 @@ const voteExportForm = voteExportConfig.extend({
     .min(0, { error: messages.atLeast0 }),
 });
 type VoteExportInput = z.input<typeof voteExportForm>;
-
-/** The four CSV downloads (G-025..G-028), each through the API client with the admin's token. */
-function CsvDownloads({ eventId }: { eventId: number }) {
-  const { t } = useTranslation();
-  const headingId = useId();
-  const [busy, setBusy] = useState<CsvExport | null>(null);
-  async function download(which: CsvExport) {
-    setBusy(which);
-    try {
-      await downloadCsv(which, eventId);
-    } catch (error) {
-      notifyError(error, EXPORT_FAILED);
-    } finally {
-      setBusy(null);
-    }
-  }
-  return (
-    <Stack gap="sm" component="section" aria-labelledby={headingId}>
-      <Title order={3} size="h4" id={headingId}>
-        {t('adminRuns.export.downloadsTitle')}
-      </Title>
-      <Text size="sm" c="dimmed">
-        {t('adminRuns.export.downloadsIntro')}
-      </Text>
-      <Stack gap="xs" align="flex-start">
-        {CSV_EXPORTS.map((which) => (
-          <Group key={which} gap="sm" wrap="nowrap">
-            <Button
-              variant="light"
-              leftSection={<IconDownload size={16} aria-hidden />}
-              loading={busy === which}
-              disabled={busy !== null && busy !== which}
-              onClick={() => void download(which)}
-            >
-              {t(`adminRuns.export.csv.${which}`)}
-            </Button>
-            <Text size="sm" c="dimmed">
-              {t(`adminRuns.export.csv.${which}Hint`)}
-            </Text>
-          </Group>
-        ))}
-      </Stack>
-    </Stack>
-  );
-}
 
 /**
  * The export for the vote system (spec §3, §5, §7; G-019..G-024): fund id (required, at least 0), fund name, the

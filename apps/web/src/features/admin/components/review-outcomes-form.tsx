@@ -25,7 +25,7 @@ export const OUTCOME_COUNTS = [
 export function OutcomeStatsView({ stats }: { stats: OutcomeStats }) {
   const { t } = useTranslation();
   return (
-    <Stack gap="md" data-testid="outcome-stats">
+    <Stack gap="md">
       <Table withTableBorder variant="vertical" layout="fixed" captionSide="top" maw={560}>
         <Table.Caption>{t('adminRuns.outcomes.countsCaption')}</Table.Caption>
         <Table.Tbody>
@@ -101,7 +101,7 @@ export function ReviewOutcomesForm({ eventId, isGenerated }: { eventId: number; 
             {t('adminRuns.outcomes.intro')}
           </Text>
           {isGenerated && (
-            <Alert color="brand" title={t('adminRuns.outcomes.generatedTitle')} data-testid="outcomes-generated">
+            <Alert color="brand" title={t('adminRuns.outcomes.generatedTitle')}>
               {t('adminRuns.outcomes.generated')}
             </Alert>
           )}
