@@ -22,13 +22,9 @@ import { computeFlagsRun } from './modules/flags/flags.service';
 import { moderationAllocationRun } from './modules/moderations/moderation-allocation.service';
 import { createPrng } from './domain/prng';
 import { nearDuplicate, syntheticNote } from './lib/note-corpus';
-import { and, asc, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { SCORE_DEFAULTS } from '@cr/contract/outcomes';
-import { moderationAllocations, proposalAllocations, subscriptions } from './db/schema/index';
-import { createEventConfigService } from './modules/events/event-config.service';
-import { createLookupsService } from './modules/lookups/lookups.service';
-import { createReviewsService } from './modules/reviews/reviews.service';
-import { createModerationsService } from './modules/moderations/moderations.service';
+import { moderationAllocations, moderations, proposalAllocations } from './db/schema/index';
 import type { AuthUser } from './plugins/auth';
 import { reviewOutcomesRun } from './modules/outcomes/review-outcomes.service';
 import { proposalScoresRun } from './modules/outcomes/proposal-scores.service';
@@ -224,7 +220,9 @@ export async function seedDemo(db: Db): Promise<number> {
   });
   await seedDemoProposals(db);
   await seedDemoModerationRound(db);
+  const t = Date.now();
   await seedDemoPastRound(db);
+  console.log('past', Date.now() - t);
   return created;
 }
 
@@ -357,13 +355,23 @@ const PAST_ROUND_REVIEWERS: {
 const PAST_ROUND_MODERATORS = ['cardano/demo-community-5', 'cardano/demo-community-6'];
 
 /**
- * Fills the past round, as its admin and reviewers would have, through the real services: the sample proposals
- * imported, the allocation run, reviews written while submission was open, flags and the moderation allocation run,
- * the moderators' moderations while moderation was open, then every switch off and the review outcomes and proposal
- * scores generated. Only once: nothing happens when the round has proposals. Seeded (PRNG 14), so every start gives
+ * Fills the past round as its admin would have, through the real import and runs: the sample proposals imported,
+ * the proposal allocation run, the reviews, the flags and the moderation allocation runs, a moderation by each
+ * allocated moderator, then every switch off and the review outcomes and proposal scores runs. The reviews and
+ * moderations are written as their services write them (the rows only: going through the services' checks review by
+ * review would add seconds to every fresh start) and obey their rules by construction: reviews by the round's active
+ * LV0/LV1 reviewers, outside any category they authored; moderations only of the reviews allocated to the moderator.
+ * Only once: nothing happens when the round has proposals. Seeded (PRNG 14, allocation seed 14), so every start gives
  * the same notes, allocations and verdicts.
  */
-async function seedDemoPastRound(db: Db): Promise<void> {
+async function seedDemoPastRound(outer: Db): Promise<void> {
+  // One transaction: the few hundred small writes are committed (and synced to disk) once, and a failure leaves the
+  // round empty, to be filled on the next start. The import and the runs work on it as on the database (their own
+  // transactions become savepoints).
+  await outer.transaction((tx) => fillPastRound(tx as unknown as Db));
+}
+
+async function fillPastRound(db: Db): Promise<void> {
   const event = await findEventByName(db, PAST_EVENT.name);
   const admin = await findAccountByCatalystId(db, 'cardano/demo-admin');
   if (!event || !admin || (await countProposals(db, { eventIds: [event.id] })) > 0) return;
@@ -384,12 +392,7 @@ async function seedDemoPastRound(db: Db): Promise<void> {
   if (reviewers.length === 0 || moderators.length === 0) return;
 
   const events = createEventsService(db);
-  const eventConfig = createEventConfigService(db);
   const runs = createRunsService({ db, events });
-  const reviewsService = createReviewsService({ db, eventConfig, lookups: createLookupsService(db) });
-  const moderationsService = createModerationsService({ db, eventConfig });
-  const configure = (switches: Partial<typeof DEFAULT_REVIEWS_CONFIG>) =>
-    upsertConfig(db, 'reviews', event.id, { ...DEFAULT_REVIEWS_CONFIG, ...switches });
 
   await createProposalImportService({ db, events, registry: localRegistry }).import(admin.userId, event.id, {
     source: 'sample',
@@ -431,10 +434,10 @@ async function seedDemoPastRound(db: Db): Promise<void> {
     dry_run: false,
   });
 
-  // Review submission open: each reviewer reviews their allocated proposals first, then some others.
-  await configure({ review_submission_enabled: true });
+  // Each reviewer reviews their allocated proposals first, then some others (the rows the review service writes).
   const prng = createPrng(14);
   const verdictOf = new Map<number, 'in' | 'out' | 'tie'>();
+  const categoryOf = new Map(proposals.map((proposal) => [proposal.id, proposal.category]));
   for (const plan of reviewers) {
     const subscriptionId = subscriptionOf.get(plan.user.id)!;
     const allocated = (
@@ -449,21 +452,23 @@ async function seedDemoPastRound(db: Db): Promise<void> {
     const chosen = [...allocated.slice(0, plan.allocated), ...others.filter((_, i) => i % 3 === subscriptionId % 3).slice(0, plan.extra)];
     for (const [k, proposalId] of chosen.entries()) {
       const good = plan.verdict(k) !== 'out';
-      const review = await reviewsService.create(plan.user, {
-        proposal_id: proposalId,
-        impact_alignment_rating_given: good ? 3 + ((proposalId + k) % 3) : 1 + (k % 2),
-        impact_alignment_note: syntheticNote(prng, 500),
-        feasibility_rating_given: good ? 2 + ((proposalId * 2 + k) % 4) : 1 + ((k + 1) % 2),
-        feasibility_note: syntheticNote(prng, 500),
-        auditability_rating_given: good ? 2 + ((proposalId + k * 3) % 4) : 1,
-        auditability_note: syntheticNote(prng, 500),
+      const review = await insertReview(db, {
+        eventId: event.id,
+        proposalId,
+        categoryId: categoryOf.get(proposalId) ?? null,
+        subscriptionId,
+        impactRating: good ? 3 + ((proposalId + k) % 3) : 1 + (k % 2),
+        impactNote: syntheticNote(prng, 500),
+        feasibilityRating: good ? 2 + ((proposalId * 2 + k) % 4) : 1 + ((k + 1) % 2),
+        feasibilityNote: syntheticNote(prng, 500),
+        auditabilityRating: good ? 2 + ((proposalId + k * 3) % 4) : 1,
+        auditabilityNote: syntheticNote(prng, 500),
       });
-      verdictOf.set(review.row_id, plan.verdict(k));
+      verdictOf.set(review.id, plan.verdict(k));
     }
   }
 
-  // Submission closed, flags computed, the moderation allocated (both moderators on each review) and moderated.
-  await configure({ moderation_submission_enabled: true });
+  // Flags computed, the moderation allocated (both moderators on each review) and every allocated review moderated.
   await runs.execute(admin.userId, computeFlagsRun, {
     event_id: event.id,
     similarity_threshold: SIMILARITY_THRESHOLD_DEFAULT,
@@ -481,34 +486,29 @@ async function seedDemoPastRound(db: Db): Promise<void> {
     .from(moderationAllocations)
     .where(eq(moderationAllocations.eventId, event.id))
     .orderBy(asc(moderationAllocations.reviewId), asc(moderationAllocations.subscriptionId));
-  const moderatorOf = new Map(
-    (
-      await db
-        .select({ id: subscriptions.id, userId: subscriptions.userId })
-        .from(subscriptions)
-        .where(and(eq(subscriptions.eventId, event.id), eq(subscriptions.role, ReviewerLevel.level_2)))
-    ).map((row) => [row.id, moderators.find((user) => user.id === row.userId)!]),
-  );
   const seen = new Map<number, number>();
-  for (const { reviewId, subscriptionId } of allocations) {
+  const decisions = allocations.map(({ reviewId, subscriptionId }) => {
     const verdict = verdictOf.get(reviewId) ?? 'in';
     const nth = seen.get(reviewId) ?? 0;
     seen.set(reviewId, nth + 1);
     const classification = verdict === 'in' || (verdict === 'tie' && nth === 0) ? 1 : 0;
-    await moderationsService.create(moderatorOf.get(subscriptionId)!, {
-      review_id: reviewId,
+    return {
+      eventId: event.id,
+      reviewId,
+      subscriptionId,
       classification,
       rationale:
         classification === 1
           ? 'The ratings follow from the notes, which are the reviewer’s own.'
           : 'The notes do not support the ratings given.',
-      predefined_reason: classification === 1 ? 'valid' : 'rationale_does_not_correspond',
-      custom_rationale: null,
-    });
-  }
+      predefinedReason: classification === 1 ? 'valid' : 'rationale_does_not_correspond',
+      customRationale: null,
+    };
+  });
+  if (decisions.length > 0) await db.insert(moderations).values(decisions);
 
-  // The round is over: every switch off, then the outcomes and the scores, as the admin runs them.
-  await configure({});
+  // The round is over, every switch off: the outcomes and the scores, as the admin runs them.
+  await upsertConfig(db, 'reviews', event.id, DEFAULT_REVIEWS_CONFIG);
   await runs.execute(admin.userId, reviewOutcomesRun, { event_id: event.id, ...DEMO_PAST_OUTCOME_PARAMS, dry_run: false });
   await runs.execute(admin.userId, proposalScoresRun, { event_id: event.id, ...SCORE_DEFAULTS, dry_run: false });
 }
