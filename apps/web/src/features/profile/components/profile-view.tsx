@@ -2,7 +2,7 @@ import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title } fr
 import { useTranslation } from 'react-i18next';
 import type { ReactNode } from 'react';
 import { displayCatalystId } from '@cr/contract/rules';
-import { approvalRate, excludedReviews, levelLabel, SubscriptionStatus } from '@cr/contract/subscriptions';
+import { excludedReviews, levelLabel, SubscriptionStatus } from '@cr/contract/subscriptions';
 import { DueDiligenceStatus, UserRole, type SubscriptionPublic, type UserInfo } from '@cr/contract/users';
 import { CopyButton } from '../../../components/copy-button';
 import { formatDateLong } from '../../../lib/format';
@@ -73,7 +73,11 @@ function Stat({ label, value, testId, hint }: { label: string; value: number | s
   );
 }
 
-/** Reviews in earlier events (spec §2.16, §3): approval rate = valid / (submitted − blank), excluded = submitted − blank − valid. */
+/**
+ * Reviews in earlier events (spec §2.16, §3): the server's figures, counted from the past rounds' outcomes, with its
+ * approval rate (valid / (submitted − blank), the figure the level qualifiers read) as a rounded percent; excluded =
+ * submitted − blank − valid.
+ */
 function HistoricStats({ user }: { user: UserInfo }) {
   const { t } = useTranslation();
   const { reviews, moderations } = user.extra.historic_stats;
@@ -94,7 +98,7 @@ function HistoricStats({ user }: { user: UserInfo }) {
         <Stat
           testId="approval"
           label={t('profile.stats.approvalRate')}
-          value={`${Math.round(approvalRate(counts) * 100)}%`}
+          value={`${Math.round(reviews.approval_rate * 100)}%`}
           hint={t('profile.stats.approvalHint')}
         />
       </Group>
