@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { PageHeading } from '../../../components/page-heading';
 import { paths } from '../../../config/paths';
+import { EventOverview } from '../../../features/admin/components/event-overview';
 import { ComputeFlagsForm, ImportFlagsForm } from '../../../features/admin/components/flags-runs';
 import { ImportProposalsForm } from '../../../features/admin/components/import-proposals-form';
 import { ModerationAllocationForm } from '../../../features/admin/components/moderation-allocation-form';
@@ -21,8 +22,9 @@ import { GeneralConfigForm } from '../../../features/events/components/general-c
 import { LevelQualifiersForm } from '../../../features/events/components/level-qualifiers-form';
 import { notifyError } from '../../../lib/notify';
 
-/** The eight sections of spec §2.17, in the side menu's order. */
+/** The round's Overview (issue 15 item 5), the default, then the eight sections of spec §2.17, in the side menu's order. */
 export const SECTIONS = [
+  'overview',
   'general',
   'levels',
   'proposalAllocation',
@@ -98,14 +100,14 @@ function ImportSection({ eventId }: { eventId: number }) {
   return <ImportProposalsForm key={eventId} eventId={eventId} categories={categories.data} />;
 }
 
-const WORKING = new Set<Section>(['general', 'levels', 'proposalAllocation', 'moderationAllocation', 'import']);
+const WORKING = new Set<Section>(['overview', 'general', 'levels', 'proposalAllocation', 'moderationAllocation', 'import']);
 
 /** /admin/{id}: one event's configuration, a side menu of eight sections (spec §2.17). */
 export default function AdminEventConfiguration() {
   const { t } = useTranslation();
   const eventId = Number(useParams().id);
   const [params, setParams] = useSearchParams();
-  const section: Section = SECTIONS.find((name) => name === params.get('section')) ?? 'general';
+  const section: Section = SECTIONS.find((name) => name === params.get('section')) ?? 'overview';
   const event = useQuery({ ...eventQuery(eventId), enabled: Number.isInteger(eventId) && eventId > 0, retry: false });
   if (!Number.isInteger(eventId) || eventId <= 0 || event.isError) {
     return (
@@ -142,6 +144,7 @@ export default function AdminEventConfiguration() {
             <Title order={2} size="h3">
               {title}
             </Title>
+            {section === 'overview' && <EventOverview key={eventId} eventId={eventId} />}
             {section === 'general' && <GeneralSection eventId={eventId} />}
             {section === 'levels' && <LevelsSection eventId={eventId} />}
             {section === 'proposalAllocation' && <ProposalAllocationSection eventId={eventId} />}
