@@ -12,12 +12,15 @@ export function ChartFigure({
   chart,
   columns,
   rows,
+  children,
 }: {
   title: string;
   summary?: ReactNode;
   chart: ReactNode;
   columns: readonly string[];
   rows: readonly (readonly (string | number)[])[];
+  /** More content shown under the chart (e.g. a visible table). */
+  children?: ReactNode;
 }) {
   return (
     <Paper withBorder p="md" radius="md" component="figure" m={0}>
@@ -54,6 +57,7 @@ export function ChartFigure({
             ))}
           </tbody>
         </table>
+        {children}
       </Stack>
     </Paper>
   );

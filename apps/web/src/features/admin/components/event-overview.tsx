@@ -1,6 +1,6 @@
 import '@mantine/charts/styles.css';
 import { BarChart, DonutChart } from '@mantine/charts';
-import { Alert, Loader, Progress, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Alert, ColorSwatch, Group, Loader, Progress, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
@@ -51,11 +51,11 @@ function ProposalsChart({ data }: { data: Dashboard['proposals'] }) {
       summary={t('dashboard.proposals.summary', { count: data.total, total: formatNumber(data.total) })}
       chart={
         <BarChart
-          h={Math.max(CHART_HEIGHT, rows.length * 22)}
+          h={Math.max(CHART_HEIGHT, rows.length * 40)}
           data={rows}
           dataKey="category"
           orientation="vertical"
-          yAxisProps={{ width: 140 }}
+          yAxisProps={{ width: 180, interval: 0 }}
           series={[{ name: 'count', label: t('dashboard.proposals.count'), color: 'brand.6' }]}
         />
       }
@@ -134,19 +134,18 @@ function ModerationChart({ data }: { data: Dashboard['moderation'] }) {
   const { t } = useTranslation();
   const done = percent(data.moderated, data.allocated);
   return (
-    <Stack gap="xs">
-      <ChartFigure
-        title={t('dashboard.moderation.title')}
-        summary={t('dashboard.moderation.summary', { done: formatNumber(data.moderated), of: formatNumber(data.allocated), percent: done })}
-        chart={<Progress value={done} size="xl" color="teal.7" />}
-        columns={[t('dashboard.figure'), t('dashboard.value')]}
-        rows={[
-          [t('dashboard.moderation.allocated'), data.allocated],
-          [t('dashboard.moderation.moderated'), data.moderated],
-          [t('dashboard.moderation.moderations'), data.moderations],
-          [t('dashboard.moderation.moderators'), data.moderators],
-        ]}
-      />
+    <ChartFigure
+      title={t('dashboard.moderation.title')}
+      summary={t('dashboard.moderation.summary', { done: formatNumber(data.moderated), of: formatNumber(data.allocated), percent: done })}
+      chart={<Progress value={done} size="xl" color="teal.7" />}
+      columns={[t('dashboard.figure'), t('dashboard.value')]}
+      rows={[
+        [t('dashboard.moderation.allocated'), data.allocated],
+        [t('dashboard.moderation.moderated'), data.moderated],
+        [t('dashboard.moderation.moderations'), data.moderations],
+        [t('dashboard.moderation.moderators'), data.moderators],
+      ]}
+    >
       <Table withTableBorder captionSide="top">
         <Table.Caption>{t('dashboard.moderation.spread')}</Table.Caption>
         <Table.Thead>
@@ -173,7 +172,7 @@ function ModerationChart({ data }: { data: Dashboard['moderation'] }) {
           ))}
         </Table.Tbody>
       </Table>
-    </Stack>
+    </ChartFigure>
   );
 }
 
@@ -190,18 +189,28 @@ function OutcomesChart({ data }: { data: Dashboard['outcomes'] }) {
             {t('dashboard.none')}
           </Text>
         ) : (
-          <DonutChart
-            h={CHART_HEIGHT}
-            withLabelsLine
-            withLabels
-            // The drawing is hidden from assistive technology (the table says the same): nothing in it takes focus.
-            pieProps={{ rootTabIndex: -1 }}
-            data={RANKINGS.map((ranking) => ({
-              name: t(`dashboard.ranking.${ranking}`),
-              value: data[ranking],
-              color: RANKING_COLORS[ranking],
-            }))}
-          />
+          <Group wrap="nowrap" align="center">
+            <DonutChart
+              h={CHART_HEIGHT}
+              withLabelsLine
+              withLabels
+              // The drawing is hidden from assistive technology (the table says the same): nothing in it takes focus.
+              pieProps={{ rootTabIndex: -1 }}
+              data={RANKINGS.filter((ranking) => data[ranking] > 0).map((ranking) => ({
+                name: t(`dashboard.ranking.${ranking}`),
+                value: data[ranking],
+                color: RANKING_COLORS[ranking],
+              }))}
+            />
+            <Stack gap={4}>
+              {RANKINGS.map((ranking) => (
+                <Group key={ranking} gap={6} wrap="nowrap">
+                  <ColorSwatch size={12} color={`var(--mantine-color-${RANKING_COLORS[ranking].replace('.', '-')})`} />
+                  <Text size="xs">{t(`dashboard.ranking.${ranking}`)}</Text>
+                </Group>
+              ))}
+            </Stack>
+          </Group>
         )
       }
       columns={[t('dashboard.outcomes.ranking'), t('dashboard.outcomes.reviews')]}
