@@ -28,6 +28,7 @@ describe('snapshot cache', () => {
     expect([await first, await second]).toEqual([1, 1]);
     expect(await cache.get('a', () => Promise.resolve(2))).toBe(1);
     expect(loads).toBe(1);
+    expect([cache.has('a'), cache.has('b')]).toEqual([true, false]);
   });
 
   it('serves the stale snapshot while one recount runs, then the recounted one; a failed recount keeps the old one', async () => {

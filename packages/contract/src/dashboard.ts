@@ -7,7 +7,7 @@ import { z } from 'zod';
  */
 
 /** How long a snapshot is served before it is counted again (in the background, while the older one is served). */
-export const DASHBOARD_TTL_SECONDS = 15;
+export const DASHBOARD_TTL_SECONDS = 30;
 /** The width of a bucket of the score distribution (overall scores run from 1 to 5). */
 export const SCORE_BUCKET_WIDTH = 0.5;
 

@@ -30,6 +30,8 @@ export function createSnapshotCache<T>(options: { ttlMs: number; maxEntries?: nu
       if (Date.now() - hit.at >= ttlMs) refresh(key, load).catch((error: unknown) => onError?.(error));
       return Promise.resolve(hit.value);
     },
+    /** Whether a snapshot of the key is kept (fresh or stale). */
+    has: (key: string) => entries.has(key),
     clear: () => entries.clear(),
   };
 }

@@ -111,10 +111,14 @@ export function createDashboardService(deps: {
   }
 
   return {
-    /** `GET events/{id}/dashboard/`: 404 for an unknown event, then the event's snapshot (counted when none is kept). */
+    /**
+     * `GET events/{id}/dashboard/`: the event's snapshot, counted when none is kept; 404 for an unknown event (asked
+     * only when no snapshot is kept: events are never deleted, so a kept snapshot's event exists).
+     */
     async dashboard(eventId: number): Promise<Dashboard> {
-      await deps.events.get(eventId);
-      return snapshots.get(String(eventId), () => count(eventId));
+      const key = String(eventId);
+      if (!snapshots.has(key)) await deps.events.get(eventId);
+      return snapshots.get(key, () => count(eventId));
     },
   };
 }

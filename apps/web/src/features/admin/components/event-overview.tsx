@@ -4,7 +4,7 @@ import { Alert, ColorSwatch, Group, Loader, Progress, SimpleGrid, Stack, Table, 
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import type { Dashboard } from '@cr/contract/dashboard';
+import { DASHBOARD_TTL_SECONDS, type Dashboard } from '@cr/contract/dashboard';
 import { levelLabel } from '@cr/contract/subscriptions';
 import { eventDashboardQuery } from '../api/dashboard';
 import { ChartFigure } from './chart-figure';
@@ -257,7 +257,7 @@ export function EventOverview({ eventId }: { eventId: number }) {
   return (
     <Stack gap="md">
       <Text size="sm" c="dimmed">
-        {t('dashboard.computedAt', { at: dayjs(data.computed_at).format('YYYY-MM-DD HH:mm:ss') })}
+        {t('dashboard.computedAt', { at: dayjs(data.computed_at).format('YYYY-MM-DD HH:mm:ss'), seconds: DASHBOARD_TTL_SECONDS })}
       </Text>
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
         <SubscribersChart data={data.subscribers} />
