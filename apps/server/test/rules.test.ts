@@ -123,12 +123,13 @@ describe.each(databaseKinds)('shared rules, SQL (db/rules.ts) on %s', (kind) => 
     const byEvent = await authoredObjectives(ctx.db, { eventId: w.event.row_id });
     expect(byEvent.filter((row) => row.catalystKey === w.author)).toHaveLength(2);
     expect(byEvent.every((row) => row.eventId === w.event.row_id)).toBe(true);
-    // A review: the author's objective A (any proposal in it), the author's own uncategorised proposal only.
+    // A review: the author's objective A (any proposal in it), and every uncategorised proposal of the event (one
+    // objective, as in the allocations' NO_OBJECTIVE).
     expect(await authoredInObjective(ctx.db, w.author, w.p1)).toBe(true);
     expect(await authoredInObjective(ctx.db, w.author, w.p2)).toBe(true);
     expect(await authoredInObjective(ctx.db, w.author, w.p3)).toBe(false);
     expect(await authoredInObjective(ctx.db, w.author, w.p4)).toBe(true);
-    expect(await authoredInObjective(ctx.db, w.author, w.p5)).toBe(false);
+    expect(await authoredInObjective(ctx.db, w.author, w.p5)).toBe(true);
     expect(await authoredInObjective(ctx.db, 'someone-else', w.p1)).toBe(false);
   });
 

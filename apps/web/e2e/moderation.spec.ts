@@ -274,6 +274,41 @@ test.describe('moderation (issue 14, checklist F)', () => {
     await expect(page.getByTestId('moderation-form').getByRole('button', { name: 'Delete moderation' })).toBeHidden();
   });
 
+  test('F-022 F-023: a save asked for by keyboard before the choices shows what is missing, and nothing is sent', async ({
+    page,
+    request,
+  }) => {
+    const round = await moderationRound(request);
+    await login(page, round.moderator.catalystId, round.moderator.password);
+    await page.goto('/allocated-reviews');
+    await page
+      .getByRole('table', { name: 'Allocated reviews' })
+      .getByRole('link', { name: /^Open review \d+$/ })
+      .first()
+      .click();
+    const form = page.getByTestId('moderation-form');
+    await expect(form.getByRole('button', { name: 'approved' })).toBeVisible();
+    let posts = 0;
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && /\/moderations\/$/.test(r.url())) posts += 1;
+    });
+    await page.keyboard.press('s');
+    await expect(form.getByRole('alert')).toHaveText('classification required'); // F-022
+    await expect(form.getByRole('group', { name: 'Classification' })).toHaveAccessibleDescription('classification required');
+    await form.getByRole('button', { name: 'excluded' }).click();
+    await expect(form.getByText('classification required')).toBeHidden();
+    await page.keyboard.press('s');
+    await expect(form.getByText('A reason from the list is required')).toBeVisible(); // F-023
+    await form.getByRole('radio', { name: 'profanity' }).check();
+    await expect(form.getByText('A reason from the list is required')).toBeHidden();
+    expect(posts).toBe(0);
+    // With both chosen the same key saves.
+    const saved = page.waitForResponse((r) => r.request().method() === 'POST' && /\/moderations\/$/.test(r.url()));
+    await page.keyboard.press('s'); // a focused radio is not typing: the shortcut fires
+    expect((await saved).status()).toBe(201);
+    await expect(form.getByTestId('own-moderation')).toBeVisible();
+  });
+
   test('F-012 F-035 F-038: once moderation is off the form hides, and a decided review shows its moderations table', async ({
     page,
     request,

@@ -1,4 +1,4 @@
-import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { ReviewerLevel, SubscriptionStatus } from '@cr/contract/subscriptions';
 import type { DbOrTx } from './client';
 import { moderationAllocations, proposalAuthors, proposals, reviews, subscriptions } from './schema/index';
@@ -58,18 +58,19 @@ export function authoredObjectives(db: DbOrTx, of: { catalystKey: string } | { e
 }
 
 /**
- * The conflict of interest for one proposal: whether an author key wrote a proposal in its objective of its event
- * (for an uncategorised proposal: that proposal itself). Users: review writes.
+ * The conflict of interest for one proposal: whether an author key wrote a proposal in its objective of its event.
+ * The uncategorised proposals of an event count as one objective, as in the allocations (domain/rules.ts
+ * `NO_OBJECTIVE`): an author of one never reviews or moderates another. Users: review and moderation writes.
  */
 export async function authoredInObjective(
   db: DbOrTx,
   catalystKey: string,
   proposal: { id: number; eventId: number; categoryId: number | null },
 ) {
-  const sameObjective =
-    proposal.categoryId === null
-      ? eq(proposals.id, proposal.id)
-      : and(eq(proposals.eventId, proposal.eventId), eq(proposals.categoryId, proposal.categoryId));
+  const sameObjective = and(
+    eq(proposals.eventId, proposal.eventId),
+    proposal.categoryId === null ? isNull(proposals.categoryId) : eq(proposals.categoryId, proposal.categoryId),
+  );
   const rows = await db
     .select({ id: proposals.id })
     .from(proposalAuthors)

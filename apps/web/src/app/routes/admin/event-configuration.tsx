@@ -7,15 +7,19 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { PageHeading } from '../../../components/page-heading';
 import { paths } from '../../../config/paths';
 import { EventOverview } from '../../../features/admin/components/event-overview';
+import { ExportData } from '../../../features/admin/components/export-data';
 import { ComputeFlagsForm, ImportFlagsForm } from '../../../features/admin/components/flags-runs';
 import { ImportProposalsForm } from '../../../features/admin/components/import-proposals-form';
 import { ModerationAllocationForm } from '../../../features/admin/components/moderation-allocation-form';
 import { ProposalAllocationForm } from '../../../features/admin/components/proposal-allocation-form';
+import { ProposalScoringForm } from '../../../features/admin/components/proposal-scoring-form';
+import { ReviewOutcomesForm } from '../../../features/admin/components/review-outcomes-form';
 import {
   allocationConfigQuery,
   categoriesQuery,
   eventConfigQuery,
   eventQuery,
+  eventsPageQuery,
   levelQualifiersQuery,
 } from '../../../features/events/api/events';
 import { GeneralConfigForm } from '../../../features/events/components/general-config-form';
@@ -94,13 +98,52 @@ function ModerationAllocationSection({ eventId }: { eventId: number }) {
   );
 }
 
+/** Review Outcomes and Proposal Scoring (issue 15): each run is disabled once its flag in the allocation config is set. */
+function ClosingRunSection({ eventId, run }: { eventId: number; run: 'outcomes' | 'scoring' }) {
+  const { t } = useTranslation();
+  const flags = useQuery({ ...allocationConfigQuery(eventId), retry: false });
+  useEffect(() => {
+    if (flags.error) notifyError(flags.error, 'errors.fetchAllocationConfig');
+  }, [flags.error]);
+  if (flags.isError) return <Alert color="red">{t('errors.fetchAllocationConfig')}</Alert>;
+  if (!flags.data) return <Loader size="sm" />;
+  const outcomesGenerated = flags.data.review_outcomes_generated === true;
+  return run === 'outcomes' ? (
+    <ReviewOutcomesForm key={eventId} eventId={eventId} isGenerated={outcomesGenerated} />
+  ) : (
+    <ProposalScoringForm
+      key={eventId}
+      eventId={eventId}
+      isGenerated={flags.data.proposal_scores_generated === true}
+      outcomesGenerated={outcomesGenerated}
+    />
+  );
+}
+
+/** Export Data (issue 15 item 3): the vote export may take several events, chosen among all of them. */
+function ExportSection({ eventId }: { eventId: number }) {
+  const events = useQuery(eventsPageQuery(0, 100));
+  if (!events.data) return <Loader size="sm" />;
+  return <ExportData eventId={eventId} events={events.data.data} />;
+}
+
 function ImportSection({ eventId }: { eventId: number }) {
   const categories = useQuery(categoriesQuery(eventId));
   if (!categories.data) return <Loader size="sm" />;
   return <ImportProposalsForm key={eventId} eventId={eventId} categories={categories.data} />;
 }
 
-const WORKING = new Set<Section>(['overview', 'general', 'levels', 'proposalAllocation', 'moderationAllocation', 'import']);
+const WORKING = new Set<Section>([
+  'overview',
+  'general',
+  'levels',
+  'proposalAllocation',
+  'moderationAllocation',
+  'outcomes',
+  'scoring',
+  'export',
+  'import',
+]);
 
 /** /admin/{id}: one event's configuration, a side menu of eight sections (spec §2.17). */
 export default function AdminEventConfiguration() {
@@ -149,6 +192,9 @@ export default function AdminEventConfiguration() {
             {section === 'levels' && <LevelsSection eventId={eventId} />}
             {section === 'proposalAllocation' && <ProposalAllocationSection eventId={eventId} />}
             {section === 'moderationAllocation' && <ModerationAllocationSection eventId={eventId} />}
+            {section === 'outcomes' && <ClosingRunSection eventId={eventId} run="outcomes" />}
+            {section === 'scoring' && <ClosingRunSection eventId={eventId} run="scoring" />}
+            {section === 'export' && <ExportSection eventId={eventId} />}
             {section === 'import' && <ImportSection eventId={eventId} />}
             {!WORKING.has(section) && <Text c="dimmed">{t('admin.comingSoon')}</Text>}
           </Stack>

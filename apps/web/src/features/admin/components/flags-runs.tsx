@@ -15,8 +15,7 @@ import { fieldError } from '../../../components/form-field';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useComputeFlags, useImportFlags, type FlagRunResult } from '../api/moderation-runs';
 import { readFlagsFile, type ReadFlags } from './flags-file';
-import { DryRunResult, DryRunSwitch, RunConfirmModal, RunProgress, RunResultModal } from './run-controls';
-import { useRunFlow } from './use-run-flow';
+import { AdminRunControls, runLabels, useAdminRun } from './admin-run-controls';
 
 type ParamsInput = z.input<typeof computeFlagsParams>;
 const THRESHOLDS = [
@@ -67,81 +66,54 @@ export function ComputeFlagsForm({ eventId }: { eventId: number }) {
       dry_run: true,
     },
   });
-  const flow = useRunFlow(async (params: ComputeFlagsParams): Promise<FlagRunResult | undefined> => {
-    try {
-      const stats = await compute.mutateAsync(params);
-      if (!stats.dry_run) notifySuccess('adminRuns.flags.success');
-      return stats;
-    } catch (error) {
-      notifyError(error, 'adminRuns.flags.failed');
-      return undefined;
-    }
+  const flow = useAdminRun((params: ComputeFlagsParams) => compute.mutateAsync(params), {
+    success: 'adminRuns.flags.success',
+    failed: 'adminRuns.flags.failed',
   });
-  const onSubmit = form.handleSubmit((values) => flow.submit(values));
-  const isDryRunning = compute.isPending && !flow.isConfirming;
 
   return (
     <Stack gap="md" component="section" aria-labelledby={headingId}>
       <Title order={3} size="h4" id={headingId}>
         {t('adminRuns.flags.title')}
       </Title>
-      <form onSubmit={onSubmit} noValidate aria-label={t('adminRuns.flags.title')}>
-        <Stack gap="md" maw={560}>
+      <AdminRunControls
+        form={form}
+        flow={flow}
+        isPending={compute.isPending}
+        labels={runLabels('adminRuns.flags', { formLabel: 'adminRuns.flags.title', resultTitle: 'adminRuns.flags.resultTitle' })}
+        renderResult={(stats: FlagRunResult) => <FlagRunStatsView stats={stats} />}
+        before={
           <Text size="sm" c="dimmed">
             {t('adminRuns.flags.intro')}
           </Text>
-          {THRESHOLDS.map(({ name, min, max }) => {
-            const label = t(`adminRuns.flags.${name}`);
-            return (
-              <Controller
-                key={name}
-                control={form.control}
-                name={name}
-                render={({ field }) => (
-                  <NumberInput
-                    label={label}
-                    description={t(`adminRuns.flags.${name}Hint`)}
-                    min={min}
-                    max={max}
-                    step={0.05}
-                    decimalScale={2}
-                    value={field.value}
-                    onChange={(next) => field.onChange(typeof next === 'number' ? next : next === '' ? undefined : Number(next))}
-                    onBlur={field.onBlur}
-                    error={fieldError(form as unknown as UseFormReturn<ParamsInput>, name, label)}
-                    disabled={compute.isPending}
-                  />
-                )}
-              />
-            );
-          })}
-          <DryRunSwitch control={form.control} name="dry_run" submitCount={form.formState.submitCount} disabled={compute.isPending} />
-          <Group>
-            <Button type="submit" loading={isDryRunning} disabled={compute.isPending || !form.formState.isValid}>
-              {t('adminRuns.flags.submit')}
-            </Button>
-            {isDryRunning && <RunProgress label={t('adminRuns.runningDry')} />}
-          </Group>
-        </Stack>
-      </form>
-      {flow.dryRunResult && (
-        <DryRunResult title={t('adminRuns.flags.dryRunTitle')}>
-          <FlagRunStatsView stats={flow.dryRunResult} />
-        </DryRunResult>
-      )}
-      <RunConfirmModal
-        opened={flow.isConfirming}
-        title={t('adminRuns.flags.confirmTitle')}
-        confirmLabel={t('adminRuns.flags.confirm')}
-        isRunning={compute.isPending}
-        onCancel={flow.cancel}
-        onConfirm={() => void flow.confirm()}
+        }
       >
-        {t('adminRuns.flags.confirmText')}
-      </RunConfirmModal>
-      <RunResultModal opened={flow.realRunResult !== null} title={t('adminRuns.flags.resultTitle')} onClose={flow.closeResult}>
-        {flow.realRunResult && <FlagRunStatsView stats={flow.realRunResult} />}
-      </RunResultModal>
+        {THRESHOLDS.map(({ name, min, max }) => {
+          const label = t(`adminRuns.flags.${name}`);
+          return (
+            <Controller
+              key={name}
+              control={form.control}
+              name={name}
+              render={({ field }) => (
+                <NumberInput
+                  label={label}
+                  description={t(`adminRuns.flags.${name}Hint`)}
+                  min={min}
+                  max={max}
+                  step={0.05}
+                  decimalScale={2}
+                  value={field.value}
+                  onChange={(next) => field.onChange(typeof next === 'number' ? next : next === '' ? undefined : Number(next))}
+                  onBlur={field.onBlur}
+                  error={fieldError(form as unknown as UseFormReturn<ParamsInput>, name, label)}
+                  disabled={compute.isPending}
+                />
+              )}
+            />
+          );
+        })}
+      </AdminRunControls>
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { Alert, Text } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   MODERATION_ALLOCATION_DEFAULTS,
@@ -10,11 +10,10 @@ import { useForm, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { fieldError } from '../../../components/form-field';
-import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useGenerateModerationAllocation } from '../api/moderation-runs';
 import { ModerationAllocationStatsView } from './allocation-stats';
-import { DryRunResult, DryRunSwitch, RunConfirmModal, RunNumberField, RunProgress, RunResultModal } from './run-controls';
-import { useRunFlow } from './use-run-flow';
+import { AdminRunControls, runLabels, useAdminRun } from './admin-run-controls';
+import { RunNumberField } from './run-controls';
 
 type ParamsInput = z.input<typeof moderationAllocationParams>;
 
@@ -38,26 +37,24 @@ export function ModerationAllocationForm({ eventId, isGenerated }: { eventId: nu
     mode: 'onChange',
     defaultValues: { event_id: eventId, ...MODERATION_ALLOCATION_DEFAULTS, dry_run: true },
   });
-  const flow = useRunFlow(async (params: ModerationAllocationParams): Promise<ModerationAllocationStats | undefined> => {
-    try {
-      const stats = await generate.mutateAsync(params);
-      if (!stats.dry_run) notifySuccess('adminRuns.moderation.success');
-      return stats;
-    } catch (error) {
-      notifyError(error, 'adminRuns.moderation.failed');
-      return undefined;
-    }
+  const flow = useAdminRun((params: ModerationAllocationParams) => generate.mutateAsync(params), {
+    success: 'adminRuns.moderation.success',
+    failed: 'adminRuns.moderation.failed',
   });
-  const onSubmit = form.handleSubmit((values) => flow.submit(values));
   const errorOf = (name: (typeof NUMBER_FIELDS)[number]['name'], label: string) =>
     fieldError(form as unknown as UseFormReturn<ParamsInput>, name, label);
-  const isDryRunning = generate.isPending && !flow.isConfirming;
   const locked = isGenerated || generate.isPending;
 
   return (
-    <Stack gap="lg">
-      <form onSubmit={onSubmit} noValidate aria-label={t('adminRuns.moderation.formLabel')}>
-        <Stack gap="md" maw={560}>
+    <AdminRunControls
+      form={form}
+      flow={flow}
+      isPending={generate.isPending}
+      disabled={isGenerated}
+      labels={runLabels('adminRuns.moderation')}
+      renderResult={(stats: ModerationAllocationStats) => <ModerationAllocationStatsView stats={stats} />}
+      before={
+        <>
           <Text size="sm" c="dimmed">
             {t('adminRuns.moderation.intro')}
           </Text>
@@ -66,48 +63,24 @@ export function ModerationAllocationForm({ eventId, isGenerated }: { eventId: nu
               {t('adminRuns.moderation.generated')}
             </Alert>
           )}
-          {NUMBER_FIELDS.map(({ name, min }) => {
-            const label = t(`adminRuns.moderation.${name}`);
-            return (
-              <RunNumberField
-                key={name}
-                control={form.control}
-                name={name}
-                label={label}
-                description={t(`adminRuns.moderation.${name}Hint`)}
-                min={min}
-                error={errorOf(name, label)}
-                disabled={locked}
-              />
-            );
-          })}
-          <DryRunSwitch control={form.control} name="dry_run" submitCount={form.formState.submitCount} disabled={locked} />
-          <Group>
-            <Button type="submit" loading={isDryRunning} disabled={locked || !form.formState.isValid}>
-              {t('adminRuns.moderation.submit')}
-            </Button>
-            {isDryRunning && <RunProgress label={t('adminRuns.runningDry')} />}
-          </Group>
-        </Stack>
-      </form>
-      {flow.dryRunResult && (
-        <DryRunResult title={t('adminRuns.moderation.dryRunTitle')}>
-          <ModerationAllocationStatsView stats={flow.dryRunResult} />
-        </DryRunResult>
-      )}
-      <RunConfirmModal
-        opened={flow.isConfirming}
-        title={t('adminRuns.moderation.confirmTitle')}
-        confirmLabel={t('adminRuns.moderation.confirm')}
-        isRunning={generate.isPending}
-        onCancel={flow.cancel}
-        onConfirm={() => void flow.confirm()}
-      >
-        {t('adminRuns.moderation.confirmText')}
-      </RunConfirmModal>
-      <RunResultModal opened={flow.realRunResult !== null} title={t('adminRuns.moderation.statsTitle')} onClose={flow.closeResult}>
-        {flow.realRunResult && <ModerationAllocationStatsView stats={flow.realRunResult} />}
-      </RunResultModal>
-    </Stack>
+        </>
+      }
+    >
+      {NUMBER_FIELDS.map(({ name, min }) => {
+        const label = t(`adminRuns.moderation.${name}`);
+        return (
+          <RunNumberField
+            key={name}
+            control={form.control}
+            name={name}
+            label={label}
+            description={t(`adminRuns.moderation.${name}Hint`)}
+            min={min}
+            error={errorOf(name, label)}
+            disabled={locked}
+          />
+        );
+      })}
+    </AdminRunControls>
   );
 }

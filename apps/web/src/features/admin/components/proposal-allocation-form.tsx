@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { Alert, Text } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Category } from '@cr/contract/events';
 import {
@@ -12,11 +12,10 @@ import { Controller, useForm, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { AppMultiSelect } from '../../../components/app-multi-select';
 import { fieldError } from '../../../components/form-field';
-import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useGenerateProposalAllocation } from '../api/proposal-runs';
 import { AllocationStatsView } from './allocation-stats';
-import { DryRunResult, DryRunSwitch, RunConfirmModal, RunNumberField, RunProgress, RunResultModal } from './run-controls';
-import { useRunFlow } from './use-run-flow';
+import { AdminRunControls, runLabels, useAdminRun } from './admin-run-controls';
+import { RunNumberField } from './run-controls';
 
 const NUMBER_FIELDS = [
   { name: 'allocation_seed', min: 1 },
@@ -44,26 +43,24 @@ export function ProposalAllocationForm({
     mode: 'onChange',
     defaultValues: { event_id: eventId, ...ALLOCATION_DEFAULTS, categories: [], dry_run: true },
   });
-  const flow = useRunFlow(async (params: AllocationParams): Promise<AllocationStats | undefined> => {
-    try {
-      const stats = await generate.mutateAsync(params);
-      if (!stats.dry_run) notifySuccess('adminRuns.allocation.success');
-      return stats;
-    } catch (error) {
-      notifyError(error, 'adminRuns.allocation.failed');
-      return undefined;
-    }
+  const flow = useAdminRun((params: AllocationParams) => generate.mutateAsync(params), {
+    success: 'adminRuns.allocation.success',
+    failed: 'adminRuns.allocation.failed',
   });
-  const onSubmit = form.handleSubmit((values) => flow.submit(values));
   // fieldError reads the form's state only; the transformed-values type parameter doesn't matter to it.
   const errorOf = (name: (typeof NUMBER_FIELDS)[number]['name'], label: string) =>
     fieldError(form as unknown as UseFormReturn<AllocationParamsInput>, name, label);
-  const isDryRunning = generate.isPending && !flow.isConfirming;
 
   return (
-    <Stack gap="lg">
-      <form onSubmit={onSubmit} noValidate aria-label={t('adminRuns.allocation.formLabel')}>
-        <Stack gap="md" maw={560}>
+    <AdminRunControls
+      form={form}
+      flow={flow}
+      isPending={generate.isPending}
+      disabled={isGenerated}
+      labels={runLabels('adminRuns.allocation')}
+      renderResult={(stats: AllocationStats) => <AllocationStatsView stats={stats} />}
+      before={
+        <>
           <Text size="sm" c="dimmed">
             {t('adminRuns.allocation.intro')}
           </Text>
@@ -72,64 +69,40 @@ export function ProposalAllocationForm({
               {t('adminRuns.allocation.generated')}
             </Alert>
           )}
-          {NUMBER_FIELDS.map(({ name, min }) => {
-            const label = t(`adminRuns.allocation.${name}`);
-            return (
-              <RunNumberField
-                key={name}
-                control={form.control}
-                name={name}
-                label={label}
-                description={t(`adminRuns.allocation.${name}Hint`)}
-                min={min}
-                error={errorOf(name, label)}
-                disabled={isGenerated}
-              />
-            );
-          })}
-          <Controller
+        </>
+      }
+    >
+      {NUMBER_FIELDS.map(({ name, min }) => {
+        const label = t(`adminRuns.allocation.${name}`);
+        return (
+          <RunNumberField
+            key={name}
             control={form.control}
-            name="categories"
-            render={({ field }) => (
-              <AppMultiSelect
-                label={t('adminRuns.allocation.categories')}
-                description={t('adminRuns.allocation.categoriesHint')}
-                data={categories.map((category) => ({ value: String(category.id), label: category.title }))}
-                value={(field.value ?? []).map(String)}
-                onChange={(values) => field.onChange(values.map(Number))}
-                onBlur={field.onBlur}
-                clearable
-                disabled={isGenerated}
-              />
-            )}
+            name={name}
+            label={label}
+            description={t(`adminRuns.allocation.${name}Hint`)}
+            min={min}
+            error={errorOf(name, label)}
+            disabled={isGenerated}
           />
-          <DryRunSwitch control={form.control} name="dry_run" submitCount={form.formState.submitCount} disabled={isGenerated} />
-          <Group>
-            <Button type="submit" loading={isDryRunning} disabled={isGenerated || !form.formState.isValid}>
-              {t('adminRuns.allocation.submit')}
-            </Button>
-            {isDryRunning && <RunProgress label={t('adminRuns.runningDry')} />}
-          </Group>
-        </Stack>
-      </form>
-      {flow.dryRunResult && (
-        <DryRunResult title={t('adminRuns.allocation.dryRunTitle')}>
-          <AllocationStatsView stats={flow.dryRunResult} />
-        </DryRunResult>
-      )}
-      <RunConfirmModal
-        opened={flow.isConfirming}
-        title={t('adminRuns.allocation.confirmTitle')}
-        confirmLabel={t('adminRuns.allocation.confirm')}
-        isRunning={generate.isPending}
-        onCancel={flow.cancel}
-        onConfirm={() => void flow.confirm()}
-      >
-        {t('adminRuns.allocation.confirmText')}
-      </RunConfirmModal>
-      <RunResultModal opened={flow.realRunResult !== null} title={t('adminRuns.allocation.statsTitle')} onClose={flow.closeResult}>
-        {flow.realRunResult && <AllocationStatsView stats={flow.realRunResult} />}
-      </RunResultModal>
-    </Stack>
+        );
+      })}
+      <Controller
+        control={form.control}
+        name="categories"
+        render={({ field }) => (
+          <AppMultiSelect
+            label={t('adminRuns.allocation.categories')}
+            description={t('adminRuns.allocation.categoriesHint')}
+            data={categories.map((category) => ({ value: String(category.id), label: category.title }))}
+            value={(field.value ?? []).map(String)}
+            onChange={(values) => field.onChange(values.map(Number))}
+            onBlur={field.onBlur}
+            clearable
+            disabled={isGenerated}
+          />
+        )}
+      />
+    </AdminRunControls>
   );
 }

@@ -174,3 +174,43 @@ export function RunNumberField<T extends FieldValues>({
     />
   );
 }
+
+/** A run's ratio (spec §5, §9): required, from 0 to 1 in steps of 0.1; `error` comes from `fieldError`. */
+export function RunRatioField<T extends FieldValues>({
+  control,
+  name,
+  label,
+  description,
+  error,
+  disabled,
+}: {
+  control: Control<T>;
+  name: Path<T>;
+  label: string;
+  description: string;
+  error: string | undefined;
+  disabled?: boolean;
+}) {
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <NumberInput
+          label={label}
+          description={description}
+          withAsterisk
+          min={0}
+          max={1}
+          step={0.1}
+          decimalScale={2}
+          value={field.value}
+          onChange={(next) => field.onChange(typeof next === 'number' ? next : next === '' ? undefined : Number(next))}
+          onBlur={field.onBlur}
+          error={error}
+          disabled={disabled}
+        />
+      )}
+    />
+  );
+}

@@ -94,6 +94,9 @@ function FormBody({
   const { t } = useTranslation();
   const [draft, setDraft] = useState<ModerationDraft>(() => loadDraft(localStorage, storageKey) ?? savedDraft);
   const [customTouched, setCustomTouched] = useState(false);
+  // A save asked for by the keyboard before both are chosen shows what is missing (F-022, F-023); the button itself
+  // shows only once both are chosen (F-020).
+  const [saveAttempted, setSaveAttempted] = useState(false);
   const reasonRef = useRef<HTMLDivElement>(null);
   const change = useChangeModeration({ onDone: () => clearDraft(localStorage, storageKey) });
 
@@ -110,7 +113,11 @@ function FormBody({
   const customError = draft.reason === 'other' ? customReasonError(draft.custom) : null;
   const canSave = draft.classification !== null && draft.reason !== null;
   const save = () => {
-    if (!canSave || change.isPending) return;
+    if (!canSave) {
+      setSaveAttempted(true);
+      return;
+    }
+    if (change.isPending) return;
     if (customError) {
       setCustomTouched(true);
       return;
@@ -134,7 +141,12 @@ function FormBody({
         <Title order={2} size="h3" id="moderation-form-title">
           {t('moderation.formTitle')}
         </Title>
-        <Group gap="sm" role="group" aria-label={t('moderation.classificationLabel')}>
+        <Group
+          gap="sm"
+          role="group"
+          aria-label={t('moderation.classificationLabel')}
+          aria-describedby={saveAttempted && draft.classification === null ? 'moderation-classification-error' : undefined}
+        >
           <Button
             color="green"
             variant={draft.classification === ModerationClassification.included ? 'filled' : 'outline'}
@@ -152,12 +164,18 @@ function FormBody({
             {t('moderation.excluded')}
           </Button>
         </Group>
+        {saveAttempted && draft.classification === null && (
+          <Text size="sm" c="red.8" role="alert" id="moderation-classification-error">
+            {moderationMessages.classificationRequired}
+          </Text>
+        )}
         {draft.classification !== null && (
           <Radio.Group
             ref={reasonRef}
             label={t('moderation.reasonLabel')}
             value={draft.reason}
             onChange={(reason) => update({ ...draft, reason, custom: reason === 'other' ? draft.custom : '' })}
+            error={saveAttempted && draft.reason === null ? moderationMessages.reasonRequired : undefined}
           >
             <Stack gap={6} mt="xs">
               {reasonsFor(draft.classification).map((reason) => (
@@ -193,6 +211,7 @@ function FormBody({
             onClick={() => {
               clearDraft(localStorage, storageKey);
               setCustomTouched(false);
+              setSaveAttempted(false);
               setDraft(savedDraft);
             }}
           >

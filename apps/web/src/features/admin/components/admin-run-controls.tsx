@@ -1,0 +1,125 @@
+import { Button, Group, Stack } from '@mantine/core';
+import type { ReactNode } from 'react';
+import type { Control, FieldValues, Path, UseFormReturn } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import { DryRunResult, DryRunSwitch, RunConfirmModal, RunProgress, RunResultModal } from './run-controls';
+import { useRunFlow } from './use-run-flow';
+
+/** The i18n keys of one run's texts: the form's name, its button, the dry-run title and the two modals. */
+export interface RunLabels {
+  formLabel: string;
+  submit: string;
+  dryRunTitle: string;
+  confirmTitle: string;
+  confirm: string;
+  confirmText: string;
+  resultTitle: string;
+}
+
+/** The run's i18n keys under one prefix (`adminRuns.outcomes` → `adminRuns.outcomes.submit`, …). */
+export function runLabels(prefix: string, overrides: Partial<RunLabels> = {}): RunLabels {
+  return {
+    formLabel: `${prefix}.formLabel`,
+    submit: `${prefix}.submit`,
+    dryRunTitle: `${prefix}.dryRunTitle`,
+    confirmTitle: `${prefix}.confirmTitle`,
+    confirm: `${prefix}.confirm`,
+    confirmText: `${prefix}.confirmText`,
+    resultTitle: `${prefix}.statsTitle`,
+    ...overrides,
+  };
+}
+
+/**
+ * An admin run's mutation wrapped in the run flow (spec §2.17) with its toasts: green after a real run, red with the
+ * server's message or the run's fixed text (spec §8) when it fails.
+ */
+export function useAdminRun<TParams extends { dry_run: boolean }, TResult>(
+  mutate: (params: TParams) => Promise<TResult>,
+  toasts: { success: string; failed: string },
+  isDryRun: (result: TResult, params: TParams) => boolean = (_result, params) => params.dry_run,
+) {
+  return useRunFlow(async (params: TParams): Promise<TResult | undefined> => {
+    try {
+      const result = await mutate(params);
+      if (!isDryRun(result, params)) notifySuccess(toasts.success);
+      return result;
+    } catch (error) {
+      notifyError(error, toasts.failed);
+      return undefined;
+    }
+  });
+}
+
+/**
+ * The controls every admin run shares (spec §2.17): the form around the run's own fields, the dry-run switch (on by
+ * default, enabled after the first submit attempt), the submit button with the dry run's progress, the dry run's
+ * result below the form, the warning modal before a real run and the statistics modal after it.
+ *
+ * `disabled` locks the whole form (a run that can't run again); the button is also disabled while a run is under way
+ * and while the form is invalid.
+ */
+export function AdminRunControls<TInput extends FieldValues, TParams extends { dry_run: boolean }, TResult>({
+  form,
+  flow,
+  isPending,
+  disabled = false,
+  labels,
+  renderResult,
+  before,
+  children,
+}: {
+  form: UseFormReturn<TInput, unknown, TParams>;
+  flow: ReturnType<typeof useRunFlow<TParams, TResult>>;
+  isPending: boolean;
+  disabled?: boolean;
+  labels: RunLabels;
+  /** The result of a run, shown below the form after a dry run and in the statistics modal after a real run. */
+  renderResult: (result: TResult) => ReactNode;
+  /** What stands above the fields: the intro, the notice that the run is done. */
+  before?: ReactNode;
+  /** The run's own fields. */
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const onSubmit = form.handleSubmit((values) => flow.submit(values));
+  const isDryRunning = isPending && !flow.isConfirming;
+  return (
+    <Stack gap="lg">
+      <form onSubmit={onSubmit} noValidate aria-label={t(labels.formLabel)}>
+        <Stack gap="md" maw={560}>
+          {before}
+          {children}
+          <DryRunSwitch
+            // The switch reads and writes the field only; the resolver's output type doesn't matter to it.
+            control={form.control as unknown as Control<TInput>}
+            name={'dry_run' as Path<TInput>}
+            submitCount={form.formState.submitCount}
+            disabled={disabled || isPending}
+          />
+          <Group>
+            <Button type="submit" loading={isDryRunning} disabled={disabled || isPending || !form.formState.isValid}>
+              {t(labels.submit)}
+            </Button>
+            {isDryRunning && <RunProgress label={t('adminRuns.runningDry')} />}
+          </Group>
+        </Stack>
+      </form>
+      {flow.dryRunResult !== null && <DryRunResult title={t(labels.dryRunTitle)}>{renderResult(flow.dryRunResult)}</DryRunResult>}
+      <RunConfirmModal
+        opened={flow.isConfirming}
+        title={t(labels.confirmTitle)}
+        confirmLabel={t(labels.confirm)}
+        isRunning={isPending}
+        onCancel={flow.cancel}
+        onConfirm={() => void flow.confirm()}
+      >
+        {t(labels.confirmText)}
+      </RunConfirmModal>
+      <RunResultModal opened={flow.realRunResult !== null} title={t(labels.resultTitle)} onClose={flow.closeResult}>
+        {flow.realRunResult !== null && renderResult(flow.realRunResult)}
+      </RunResultModal>
+    </Stack>
+  );
+}
