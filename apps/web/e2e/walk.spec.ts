@@ -298,6 +298,10 @@ test.describe('date-time inputs (issue 12 item 15)', () => {
     await login(page, demo.admin);
     await page.goto('/admin/events');
     await page.getByRole('link', { name: `Configure ${DEMO_ROUND}` }).click();
+    await page
+      .getByRole('navigation', { name: 'Event configuration sections' })
+      .getByRole('button', { name: 'General Configuration' })
+      .click();
     const starts = page.locator('[data-setting="reviewer_subscription_starts_at"]');
     await expect(starts).toHaveText(ISO); // set by the demo seed
     await expect(page.locator('input[type="datetime-local"]')).toHaveCount(0);

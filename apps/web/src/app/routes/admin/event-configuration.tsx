@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { PageHeading } from '../../../components/page-heading';
 import { paths } from '../../../config/paths';
+import { EventOverview } from '../../../features/admin/components/event-overview';
 import { ExportData } from '../../../features/admin/components/export-data';
 import { ComputeFlagsForm, ImportFlagsForm } from '../../../features/admin/components/flags-runs';
 import { ImportProposalsForm } from '../../../features/admin/components/import-proposals-form';
@@ -25,8 +26,9 @@ import { GeneralConfigForm } from '../../../features/events/components/general-c
 import { LevelQualifiersForm } from '../../../features/events/components/level-qualifiers-form';
 import { notifyError } from '../../../lib/notify';
 
-/** The eight sections of spec §2.17, in the side menu's order. */
+/** The round's Overview (issue 15 item 5), the default, then the eight sections of spec §2.17, in the side menu's order. */
 export const SECTIONS = [
+  'overview',
   'general',
   'levels',
   'proposalAllocation',
@@ -132,6 +134,7 @@ function ImportSection({ eventId }: { eventId: number }) {
 }
 
 const WORKING = new Set<Section>([
+  'overview',
   'general',
   'levels',
   'proposalAllocation',
@@ -147,7 +150,7 @@ export default function AdminEventConfiguration() {
   const { t } = useTranslation();
   const eventId = Number(useParams().id);
   const [params, setParams] = useSearchParams();
-  const section: Section = SECTIONS.find((name) => name === params.get('section')) ?? 'general';
+  const section: Section = SECTIONS.find((name) => name === params.get('section')) ?? 'overview';
   const event = useQuery({ ...eventQuery(eventId), enabled: Number.isInteger(eventId) && eventId > 0, retry: false });
   if (!Number.isInteger(eventId) || eventId <= 0 || event.isError) {
     return (
@@ -184,6 +187,7 @@ export default function AdminEventConfiguration() {
             <Title order={2} size="h3">
               {title}
             </Title>
+            {section === 'overview' && <EventOverview key={eventId} eventId={eventId} />}
             {section === 'general' && <GeneralSection eventId={eventId} />}
             {section === 'levels' && <LevelsSection eventId={eventId} />}
             {section === 'proposalAllocation' && <ProposalAllocationSection eventId={eventId} />}
