@@ -1,4 +1,4 @@
-import { Alert, Anchor, Divider, Grid, Loader, NavLink as MantineNavLink, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Divider, Grid, Loader, NavLink as MantineNavLink, Stack, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -133,18 +133,6 @@ function ImportSection({ eventId }: { eventId: number }) {
   return <ImportProposalsForm key={eventId} eventId={eventId} categories={categories.data} />;
 }
 
-const WORKING = new Set<Section>([
-  'overview',
-  'general',
-  'levels',
-  'proposalAllocation',
-  'moderationAllocation',
-  'outcomes',
-  'scoring',
-  'export',
-  'import',
-]);
-
 /** /admin/{id}: one event's configuration, a side menu of eight sections (spec §2.17). */
 export default function AdminEventConfiguration() {
   const { t } = useTranslation();
@@ -196,7 +184,6 @@ export default function AdminEventConfiguration() {
             {section === 'scoring' && <ClosingRunSection eventId={eventId} run="scoring" />}
             {section === 'export' && <ExportSection eventId={eventId} />}
             {section === 'import' && <ImportSection eventId={eventId} />}
-            {!WORKING.has(section) && <Text c="dimmed">{t('admin.comingSoon')}</Text>}
           </Stack>
         </Grid.Col>
       </Grid>
