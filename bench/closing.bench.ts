@@ -190,6 +190,11 @@ try {
   }
 
   if (wanted('export')) {
+    // A fresh server process, so that its memory growth is the export's and not the runs' before it.
+    await server.current.stop();
+    server.current = await startServer(database.url);
+    const exportOrigin = server.current.origin;
+    const exportToken = await login(exportOrigin, admin!.catalyst_id, SCALE_PASSWORD);
     const download = () =>
       new Promise<{ bytes: number; seconds: number; firstByteMs: number; status: number }>((resolve, reject) => {
         const started = performance.now();

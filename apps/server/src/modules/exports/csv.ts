@@ -20,22 +20,27 @@ function cell(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/** Rows per chunk of text: chunks of some tens of kB stay young garbage, where whole pages would pile up. */
+const ROWS_PER_CHUNK = 50;
+
 /**
- * An RFC 4180 CSV stream (header row, CRLF, quoting of commas, quotes and newlines) of the rows the pages yield:
- * each page becomes one chunk of text, and the next page is read only once the client has taken that one
+ * An RFC 4180 CSV stream (header row, CRLF, quoting of commas, quotes and newlines) of the rows the pages yield, as
+ * chunks of text of ROWS_PER_CHUNK rows; the next chunk is made only once the client has taken the last one
  * (back-pressure), so one page is in memory at a time and memory stays flat whatever the export's size.
  */
 export function csvStream<Row extends Record<string, unknown>>(columns: readonly (keyof Row & string)[], pages: AsyncIterable<Row[]>) {
   async function* chunks() {
     yield `${columns.map(cell).join(',')}\r\n`;
     for await (const page of pages) {
-      let text = '';
-      for (const row of page) {
-        let line = '';
-        for (let c = 0; c < columns.length; c += 1) line += (c === 0 ? '' : ',') + cell(neutralise(row[columns[c]!]));
-        text += `${line}\r\n`;
+      for (let start = 0; start < page.length; start += ROWS_PER_CHUNK) {
+        let text = '';
+        for (const row of page.slice(start, start + ROWS_PER_CHUNK)) {
+          let line = '';
+          for (let c = 0; c < columns.length; c += 1) line += (c === 0 ? '' : ',') + cell(neutralise(row[columns[c]!]));
+          text += `${line}\r\n`;
+        }
+        yield text;
       }
-      yield text;
     }
   }
   return Readable.from(chunks(), { objectMode: false });
