@@ -25,7 +25,7 @@ import { buildApp } from '../apps/server/src/app';
 import { testConfig } from '../apps/server/src/config';
 import { SCALE_PASSWORD, seedScale } from '../apps/server/src/scale-seed';
 import { benchDatabase, round } from './lib/database';
-import { captureQueries, load, loadAverage, login, rssSampler, startReplayServer, startServer } from './lib/processes';
+import { captureQueries, load, loadAverage, login, postJson, rssSampler, startReplayServer, startServer } from './lib/processes';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const REVIEWERS = Number(process.env.BENCH_REVIEWERS ?? 50_000);
@@ -129,15 +129,16 @@ try {
     const sampler = rssSampler(server.current!.rss);
     const loadAvg = loadAverage();
     const started = performance.now();
-    const response = await fetch(`${origin}/api/reviews/${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const answer = (await response.json()) as unknown;
+    let response: { status: number; body: unknown };
+    try {
+      response = await postJson(`${origin}/api/reviews/${path}`, adminToken, body);
+    } finally {
+      sampler.stop();
+    }
+    const answer = response.body;
     const seconds = (performance.now() - started) / 1000;
     const memory = sampler.stop();
-    if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(answer)}`);
+    if (response.status !== 200) throw new Error(`${path}: ${response.status} ${JSON.stringify(answer)}`);
     return {
       seconds: round(seconds, 2),
       server_rss_peak_mib: round(memory.peak / MiB, 0),
@@ -200,8 +201,8 @@ try {
         const started = performance.now();
         http
           .get(
-            `${origin}/api/reviews/proposal-reviews/export/full-csv/${eventId}`,
-            { headers: { authorization: `Bearer ${adminToken}` } },
+            `${exportOrigin}/api/reviews/proposal-reviews/export/full-csv/${eventId}`,
+            { headers: { authorization: `Bearer ${exportToken}` } },
             (response) => {
               const firstByteMs = performance.now() - started;
               let bytes = 0;

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { SCALE_PASSWORD, seedScale } from '../apps/server/src/scale-seed';
 import { benchDatabase, round } from './lib/database';
-import { loadAverage, login, rssSampler, startServer } from './lib/processes';
+import { loadAverage, login, postJson, rssSampler, startServer } from './lib/processes';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const REVIEWS = Number(process.env.FLAGS_RUN_REVIEWS ?? 333_340);
@@ -46,15 +46,18 @@ try {
   const loadAvg = loadAverage();
   const sampler = rssSampler(server.rss);
   const started = performance.now();
-  const response = await fetch(`${server.origin}/api/reviews/flags/compute`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ compute_params: { event_id: seeded.eventId, dry_run: false } }),
-  });
-  const answer = (await response.json()) as { reviews: number; flagged: number; per_type: Record<string, number> };
+  let response: { status: number; body: unknown };
+  try {
+    response = await postJson(`${server.origin}/api/reviews/flags/compute`, token, {
+      compute_params: { event_id: seeded.eventId, dry_run: false },
+    });
+  } finally {
+    sampler.stop();
+  }
+  const answer = response.body as { reviews: number; flagged: number; per_type: Record<string, number> };
   const seconds = (performance.now() - started) / 1000;
   const memory = sampler.stop();
-  if (!response.ok) throw new Error(`flags/compute: ${response.status} ${JSON.stringify(answer)}`);
+  if (response.status !== 200) throw new Error(`flags/compute: ${response.status} ${JSON.stringify(answer)}`);
   const [stored] = rowsOf<{ n: number; similarity: number }>(
     await database.db.execute(
       sql`select count(*)::int as n, count(*) filter (where flag_type = 1)::int as similarity from review_flags where event_id = ${seeded.eventId}`,

@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -26,10 +27,20 @@ async function start(args: string[], env: NodeJS.ProcessEnv): Promise<ServerProc
     createInterface({ input: child.stdout! }).once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
   });
   child.removeAllListeners('exit');
+  child.on('exit', (code, signal) => {
+    if (code !== 0) console.error(`${args.at(-1)} ended: code ${code}, signal ${signal}`);
+  });
   return {
     origin: `http://127.0.0.1:${port}`,
     pid: child.pid!,
-    rss: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) * 1024,
+    // 0 once the process has ended (a zombie has no VmRSS line).
+    rss: () => {
+      try {
+        return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+      } catch {
+        return 0;
+      }
+    },
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', () => resolve());
@@ -122,3 +133,25 @@ export function rssSampler(rss: () => number) {
 
 /** The 1-minute load average: the machine is shared, so every figure carries it. */
 export const loadAverage = () => round(Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]), 2);
+
+/**
+ * POSTs JSON with node:http, which never times out (fetch gives up on an answer after 300 s, and a long run on a
+ * busy machine takes longer). Answers the status and the parsed body.
+ */
+export function postJson(url: string, token: string, body: unknown): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const payload = JSON.stringify(body);
+    const request = http.request(
+      url,
+      { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
+  });
+}
