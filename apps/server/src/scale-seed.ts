@@ -208,7 +208,7 @@ async function writeCorpusNotes(db: Db, count: number, options: ScaleOptions) {
  * The moderation stage: `moderators` active LV2 subscriptions, `moderationAllocations` allocations (allocation k goes
  * to moderator k mod M and to selected review ⌊k / N⌋, N = min(4, M) moderators per review, the selected reviews
  * spread evenly over the round), and `moderations` on the first allocations: a review of every seventh reviewer is
- * excluded by all its moderators (so that the outcomes exclude some reviewers), one moderation in ten otherwise.
+ * excluded by all its moderators, one moderation in ten otherwise.
  */
 async function seedModeration(db: Db, eventId: number, prefix: string, emailPrefix: string, options: ScaleOptions, passwordHash: string) {
   const moderators = await createAccounts(db, prefix, emailPrefix, options.moderators, passwordHash);
