@@ -254,35 +254,31 @@ describe('the embedded database lock', () => {
     expect(existsSync(join(dataDir, 'pglite.lock'))).toBe(false);
   });
 
-  it(
-    'makes `npm run cli` fail with a clear message while a server holds the database, changing nothing',
-    async () => {
-      const server = await openPglite(dataDir);
-      try {
-        await server.migrate();
-        await seedDemo(server.db);
-        const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '' };
-        const result = await run(
-          join(repoRoot, 'node_modules/.bin/tsx'),
-          ['apps/server/src/cli.ts', 'grant-admin', 'cardano/demo-reviewer'],
-          { cwd: repoRoot, env },
-        ).then(
-          () => ({ code: 0, stderr: '' }),
-          (error: { code: number; stderr: string }) => error,
-        );
-        expect(result.code).toBe(EXIT_FAILED);
-        expect(result.stderr).toContain(`is in use by process ${process.pid} (a running server?)`);
-        expect(result.stderr).toContain('Nothing was changed.');
-        const [row] = await server.db
-          .select({ role: users.role })
-          .from(users)
-          .innerJoin(catalystIds, eq(users.catalystIdRef, catalystIds.id))
-          .where(eq(catalystIds.catalystId, 'cardano/demo-reviewer'));
-        expect(row?.role).toBe(UserRole.user);
-      } finally {
-        await server.close();
-      }
-    },
-    120_000 /* migrate, seed the whole demo and start a CLI process: slow on a busy machine */,
-  );
+  it('makes `npm run cli` fail with a clear message while a server holds the database, changing nothing', async () => {
+    const server = await openPglite(dataDir);
+    try {
+      await server.migrate();
+      await seedDemo(server.db);
+      const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '' };
+      const result = await run(
+        join(repoRoot, 'node_modules/.bin/tsx'),
+        ['apps/server/src/cli.ts', 'grant-admin', 'cardano/demo-reviewer'],
+        { cwd: repoRoot, env },
+      ).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(result.code).toBe(EXIT_FAILED);
+      expect(result.stderr).toContain(`is in use by process ${process.pid} (a running server?)`);
+      expect(result.stderr).toContain('Nothing was changed.');
+      const [row] = await server.db
+        .select({ role: users.role })
+        .from(users)
+        .innerJoin(catalystIds, eq(users.catalystIdRef, catalystIds.id))
+        .where(eq(catalystIds.catalystId, 'cardano/demo-reviewer'));
+      expect(row?.role).toBe(UserRole.user);
+    } finally {
+      await server.close();
+    }
+  });
 });
