@@ -6,7 +6,7 @@ export default defineConfig({
     // A limit for a hung test, not a measure: API tests that migrate, seed the demo or walk every route take tens of
     // seconds on a busy 2-core machine.
     testTimeout: 120_000,
-    hookTimeout: 60_000,
+    hookTimeout: 120_000,
     pool: 'forks',
   },
 });
