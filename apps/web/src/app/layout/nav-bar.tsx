@@ -135,7 +135,7 @@ function DrawerAccount() {
 
 /**
  * The navigation bar (spec §2.3), one row at any width: from `lg` the links, stage, Subscribe and the account menu;
- * below it a drawer holds the links and the account (and, on phones, the stage), leaving brand, Subscribe and the burger.
+ * below it a drawer holds the links and the account, leaving brand, stage (short on phones), Subscribe and the burger.
  */
 export function NavBar() {
   const { t } = useTranslation();
@@ -159,9 +159,7 @@ export function NavBar() {
             </Box>
           </Group>
           <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
-            <Box visibleFrom="sm">
-              <StageBadge />
-            </Box>
+            <StageBadge />
             <SubscribeButton />
             {logged && (
               <Box visibleFrom="lg">
@@ -174,9 +172,6 @@ export function NavBar() {
       </Container>
       <Drawer opened={opened} onClose={close} title={t('app.title')} hiddenFrom="lg" size="xs">
         <Stack component="nav" aria-label={t('nav.label')}>
-          <Box hiddenFrom="sm">
-            <StageBadge />
-          </Box>
           <Links direction="column" onNavigate={close} />
           {logged && <DrawerAccount />}
         </Stack>
