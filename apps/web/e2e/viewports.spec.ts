@@ -62,7 +62,7 @@ for (const viewport of VIEWPORTS) {
       await expectFits(page);
       await burger.click();
       const drawer = page.getByRole('dialog', { name: 'Community Review' });
-      for (const name of ['Home', 'Proposals', 'My proposals', 'Reviews', 'Admin', 'Profile'])
+      for (const name of ['Home', 'Proposals', 'Reviews', 'Admin', 'Profile'])
         await expect(drawer.getByRole('link', { name, exact: true })).toBeVisible();
       await expect(drawer.getByRole('button', { name: 'Logout' })).toBeVisible();
       await drawer.getByRole('link', { name: 'Reviews', exact: true }).click();
@@ -130,7 +130,9 @@ for (const viewport of VIEWPORTS) {
       await expect(page.getByTestId('moderation-totals')).toBeVisible();
       await expectFits(page);
       await page.goto('/allocated-reviews');
-      const open = list(page, phone, 'Allocated reviews').getByRole('link', { name: /^Open review \d+$/ }).first();
+      const open = list(page, phone, 'Allocated reviews')
+        .getByRole('link', { name: /^Open review \d+$/ })
+        .first();
       await expect(open).toBeVisible();
       await expectFits(page);
       await open.click();
@@ -180,8 +182,10 @@ for (const viewport of VIEWPORTS) {
       });
     }
 
-    test('the profile fits', async ({ page }) => {
+    test('the profile fits; its subscriptions table says when it scrolls sideways', async ({ page }) => {
       await login(page, demo.reviewer);
+      await expect(page.getByRole('table', { name: 'Reviewer subscriptions' })).toBeVisible();
+      if (phone) await expect(page.getByTestId('scroll-cue')).toBeVisible();
       await expectFits(page);
     });
   });

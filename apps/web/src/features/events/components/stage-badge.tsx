@@ -26,7 +26,7 @@ export function StageBadge() {
       data-testid="stage-badge"
       data-stage={stage}
       title={t('stage.title')}
-      style={{ flexShrink: 0 }}
+      className="stage-badge"
     >
       <span className="stage-badge-full">{t(`stage.${stage}`)}</span>
       <span className="stage-badge-short" aria-hidden>

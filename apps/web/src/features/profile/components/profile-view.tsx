@@ -5,6 +5,7 @@ import { displayCatalystId } from '@cr/contract/rules';
 import { approvalRate, excludedReviews, levelLabel, SubscriptionStatus } from '@cr/contract/subscriptions';
 import { DueDiligenceStatus, UserRole, type SubscriptionPublic, type UserInfo } from '@cr/contract/users';
 import { CopyButton } from '../../../components/copy-button';
+import { ScrollTable } from '../../../components/scroll-table';
 import { formatDateLong } from '../../../lib/format';
 
 export function Section({ title, children }: { title: string; children: ReactNode }) {
@@ -162,7 +163,7 @@ function Subscriptions({ user, action }: { user: UserInfo; action?: Subscription
   const withCategories = items.some((item) => item.extra.preferred_categories.length > 0);
   const columns = ['event', 'level', 'status', 'anonymousId', ...(withCategories ? ['categories'] : []), 'subscribedAt'];
   return (
-    <Table.ScrollContainer minWidth={640}>
+    <ScrollTable minWidth={640} label={t('profile.subscriptions')} stickyFirstColumn>
       <Table verticalSpacing="xs" aria-label={t('profile.subscriptions')}>
         <Table.Thead>
           <Table.Tr>
@@ -195,7 +196,7 @@ function Subscriptions({ user, action }: { user: UserInfo; action?: Subscription
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </ScrollTable>
   );
 }
 
