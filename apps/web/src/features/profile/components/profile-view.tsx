@@ -48,8 +48,9 @@ function PersonalInfo({ user }: { user: UserInfo }) {
       <Table.Tbody>
         {rows.map(([label, value]) => (
           <Table.Tr key={label}>
-            <Table.Th w={220}>{label}</Table.Th>
-            <Table.Td>{value}</Table.Td>
+            {/* A long address or Catalyst ID wraps inside a phone's width (issue 19). */}
+            <Table.Th w={{ base: 110, sm: 220 }}>{label}</Table.Th>
+            <Table.Td style={{ overflowWrap: 'anywhere' }}>{value}</Table.Td>
           </Table.Tr>
         ))}
       </Table.Tbody>
