@@ -1,6 +1,6 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { freshReviewer, note, noteField, ownReview } from './review-helpers';
-import { demo, expectAccessible, login } from './support';
+import { activeUser, adminHeaders, demo, expectAccessible, login } from './support';
 
 /*
  * Issue 19: every screen at a phone's size (390×844) and a tablet's (768×1024). On each: the page never scrolls
@@ -29,6 +29,35 @@ async function expectFits(page: Page) {
 /** A list as the window shows it: a list of cards on a phone, a table on a tablet. */
 function list(page: Page, phone: boolean, name: string): Locator {
   return phone ? page.getByRole('list', { name }) : page.getByRole('table', { name });
+}
+
+/** A fresh inactive round with the sample proposals and two subscribed reviewers, ready for a proposal allocation. */
+async function roundToAllocate(request: APIRequestContext) {
+  const headers = await adminHeaders(request);
+  const created = await request.post('/api/reviews/events/', {
+    headers,
+    data: { new_event: { name: `E2E viewport ${Date.now().toString(36)}-${process.pid}`, description: 'Viewport test.', active: false } },
+  });
+  expect(created.status()).toBe(201);
+  const eventId = ((await created.json()) as { row_id: number }).row_id;
+  const config = `/api/reviews/configs/reviews/${eventId}/`;
+  const imported = await request.post(`/api/reviews/proposals/import/${eventId}`, {
+    headers,
+    data: { import_options: { source: 'sample', dry_run: false } },
+  });
+  expect(imported.status()).toBe(200);
+  await request.put(config, { headers, data: { record_update: { reviewer_subscription_enabled: true } } });
+  for (let i = 0; i < 2; i += 1) {
+    const user = await activeUser(request);
+    const login = await request.post('/api/reviews/users/token/login', { form: { username: user.catalystId, password: user.password } });
+    const subscribed = await request.post('/api/reviews/subscriptions/', {
+      headers: { authorization: `Bearer ${(await login.json()).access_token}` },
+      data: { new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: [], event_id: eventId } },
+    });
+    expect(subscribed.status()).toBe(201);
+  }
+  await request.put(config, { headers, data: { record_update: { reviewer_subscription_enabled: false } } });
+  return eventId;
 }
 
 /** Whether an element lies wholly inside the window. */
@@ -110,8 +139,9 @@ for (const viewport of VIEWPORTS) {
       const proposal = reviewer.proposals[9]!;
       await login(page, reviewer.user.catalystId, reviewer.user.password);
       await page.goto(`/proposal/${proposal.row_id}`);
-      await expectFits(page);
       const field = noteField(page, 'Feasibility');
+      await expect(field).toBeVisible();
+      await expectFits(page);
       await field.click();
       await field.pressSequentially(note(3), { delay: 0 });
       const count = ownReview(page).getByText(/^30 \/ .* characters/);
@@ -172,6 +202,32 @@ for (const viewport of VIEWPORTS) {
       const form = await page.getByRole('button', { name: 'Save' }).first().boundingBox();
       expect(form!.y).toBeGreaterThan(sections!.y + sections!.height); // the form below the sections, not beside them
       await expectFits(page);
+    });
+
+    // D-036, D-043: the statistics modal and its histograms after a real allocation run.
+    test('the allocation statistics modal and its histograms fit the screen', async ({ page, request }) => {
+      const eventId = await roundToAllocate(request);
+      await login(page, demo.admin);
+      await page.goto(`/admin/${eventId}?section=proposalAllocation`);
+      const form = page.getByRole('form', { name: 'Proposal allocation' });
+      // The first run is a dry run (D-032): its statistics show in the page, histograms included.
+      await form.getByRole('button', { name: 'Generate' }).click();
+      const dryResult = page.getByRole('region', { name: 'Dry run: proposal allocation statistics' });
+      await expect(dryResult.getByTestId('histogram')).toHaveCount(2);
+      await expectNoOverflow(page);
+      await form.getByRole('switch', { name: 'Dry run' }).uncheck();
+      await form.getByRole('button', { name: 'Generate' }).click();
+      await page.getByRole('dialog', { name: 'Generate the proposal allocation?' }).getByRole('button', { name: 'Generate' }).click();
+      const stats = page.getByRole('dialog', { name: 'Proposal allocation statistics' });
+      await expect(stats.getByTestId('histogram')).toHaveCount(2);
+      for (const item of [stats, ...(await stats.getByTestId('histogram').all())]) {
+        const box = (await item.boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+      }
+      await expectFits(page);
+      await stats.getByRole('button', { name: 'Close' }).last().click();
+      await expect(stats).toBeHidden();
     });
 
     for (const path of ['/', '/login', '/register']) {
