@@ -5,6 +5,7 @@ import { displayCatalystId } from '@cr/contract/rules';
 import { excludedReviews, levelLabel, SubscriptionStatus } from '@cr/contract/subscriptions';
 import { DueDiligenceStatus, UserRole, type SubscriptionPublic, type UserInfo } from '@cr/contract/users';
 import { CopyButton } from '../../../components/copy-button';
+import { ScrollTable } from '../../../components/scroll-table';
 import { formatDateLong } from '../../../lib/format';
 
 export function Section({ title, children }: { title: string; children: ReactNode }) {
@@ -47,8 +48,9 @@ function PersonalInfo({ user }: { user: UserInfo }) {
       <Table.Tbody>
         {rows.map(([label, value]) => (
           <Table.Tr key={label}>
-            <Table.Th w={220}>{label}</Table.Th>
-            <Table.Td>{value}</Table.Td>
+            {/* A long address or Catalyst ID wraps inside a phone's width (issue 19). */}
+            <Table.Th w={{ base: 110, sm: 220 }}>{label}</Table.Th>
+            <Table.Td style={{ overflowWrap: 'anywhere' }}>{value}</Table.Td>
           </Table.Tr>
         ))}
       </Table.Tbody>
@@ -166,7 +168,7 @@ function Subscriptions({ user, action }: { user: UserInfo; action?: Subscription
   const withCategories = items.some((item) => item.extra.preferred_categories.length > 0);
   const columns = ['event', 'level', 'status', 'anonymousId', ...(withCategories ? ['categories'] : []), 'subscribedAt'];
   return (
-    <Table.ScrollContainer minWidth={640}>
+    <ScrollTable minWidth={640} label={t('profile.subscriptions')} stickyFirstColumn>
       <Table verticalSpacing="xs" aria-label={t('profile.subscriptions')}>
         <Table.Thead>
           <Table.Tr>
@@ -199,7 +201,7 @@ function Subscriptions({ user, action }: { user: UserInfo; action?: Subscription
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </ScrollTable>
   );
 }
 
