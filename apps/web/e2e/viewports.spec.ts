@@ -198,6 +198,11 @@ for (const viewport of VIEWPORTS) {
       await modal.getByRole('button', { name: 'Close' }).click();
       await events.getByRole('link', { name: 'Configure Fund 15 (demo)' }).click();
       await expect(page.getByRole('heading', { level: 1, name: 'Fund 15 (demo)' })).toBeVisible();
+      await expectFits(page); // the Overview, the first section, with its charts
+      await page
+        .getByRole('navigation', { name: 'Event configuration sections' })
+        .getByRole('button', { name: 'General Configuration' })
+        .click();
       const sections = await page.getByRole('navigation', { name: 'Event configuration sections' }).boundingBox();
       const form = await page.getByRole('button', { name: 'Save' }).first().boundingBox();
       expect(form!.y).toBeGreaterThan(sections!.y + sections!.height); // the form below the sections, not beside them

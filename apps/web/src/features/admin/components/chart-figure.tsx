@@ -29,34 +29,40 @@ export function ChartFigure({
           {title}
         </Text>
         {summary !== undefined && <Text size="sm">{summary}</Text>}
-        <Box aria-hidden>{chart}</Box>
-        <table className="visually-hidden">
-          <caption>{title}</caption>
-          <thead>
-            <tr>
-              {columns.map((column) => (
-                <th key={column} scope="col">
-                  {column}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={String(row[0])}>
-                {row.map((cell, i) =>
-                  i === 0 ? (
-                    <th key={i} scope="row">
-                      {cell}
-                    </th>
-                  ) : (
-                    <td key={i}>{cell}</td>
-                  ),
-                )}
+        {/* Clipped sideways: a tooltip near the edge never widens a phone's page. */}
+        <Box aria-hidden style={{ overflowX: 'clip' }}>
+          {chart}
+        </Box>
+        {/* The 1-pixel box holds the table: a table itself grows to its content whatever its width says. */}
+        <div className="visually-hidden">
+          <table>
+            <caption>{title}</caption>
+            <thead>
+              <tr>
+                {columns.map((column) => (
+                  <th key={column} scope="col">
+                    {column}
+                  </th>
+                ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={String(row[0])}>
+                  {row.map((cell, i) =>
+                    i === 0 ? (
+                      <th key={i} scope="row">
+                        {cell}
+                      </th>
+                    ) : (
+                      <td key={i}>{cell}</td>
+                    ),
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
         {children}
       </Stack>
     </Paper>
