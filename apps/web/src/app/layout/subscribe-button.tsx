@@ -1,6 +1,6 @@
 import { Button } from '@mantine/core';
-import { switchActive, type EventPublic } from '@cr/contract/events';
-import { AccountStatus } from '@cr/contract/users';
+import type { EventPublic } from '@cr/contract/events';
+import { AccountStatus, switchActive } from '@cr/contract/plain';
 import { useDisclosure } from '@mantine/hooks';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';

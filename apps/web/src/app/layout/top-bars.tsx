@@ -1,6 +1,6 @@
 import { Anchor, Box, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { DueDiligenceStatus, RegistrationStatus } from '@cr/contract/users';
+import { DueDiligenceStatus, RegistrationStatus } from '@cr/contract/plain';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { StatusBanner } from '../../features/events/components/status-banner';
