@@ -1,6 +1,6 @@
 // A load generator in its own process: `node load.mjs <json | @file>` with {urls, concurrency, seconds, method?, headers?,
 // bodies?}. Workers loop over random URLs (and bodies) on keep-alive connections; the result is printed as JSON:
-// {latencies (ms), errors, statuses, seconds}.
+// {latencies (ms), errors, statuses, seconds}. Bodies are sent as JSON, or as given when `headers` names a content type.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 
@@ -24,7 +24,7 @@ function send(url, body) {
   return new Promise((resolve) => {
     const request = http.request(
       url,
-      { method, agent, headers: body ? { ...headers, 'content-type': 'application/json' } : headers },
+      { method, agent, headers: body ? { 'content-type': 'application/json', ...headers } : headers },
       (response) => {
         response.resume();
         response.on('end', () => resolve(response.statusCode));
@@ -40,7 +40,9 @@ async function worker(index) {
   let n = 0;
   while (performance.now() < end) {
     const url = urls[Math.floor(Math.random() * urls.length)];
-    const body = bodies ? JSON.stringify(bodies[(index + n * concurrency) % bodies.length]) : undefined;
+    const item = bodies?.[(index + n * concurrency) % bodies.length];
+    // JSON unless the settings name another content type (a form body is sent as the string given).
+    const body = item === undefined ? undefined : headers['content-type'] ? String(item) : JSON.stringify(item);
     n += 1;
     const started = performance.now();
     const status = await send(url, body);
