@@ -61,7 +61,14 @@ try {
       const url = new URL(response.url());
       if (url.origin === origin && /\.(js|css)$/.test(url.pathname) && url.pathname !== '/env.js') loaded.add(url.pathname);
     });
-    await page.goto(origin + route, { waitUntil: 'networkidle' });
+    // The page's heading shows once its lazy route module ran; on a busy machine the network can be idle before that.
+    await page.goto(origin + route, { waitUntil: 'load' });
+    await page
+      .locator('h1')
+      .first()
+      .waitFor({ timeout: 60_000 })
+      .catch(() => console.error(`${route}: no heading within 60 s`));
+    await page.waitForLoadState('networkidle');
     const js = empty();
     const css = empty();
     for (const path of loaded) {
