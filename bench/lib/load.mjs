@@ -1,6 +1,7 @@
 // A load generator in its own process: `node load.mjs <json | @file>` with {urls, concurrency, seconds, method?, headers?,
-// urlHeaders? (one header set per URL, e.g. each URL with its own user's token), bodies?}. Workers loop over random URLs (and bodies) on keep-alive connections; the result is printed as JSON:
-// {latencies (ms), errors, statuses, seconds}.
+// urlHeaders? (one header set per URL, e.g. each URL with its own user's token), bodies?}. Workers loop over random
+// URLs (and bodies) on keep-alive connections; the result is printed as JSON: {latencies (ms), errors, statuses,
+// seconds}. Bodies are sent as JSON, or as given when `headers` names a content type.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 
@@ -26,7 +27,7 @@ function send(url, body, own) {
   return new Promise((resolve) => {
     const request = http.request(
       url,
-      { method, agent, headers: body ? { ...all, 'content-type': 'application/json' } : all },
+      { method, agent, headers: body ? { 'content-type': 'application/json', ...all } : all },
       (response) => {
         response.resume();
         response.on('end', () => resolve(response.statusCode));
@@ -43,7 +44,9 @@ async function worker(index) {
   while (performance.now() < end) {
     const pick = Math.floor(Math.random() * urls.length);
     const url = urls[pick];
-    const body = bodies ? JSON.stringify(bodies[(index + n * concurrency) % bodies.length]) : undefined;
+    const item = bodies?.[(index + n * concurrency) % bodies.length];
+    // JSON unless the settings name another content type (a form body is sent as the string given).
+    const body = item === undefined ? undefined : headers['content-type'] ? String(item) : JSON.stringify(item);
     n += 1;
     const started = performance.now();
     const status = await send(url, body, urlHeaders?.[pick]);

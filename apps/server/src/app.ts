@@ -13,6 +13,7 @@ import type { Config } from './config';
 import type { Db } from './db/client';
 import { createJwt } from './lib/jwt';
 import { guardedFetch } from './lib/outbound';
+import { createPasswordHasher, type PasswordHasher } from './lib/password-hasher';
 import { createRateLimiter } from './lib/rate-limit';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { adminUsersRoutes } from './modules/accounts/admin-users.routes';
@@ -122,6 +123,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     graceSeconds: config.REFRESH_GRACE_SECONDS,
   });
 
+  const passwords = createPasswordHasher({ concurrency: config.PASSWORD_HASH_CONCURRENCY, queue: config.PASSWORD_HASH_QUEUE });
+
   const lookups = createLookupsService(db);
   const events = createEventsService(db);
   const eventConfig = createEventConfigService(db);
@@ -179,6 +182,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     adminCatalystIds: config.adminCatalystIds,
     registrationOpen: () => eventConfig.registrationOpen(),
     limits: accountLimitsOf(config),
+    passwords,
   });
   const session = createSessionService({
     db,
@@ -186,6 +190,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     refreshTokens,
     rateLimiter,
     limits: guessLimitsOf(config),
+    passwords,
   });
 
   registerAuth(app, {
@@ -232,12 +237,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
   await registerStatic(app, { webDist: config.WEB_DIST ?? defaultWebDist, apiBase: API_PREFIX, env: config });
-  app.decorate('services', { accounts, eventConfig });
+  app.decorate('services', { accounts, eventConfig, passwords });
   return app;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    services: { accounts: ReturnType<typeof createAccountsService>; eventConfig: ReturnType<typeof createEventConfigService> };
+    services: {
+      accounts: ReturnType<typeof createAccountsService>;
+      eventConfig: ReturnType<typeof createEventConfigService>;
+      passwords: PasswordHasher;
+    };
   }
 }

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 const bool = z
@@ -65,6 +66,10 @@ const schema = z.object({
   EMAIL_CHANGE_LIMIT_PER_ACCOUNT: positiveInt.default(5),
   EMAIL_CHANGE_LIMIT_PER_ADDRESS: positiveInt.default(20),
   RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(15 * 60),
+  /** Password hashes computed at once (argon2id is CPU-bound): one less than the cores, at least 1 (lib/password-hasher). */
+  PASSWORD_HASH_CONCURRENCY: positiveInt.default(Math.max(1, availableParallelism() - 1)),
+  /** Logins, sign-ups and password changes waiting for a hash slot; beyond this they answer 503 at once. */
+  PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).default(64),
   BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
   IMPORT_BODY_LIMIT_BYTES: positiveInt.default(64 * 1024 * 1024),
   SEED_DEMO: z.enum(['auto', 'true', 'false']).default('auto'),

@@ -1,27 +1,105 @@
 import { describe, expect, it } from 'vitest';
 import { createCountCache } from '../src/lib/count-cache';
 
+/** A count the test answers when it chooses, and a clock the test moves: nothing here waits on real time. */
+function controlledLoads() {
+  const pending: { resolve: (total: number) => void; reject: (error: Error) => void }[] = [];
+  return {
+    load: () => new Promise<number>((resolve, reject) => pending.push({ resolve, reject })),
+    get started() {
+      return pending.length;
+    },
+    answer: (index: number, total: number) => pending[index]!.resolve(total),
+    fail: (index: number) => pending[index]!.reject(new Error('count failed')),
+  };
+}
+const fakeClock = () => {
+  let time = 1_000_000;
+  return { now: () => time, advance: (ms: number) => (time += ms) };
+};
+/** Lets settled promises run their callbacks. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('list totals cache', () => {
-  it('counts a key once while requests wait for it, and serves it until the TTL', async () => {
-    const cache = createCountCache(60_000);
-    let loads = 0;
-    const load = async () => {
-      loads += 1;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      return 42;
-    };
-    expect(await Promise.all([cache.get('k', load), cache.get('k', load), cache.get('k', load)])).toEqual([42, 42, 42]);
-    expect(await cache.get('k', load)).toBe(42);
-    expect(loads).toBe(1);
+  it('counts a key once while the first requests wait for it, and serves it within the TTL', async () => {
+    const clock = fakeClock();
+    const cache = createCountCache(10_000, 100, clock.now);
+    const loads = controlledLoads();
+    const first = Promise.all([cache.get('k', loads.load), cache.get('k', loads.load), cache.get('k', loads.load)]);
+    expect(loads.started).toBe(1);
+    loads.answer(0, 42);
+    expect(await first).toEqual([42, 42, 42]);
+    clock.advance(9_999);
+    expect(await cache.get('k', loads.load)).toBe(42);
+    expect(loads.started).toBe(1);
   });
 
-  it('does not keep a total counted before a clear()', async () => {
-    const cache = createCountCache(60_000);
-    let release!: (value: number) => void;
-    const old = cache.get('k', () => new Promise<number>((resolve) => (release = resolve)));
+  it('serves the old total after the TTL while one background count refreshes it', async () => {
+    const clock = fakeClock();
+    const cache = createCountCache(10_000, 100, clock.now);
+    const loads = controlledLoads();
+    const first = cache.get('k', loads.load);
+    loads.answer(0, 42);
+    await first;
+    clock.advance(10_000);
+    // Expired: every request answers at once with the old total; one count runs behind them.
+    expect(await Promise.all([cache.get('k', loads.load), cache.get('k', loads.load), cache.get('k', loads.load)])).toEqual([42, 42, 42]);
+    expect(loads.started).toBe(2);
+    expect(cache.refreshing).toBe(1);
+    loads.answer(1, 43);
+    await settle();
+    expect(cache.refreshing).toBe(0);
+    expect(await cache.get('k', loads.load)).toBe(43);
+    expect(loads.started).toBe(2);
+  });
+
+  it('keeps the old total when a refresh fails, and tries again on the next request', async () => {
+    const clock = fakeClock();
+    const cache = createCountCache(10_000, 100, clock.now);
+    const loads = controlledLoads();
+    const first = cache.get('k', loads.load);
+    loads.answer(0, 42);
+    await first;
+    clock.advance(10_000);
+    expect(await cache.get('k', loads.load)).toBe(42);
+    loads.fail(1);
+    await settle();
+    expect(await cache.get('k', loads.load)).toBe(42);
+    expect(loads.started).toBe(3);
+    loads.answer(2, 44);
+    await settle();
+    expect(await cache.get('k', loads.load)).toBe(44);
+  });
+
+  it('makes the first request after a clear() wait for a fresh count, and drops counts started before it', async () => {
+    const clock = fakeClock();
+    const cache = createCountCache(10_000, 100, clock.now);
+    const loads = controlledLoads();
+    const old = cache.get('k', loads.load);
     cache.clear();
-    release(1);
+    loads.answer(0, 1);
     expect(await old).toBe(1);
-    expect(await cache.get('k', async () => 2)).toBe(2);
+    const fresh = cache.get('k', loads.load);
+    expect(loads.started).toBe(2);
+    loads.answer(1, 2);
+    expect(await fresh).toBe(2);
+    expect(await cache.get('k', loads.load)).toBe(2);
+  });
+
+  it('forgets the least recently counted key beyond its size', async () => {
+    const clock = fakeClock();
+    const cache = createCountCache(10_000, 2, clock.now);
+    const loads = controlledLoads();
+    for (const [index, key] of ['a', 'b', 'c'].entries()) {
+      const got = cache.get(key, loads.load);
+      loads.answer(index, index);
+      await got;
+    }
+    const again = cache.get('a', loads.load);
+    expect(loads.started).toBe(4);
+    loads.answer(3, 10);
+    expect(await again).toBe(10);
+    expect(await cache.get('c', loads.load)).toBe(2);
+    expect(loads.started).toBe(4);
   });
 });

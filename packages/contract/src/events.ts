@@ -48,15 +48,9 @@ export const rowIdParams = z.object({ row_id: rowId });
 
 // ---------- general configuration (configs/reviews/{eventId}) ----------
 
-/** The switches and windows the server knows (reference API "ReviewsSwitches" plus review visibility). */
-export const SWITCHES = [
-  'user_registration_enabled',
-  'reviewer_subscription_enabled',
-  'review_visibility_enabled',
-  'review_submission_enabled',
-  'moderation_submission_enabled',
-] as const;
-export type SwitchName = (typeof SWITCHES)[number];
+// The switches, their rule and the stage live in plain.ts (no zod: the web app's navigation uses them).
+import { SWITCHES } from './plain';
+export { deriveStage, EVENT_STAGES, reviewsVisible, switchActive, SWITCHES, type EventStage, type SwitchName } from './plain';
 
 /** Switches that have a time window: `<x>_starts_at` and `<x>_ends_at` next to `<x>_enabled`. */
 export const WINDOWED = ['reviewer_subscription', 'review_submission', 'moderation_submission'] as const;
@@ -154,46 +148,7 @@ export function configRecord<T extends z.ZodType>(value: T) {
 }
 export const reviewsConfigPublic = configRecord(z.record(z.string(), settingValue));
 
-/**
- * Whether a switch counts now: it is on and, where its window's start and end are set, now lies between them.
- * The server enforces this; the web app uses the same rule for the stage and the navigation.
- */
-export function switchActive(config: ReviewsConfigValue | undefined, name: SwitchName, now: Date = new Date()): boolean {
-  if (!config || config[name] !== true) return false;
-  const prefix = name.slice(0, -'_enabled'.length);
-  const starts = config[`${prefix}_starts_at`];
-  const ends = config[`${prefix}_ends_at`];
-  const time = now.getTime();
-  if (typeof starts === 'string' && time < Date.parse(starts)) return false;
-  if (typeof ends === 'string' && time > Date.parse(ends)) return false;
-  return true;
-}
-
-/**
- * Whether an event's reviews are visible to the public: review visibility on, or moderation submission on, which
- * overrides it (spec §3 "Event config"). The reviews endpoints apply it.
- */
-export function reviewsVisible(config: ReviewsConfigValue | undefined, now: Date = new Date()): boolean {
-  return switchActive(config, 'moderation_submission_enabled', now) || switchActive(config, 'review_visibility_enabled', now);
-}
-
 // ---------- stage (spec §4) ----------
-
-export const EVENT_STAGES = ['inter_fund_period', 'inactive', 'subscription_open', 'review_open', 'moderation_open'] as const;
-export type EventStage = (typeof EVENT_STAGES)[number];
-
-/**
- * moderation_open when any current event has moderation submission enabled, otherwise review_open when any has
- * review submission enabled, otherwise subscription_open when any has reviewer subscription enabled, otherwise
- * inactive. inter_fund_period is never derived (DOMAIN.md decision 10).
- */
-export function deriveStage(configs: readonly (ReviewsConfigValue | undefined)[], now: Date = new Date()): EventStage {
-  const any = (name: SwitchName) => configs.some((config) => switchActive(config, name, now));
-  if (any('moderation_submission_enabled')) return 'moderation_open';
-  if (any('review_submission_enabled')) return 'review_open';
-  if (any('reviewer_subscription_enabled')) return 'subscription_open';
-  return 'inactive';
-}
 
 // ---------- review-level qualifiers ----------
 

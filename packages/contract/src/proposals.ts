@@ -73,8 +73,8 @@ export const proposalPublic = proposalRow.extend({
 });
 export type ProposalPublic = z.infer<typeof proposalPublic>;
 
-/** The short id of the list (spec §2.11): the part of pr_id before the first hyphen. */
-export const shortId = (prId: string) => prId.split('-')[0] ?? prId;
+// The short id of the list (spec §2.11) lives in plain.ts (no zod).
+export { shortId } from './plain';
 
 export const proposalsQuery = pageQuery.extend({
   /** Part of the title, case-insensitive; trimmed, and ignored when empty. */

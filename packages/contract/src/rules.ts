@@ -7,9 +7,8 @@ import { z } from 'zod';
 
 /** Optional identifier-scheme prefix, text, a slash, text, optional '#encrypt' suffix (spec §5 Registration). */
 export const CATALYST_ID_PATTERN = /^(?:[a-z][a-z0-9+.-]*:\/\/)?[^\s/#]+\/[^\s/#]+(?:#encrypt)?$/i;
-export const CATALYST_ID_SCHEME = 'id.catalyst://';
-const SCHEME_PREFIX = /^[a-z][a-z0-9+.-]*:\/\//i;
-const ENCRYPT_SUFFIX = '#encrypt';
+// The scheme, normalising and display form of a Catalyst ID live in plain.ts (no zod).
+export { CATALYST_ID_SCHEME, displayCatalystId, normalizeCatalystId } from './plain';
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_CONFIRMATION_MIN_LENGTH = 7;
@@ -17,19 +16,6 @@ export const PASSWORD_MAX_LENGTH = 100;
 
 export function isCatalystId(value: string): boolean {
   return CATALYST_ID_PATTERN.test(value.trim());
-}
-
-/** The stored form of a Catalyst ID: scheme prefix stripped and the '#encrypt' suffix kept apart. */
-export function normalizeCatalystId(value: string): { id: string; encrypt: boolean } {
-  let id = value.trim().replace(SCHEME_PREFIX, '');
-  const encrypt = id.toLowerCase().endsWith(ENCRYPT_SUFFIX);
-  if (encrypt) id = id.slice(0, -ENCRYPT_SUFFIX.length);
-  return { id, encrypt };
-}
-
-/** Display form: the fixed scheme prefix followed by the network part, e.g. 'id.catalyst://cardano/…' (spec §9). */
-export function displayCatalystId(value: string): string {
-  return CATALYST_ID_SCHEME + normalizeCatalystId(value).id;
 }
 
 /**

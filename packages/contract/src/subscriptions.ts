@@ -2,18 +2,23 @@ import { z } from 'zod';
 import { bodyRowId } from './common';
 import type { LevelQualifier, LevelQualifiers } from './events';
 import { messages, requiredText, text } from './rules';
-import { AccountStatus, RegistrationStatus, type UserInfo } from './users';
+import { ReviewerLevel, type ReviewerLevelValue } from './plain';
 
 /**
  * Reviewer subscriptions and levels (spec §3 "Subscription", §4 "Subscription status" and "Reviewer level", §5
  * "Subscription" and "LV2 form", DOMAIN.md "Subscriptions and levels").
  */
 
-export const SubscriptionStatus = { subscribed: 0, active: 1, excluded: 2, invited: 3, refused: 4 } as const;
-export type SubscriptionStatusValue = (typeof SubscriptionStatus)[keyof typeof SubscriptionStatus];
-
-export const ReviewerLevel = { level_0: 0, level_1: 1, level_2: 2 } as const;
-export type ReviewerLevelValue = (typeof ReviewerLevel)[keyof typeof ReviewerLevel];
+// Statuses, levels and who may review or moderate live in plain.ts (no zod: the web app's every page uses them).
+export {
+  accountReady,
+  canReview,
+  isModerator,
+  ReviewerLevel,
+  SubscriptionStatus,
+  type ReviewerLevelValue,
+  type SubscriptionStatusValue,
+} from './plain';
 
 /** Displayed 'LV' plus the number (spec §4). */
 export const levelLabel = (level: number) => `LV${level}`;
@@ -120,28 +125,3 @@ export const invitation = z.object({
   catalyst_id: requiredText.max(500, messages.maxLength),
 });
 export const invitationBody = z.object({ invitation });
-
-/** A user's account may do reviewer work: active, and validated on the blockchain (spec §4 "fully activated"). */
-export function accountReady(user: Pick<UserInfo, 'catalyst_id'>): boolean {
-  return user.catalyst_id.status === AccountStatus.active && user.catalyst_id.rbac_reg_status === RegistrationStatus.persistent;
-}
-
-/** Whether the user can review an event: a ready account and an active LV0 or LV1 subscription to it (DOMAIN.md "Reviews"). */
-export function canReview(user: Pick<UserInfo, 'catalyst_id' | 'extra'>, eventId: number): boolean {
-  return (
-    accountReady(user) &&
-    user.extra.subscriptions.some(
-      (item) => item.event_id === eventId && item.role !== ReviewerLevel.level_2 && item.status === SubscriptionStatus.active,
-    )
-  );
-}
-
-/** Whether the user moderates an event: a ready account and an active level-2 subscription to it. */
-export function isModerator(user: Pick<UserInfo, 'catalyst_id' | 'extra'>, eventId: number): boolean {
-  return (
-    accountReady(user) &&
-    user.extra.subscriptions.some(
-      (item) => item.event_id === eventId && item.role === ReviewerLevel.level_2 && item.status === SubscriptionStatus.active,
-    )
-  );
-}

@@ -13,15 +13,10 @@ import {
   text,
 } from './rules';
 
-/** Account status, spec §4. */
-export const AccountStatus = { inactive: 0, email_verified: 1, active: 2, banned: 3 } as const;
-export type AccountStatus = (typeof AccountStatus)[keyof typeof AccountStatus];
-/** On-chain registration status, spec §4. */
-export const RegistrationStatus = { initialized: 0, not_found: 1, volatile: 2, persistent: 3 } as const;
-/** Due-diligence status, spec §4. */
-export const DueDiligenceStatus = { unknown: 0, initialized: 1, pending: 2, green: 3, red: 4 } as const;
-/** User role, spec §6: admin is 100. */
-export const UserRole = { user: 0, admin: 100 } as const;
+import { AccountStatus, DueDiligenceStatus, RegistrationStatus, UserRole } from './plain';
+
+// Account status, on-chain registration, due diligence and role (spec §4, §6) live in plain.ts (no zod).
+export { AccountStatus, DueDiligenceStatus, RegistrationStatus, UserRole };
 
 // ---- requests -------------------------------------------------------------------------------------------------
 

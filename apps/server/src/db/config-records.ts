@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { DbOrTx } from './client';
+import { cachedRead, eventsOrConfigsChanged } from './read-cache';
 import { configs, type ConfigKind } from './schema/index';
 
 /*
@@ -37,6 +38,7 @@ export async function findConfigs(db: DbOrTx, kind: ConfigKind, eventIds: number
  */
 export async function lockConfig(db: DbOrTx, kind: ConfigKind, eventId: number | null, initial: unknown) {
   await db.insert(configs).values({ kind, eventId, value: initial }).onConflictDoNothing();
+  eventsOrConfigsChanged();
   return (await findConfig(db, kind, eventId, { forUpdate: true }))!;
 }
 
@@ -44,13 +46,20 @@ export async function allConfigs(db: DbOrTx, kind: ConfigKind) {
   return db.select({ eventId: configs.eventId, value: configs.value }).from(configs).where(eq(configs.kind, kind));
 }
 
+/** allConfigs through the in-process read cache (db/read-cache): for list requests, never inside a transaction. */
+export function cachedAllConfigs(db: DbOrTx, kind: ConfigKind) {
+  return cachedRead(db, `configs:${kind}`, () => allConfigs(db, kind));
+}
+
 /** Creates the record if missing (committed at once when `db` is not a transaction). */
 export async function ensureConfig(db: DbOrTx, kind: ConfigKind, eventId: number | null, initial: unknown) {
   await db.insert(configs).values({ kind, eventId, value: initial }).onConflictDoNothing();
+  eventsOrConfigsChanged();
 }
 
 export async function updateConfig(db: DbOrTx, id: number, value: unknown) {
   const rows = await db.update(configs).set({ value, updatedAt: new Date() }).where(eq(configs.id, id)).returning();
+  eventsOrConfigsChanged();
   return rows[0]!;
 }
 

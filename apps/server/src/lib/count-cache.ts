@@ -1,38 +1,53 @@
 /**
  * Totals of list filters, kept for a few seconds: counting every match is most of a filtered page's cost. The rows
  * themselves are always read fresh; a total may lag behind them by the TTL (proposals: until an import clears it).
+ *
+ * Stale-while-revalidate: once a total is older than the TTL, requests still get it at once while one background
+ * count refreshes it, so no request ever waits behind a count except the very first of a filter (or the first after
+ * a clear()). A failed refresh keeps the old total; the next request tries again.
  */
-export function createCountCache(ttlMs = 10_000, maxEntries = 2_000) {
+export function createCountCache(ttlMs = 10_000, maxEntries = 2_000, now: () => number = Date.now) {
   const entries = new Map<string, { total: number; at: number }>();
-  // Requests asking for the same total while it is being counted wait for that one count.
+  // Requests asking for the same total while it is being counted share that one count.
   const counting = new Map<string, Promise<number>>();
   // A count that started before a clear() must not store its (older) total after it.
   let generation = 0;
+
+  function count(key: string, load: () => Promise<number>): Promise<number> {
+    const running = counting.get(key);
+    if (running) return running;
+    const started = generation;
+    const promise: Promise<number> = load()
+      .then((total) => {
+        if (started === generation) {
+          entries.delete(key);
+          if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
+          entries.set(key, { total, at: now() });
+        }
+        return total;
+      })
+      .finally(() => {
+        if (counting.get(key) === promise) counting.delete(key);
+      });
+    counting.set(key, promise);
+    return promise;
+  }
+
   return {
-    async get(key: string, load: () => Promise<number>) {
+    async get(key: string, load: () => Promise<number>): Promise<number> {
       const hit = entries.get(key);
-      if (hit && Date.now() - hit.at < ttlMs) return hit.total;
-      const running = counting.get(key);
-      if (running) return running;
-      const started = generation;
-      const promise: Promise<number> = load()
-        .then((total) => {
-          if (started === generation) {
-            if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-            entries.set(key, { total, at: Date.now() });
-          }
-          return total;
-        })
-        .finally(() => {
-          if (counting.get(key) === promise) counting.delete(key);
-        });
-      counting.set(key, promise);
-      return promise;
+      if (!hit) return count(key, load);
+      if (now() - hit.at >= ttlMs) count(key, load).catch(() => undefined);
+      return hit.total;
     },
     clear: () => {
       generation += 1;
       entries.clear();
       counting.clear();
+    },
+    /** Counts under way (tests). */
+    get refreshing() {
+      return counting.size;
     },
   };
 }

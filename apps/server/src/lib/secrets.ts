@@ -13,9 +13,16 @@ export function hashToken(token: string): string {
 
 export const newFamilyId = () => randomUUID();
 
-// argon2id with the library's defaults (m=19 MiB, t=2, p=1: OWASP's recommendation).
+/**
+ * argon2id at OWASP's recommended minimum (Password Storage Cheat Sheet: m=19 MiB, t=2, p=1), stated here rather
+ * than left to the library's defaults. Stored hashes carry their own parameters, so verifying older ones still works.
+ */
+// The library's algorithm is argon2id by default (its Algorithm is a const enum, which isolated modules cannot read).
+export const ARGON2_OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+/** Hashes directly, outside the login gate: for seeding and operator commands. The server uses lib/password-hasher. */
 export function hashPassword(password: string): Promise<string> {
-  return hash(password);
+  return hash(password, ARGON2_OPTIONS);
 }
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
@@ -29,7 +36,7 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
 // Verified against when the account does not exist, so that a wrong Catalyst ID takes as long as a wrong password.
 let dummyHash: Promise<string> | undefined;
 export async function verifyAgainstDummy(password: string): Promise<false> {
-  dummyHash ??= hash('dummy-password-for-timing');
+  dummyHash ??= hashPassword('dummy-password-for-timing');
   await verifyPassword(await dummyHash, password);
   return false;
 }

@@ -17,7 +17,7 @@ export function envScript(env: WebEnv): string {
 /** Serves the built web app with SPA fallback, and `/env.js`. API paths that match nothing answer JSON 404. */
 export async function registerStatic(app: FastifyInstance, options: { webDist: string; apiBase: string; env: WebEnv }) {
   app.get('/env.js', { config: { access: 'public' }, schema: { hide: true } }, (_request, reply) =>
-    reply.type('application/javascript').header('cache-control', 'no-store').send(envScript(options.env)),
+    reply.type('application/javascript').header('cache-control', 'no-cache').send(envScript(options.env)),
   );
   const hasWeb = existsSync(join(options.webDist, 'index.html'));
   if (hasWeb) {
@@ -25,6 +25,9 @@ export async function registerStatic(app: FastifyInstance, options: { webDist: s
       root: options.webDist,
       wildcard: true,
       index: false,
+      // The build writes .br and .gz beside each text file (apps/web/vite.config.ts): sent with Content-Encoding and
+      // Vary: accept-encoding where the browser accepts them.
+      preCompressed: true,
       // Source maps are built 'hidden' (for error reports) and never served: a *.map answers 404.
       allowedPath: (pathName) => !pathName.endsWith('.map'),
       // @fastify/static 10 passes the Fastify reply here (not Node's response).

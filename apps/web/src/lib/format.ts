@@ -1,5 +1,5 @@
 import dayjs from 'dayjs';
-export { displayCatalystId } from '@cr/contract/rules';
+export { displayCatalystId } from '@cr/contract/plain';
 
 const LOCALE = 'en-US';
 

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import type { AccessToken, UserInfo } from '@cr/contract/users';
-import { AccountStatus, UserRole } from '@cr/contract/users';
+import { AccountStatus, UserRole } from '@cr/contract/plain';
 import { api } from './api-client';
 import { withTabLock } from './tab-lock';
 

@@ -30,7 +30,7 @@ export interface AccountsRoutesOptions {
   refreshTtlDays: number;
 }
 
-const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 409: errorBody, 422: validationErrorBody, 429: errorBody };
+const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 409: errorBody, 422: validationErrorBody, 429: errorBody, 503: errorBody };
 
 /** Spec §7 "Users and session" and the reference API's catalyst-ids routes. */
 export async function accountsRoutes(app: FastifyInstance, options: AccountsRoutesOptions) {

@@ -5,7 +5,8 @@ import { mailTemplates, type Mailer } from '../../adapters/mail';
 import type { Db } from '../../db/client';
 import { uniqueViolation } from '../../db/errors';
 import { badRequest, conflict, forbidden } from '../../errors';
-import { hashPassword, hashToken, newToken, verifyPassword } from '../../lib/secrets';
+import { hashToken, newToken } from '../../lib/secrets';
+import type { PasswordHasher } from '../../lib/password-hasher';
 import type { RateLimiter } from '../../lib/rate-limit';
 import * as repo from './accounts.repository';
 import type { Config } from '../../config';
@@ -66,6 +67,8 @@ export interface AccountsDeps {
   limits: AccountLimits;
   /** Whether sign-ups are open now (the current events' user_registration_enabled switches); open when absent. */
   registrationOpen?: () => Promise<boolean>;
+  /** Bounded hashing (lib/password-hasher): a full queue answers 503. */
+  passwords: PasswordHasher;
 }
 
 export function createAccountsService(deps: AccountsDeps) {
@@ -93,7 +96,7 @@ export function createAccountsService(deps: AccountsDeps) {
       if (deps.registrationOpen && !(await deps.registrationOpen())) throw forbidden(messages.registrationClosed);
       const catalystId = normalizeCatalystId(input.catalyst_id).id;
       const email = input.email.trim();
-      const passwordHash = await hashPassword(input.password);
+      const passwordHash = await deps.passwords.hash(input.password);
       const rbacRegStatus = await deps.registry.registrationStatus(catalystId);
       await db
         .transaction(async (tx) => {
@@ -171,7 +174,7 @@ export function createAccountsService(deps: AccountsDeps) {
 
     async resetPassword(input: UserReset): Promise<void> {
       const catalystId = normalizeCatalystId(input.catalyst_id).id;
-      const passwordHash = await hashPassword(input.password);
+      const passwordHash = await deps.passwords.hash(input.password);
       await db.transaction(async (tx) => {
         const used = await repo.consumeToken(tx, hashToken(input.confirmation_token), 'password_reset');
         const account = used && (await repo.findAccountById(tx, used.userId));
@@ -183,14 +186,15 @@ export function createAccountsService(deps: AccountsDeps) {
     },
 
     async updatePassword(userId: number, input: UpdateUser, keepFamily: string | undefined, address: string): Promise<void> {
+      deps.passwords.refuseWhenBusy();
       const attempt = await passwordGuard.attempt(`user:${userId}`, address);
       const account = await repo.findAccountById(db, userId);
-      if (!account || !(await verifyPassword(account.passwordHash, input.old_password))) {
+      if (!account || !(await deps.passwords.verify(account.passwordHash, input.old_password))) {
         await attempt.failed();
         throw badRequest(messages.oldPasswordWrong);
       }
       await attempt.succeeded();
-      const passwordHash = await hashPassword(input.password);
+      const passwordHash = await deps.passwords.hash(input.password);
       await db.transaction(async (tx) => {
         await repo.updateUser(tx, userId, { passwordHash, forceReset: false });
         await deps.refreshTokens.revokeAllForUser(tx, userId, keepFamily);

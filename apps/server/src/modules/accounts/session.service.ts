@@ -5,7 +5,7 @@ import { forbidden, unauthorized } from '../../errors';
 import type { Jwt } from '../../lib/jwt';
 import type { RateLimiter } from '../../lib/rate-limit';
 import { createGuessGuard, type GuessLimits } from './guess-guard';
-import { verifyAgainstDummy, verifyPassword } from '../../lib/secrets';
+import type { PasswordHasher } from '../../lib/password-hasher';
 import { findAccountByCatalystId, findAccountById } from './accounts.repository';
 import type { RefreshTokens } from './refresh-tokens';
 
@@ -21,6 +21,8 @@ export interface SessionDeps {
   refreshTokens: RefreshTokens;
   rateLimiter: RateLimiter;
   limits: GuessLimits;
+  /** Bounded hashing: a full queue answers 503 before the attempt counts as a failure. */
+  passwords: PasswordHasher;
 }
 
 export interface Session {
@@ -33,9 +35,12 @@ export function createSessionService(deps: SessionDeps) {
   return {
     async login(username: string, password: string, address: string): Promise<Session> {
       const catalystId = normalizeCatalystId(username).id;
+      deps.passwords.refuseWhenBusy();
       const attempt = await guard.attempt(catalystId, address);
       const account = await findAccountByCatalystId(deps.db, catalystId);
-      const valid = account ? await verifyPassword(account.passwordHash, password) : await verifyAgainstDummy(password);
+      const valid = account
+        ? await deps.passwords.verify(account.passwordHash, password)
+        : await deps.passwords.verifyAgainstDummy(password);
       if (!account || !valid) {
         await attempt.failed();
         throw unauthorized(sessionMessages.wrongCredentials);

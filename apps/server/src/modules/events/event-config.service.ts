@@ -108,7 +108,7 @@ export function createEventConfigService(db: Db) {
 
     /** Ids of the events whose reviews config satisfies a rule now (e.g. reviews visible to everyone). */
     async eventIdsWhere(rule: (config: ReviewsConfigValue) => boolean) {
-      const rows = await records.allConfigs(db, 'reviews');
+      const rows = await records.cachedAllConfigs(db, 'reviews');
       return rows
         .filter((row) => row.eventId !== null && rule({ ...DEFAULT_REVIEWS_CONFIG, ...(row.value as ReviewsConfigValue) }))
         .map((row) => row.eventId!);

@@ -2,6 +2,7 @@ import { asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { EventPublic } from '@cr/contract/events';
 import type { DbOrTx } from '../../db/client';
 import { categories, events } from '../../db/schema/index';
+import { eventsOrConfigsChanged } from '../../db/read-cache';
 
 export type EventRow = typeof events.$inferSelect;
 
@@ -58,6 +59,7 @@ type EventValues = { name: string; description: string; active: boolean; startTi
 
 export async function insertEvent(db: DbOrTx, values: EventValues) {
   const rows = await db.insert(events).values(values).returning();
+  eventsOrConfigsChanged();
   return rows[0]!;
 }
 
@@ -67,6 +69,7 @@ export async function updateEvent(db: DbOrTx, id: number, values: EventValues) {
     .set({ ...values, updatedAt: new Date() })
     .where(eq(events.id, id))
     .returning();
+  eventsOrConfigsChanged();
   return rows[0];
 }
 

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { activeReviewerSubscription } from '../../db/rules';
+import { cachedRead } from '../../db/read-cache';
 import { AccountStatus, RegistrationStatus } from '@cr/contract/users';
 import {
   catalystIds,
@@ -126,6 +127,9 @@ export async function activeEventIds(db: DbOrTx) {
   const rows = await db.select({ id: events.id }).from(events).where(eq(events.active, true));
   return rows.map((row) => row.id);
 }
+
+/** activeEventIds through the in-process read cache (db/read-cache), for the list. */
+export const cachedActiveEventIds = (db: DbOrTx) => cachedRead(db, 'active-event-ids', () => activeEventIds(db));
 
 /** The event's proposals by document id, with what the import needs to tell new, changed and unchanged apart. */
 export async function existingByPrId(db: DbOrTx, eventId: number) {

@@ -43,7 +43,7 @@ export function createProposalsService(deps: {
   return {
     /** A page of proposals; without an event, those of the current (active) events. */
     async list(query: ProposalsQuery & { size: number; page: number }, viewerId?: number) {
-      const eventIds = query.event_id ? [query.event_id] : await repo.activeEventIds(db);
+      const eventIds = query.event_id ? [query.event_id] : await repo.cachedActiveEventIds(db);
       const filter = { eventIds, title: query.title?.toLowerCase(), category: query.category };
       const [rows, total] = await Promise.all([
         repo.listProposals(db, filter, query),

@@ -34,6 +34,6 @@ export const setRunFlags = (tx: DbOrTx, id: number, value: RunFlags) => records.
 
 /** The events whose run flag `flag` is set (e.g. review_outcomes_generated: their reviews are public). */
 export async function eventIdsWithRunFlag(db: DbOrTx, flag: string) {
-  const rows = await records.allConfigs(db, 'allocations');
+  const rows = await records.cachedAllConfigs(db, 'allocations');
   return rows.filter((row) => row.eventId !== null && (row.value as RunFlags | null)?.[flag] === true).map((row) => row.eventId!);
 }

@@ -1,12 +1,16 @@
 import { Button } from '@mantine/core';
-import { switchActive, type EventPublic } from '@cr/contract/events';
-import { AccountStatus } from '@cr/contract/users';
+import type { EventPublic } from '@cr/contract/events';
+import { AccountStatus, switchActive } from '@cr/contract/plain';
 import { useDisclosure } from '@mantine/hooks';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../lib/session';
 import { categoriesQuery, useCurrentEvents } from '../../features/events/api/events';
-import { SubscribeModal } from '../../features/subscriptions/components/subscribe-modal';
+
+// Loaded when first opened: its form (react-hook-form, multi-select) stays out of every page's first load (issue 16).
+const SubscribeModal = lazy(() =>
+  import('../../features/subscriptions/components/subscribe-modal').then((module) => ({ default: module.SubscribeModal })),
+);
 
 /**
  * The current events the logged-in user may subscribe to: an active account, subscription open and no subscription
@@ -31,6 +35,7 @@ export function SubscribeButton() {
   const [opened, { open, close }] = useDisclosure(false);
   // The modal works through the events as they were when it opened; subscribing removes them from `events`.
   const [queue, setQueue] = useState<EventPublic[]>([]);
+  const [wanted, setWanted] = useState(false);
   if (events.length === 0 && !opened) return null;
   return (
     <>
@@ -38,12 +43,17 @@ export function SubscribeButton() {
         size="xs"
         onClick={() => {
           setQueue(events);
+          setWanted(true);
           open();
         }}
       >
         {t('nav.subscribe')}
       </Button>
-      <SubscribeModal events={queue} categoriesQuery={categoriesQuery} opened={opened} onClose={close} />
+      {wanted && (
+        <Suspense fallback={null}>
+          <SubscribeModal events={queue} categoriesQuery={categoriesQuery} opened={opened} onClose={close} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,10 +1,15 @@
 import { Anchor, Box, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { DueDiligenceStatus, RegistrationStatus } from '@cr/contract/users';
+import { DueDiligenceStatus, RegistrationStatus } from '@cr/contract/plain';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { StatusBanner } from '../../features/events/components/status-banner';
-import { DueDiligenceModal } from '../../features/profile/components/due-diligence-modal';
 import { isInactive, useSession } from '../../lib/session';
+
+// Loaded when first opened (issue 16: only what a page uses on its first load).
+const DueDiligenceModal = lazy(() =>
+  import('../../features/profile/components/due-diligence-modal').then((module) => ({ default: module.DueDiligenceModal })),
+);
 
 const openDueDiligence: number[] = [DueDiligenceStatus.initialized, DueDiligenceStatus.pending];
 const pendingRegistration: number[] = [RegistrationStatus.initialized, RegistrationStatus.not_found, RegistrationStatus.volatile];
@@ -13,15 +18,31 @@ const pendingRegistration: number[] = [RegistrationStatus.initialized, Registrat
 function DueDiligenceBar({ url }: { url: string | null }) {
   const { t } = useTranslation();
   const [opened, { open, close }] = useDisclosure(false);
+  const [wanted, setWanted] = useState(false);
   return (
     <Box role="alert" bg="red.8" c="white" py={6} px="md" data-testid="due-diligence-bar">
       <Text size="sm" ta="center" fw={600}>
         {t('bars.dueDiligence')}{' '}
-        <Anchor component="button" type="button" c="white" fw={700} td="underline" size="sm" onClick={open}>
+        <Anchor
+          component="button"
+          type="button"
+          c="white"
+          fw={700}
+          td="underline"
+          size="sm"
+          onClick={() => {
+            setWanted(true);
+            open();
+          }}
+        >
           {t('bars.dueDiligenceLink')}
         </Anchor>
       </Text>
-      <DueDiligenceModal opened={opened} onClose={close} url={url} />
+      {wanted && (
+        <Suspense fallback={null}>
+          <DueDiligenceModal opened={opened} onClose={close} url={url} />
+        </Suspense>
+      )}
     </Box>
   );
 }

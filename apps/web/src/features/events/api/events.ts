@@ -1,15 +1,15 @@
 import { queryOptions, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Paged } from '@cr/contract/common';
-import {
-  deriveStage,
-  type AllocationConfig,
-  type Category,
-  type EventInput,
-  type EventPublic,
-  type LevelQualifiers,
-  type ReviewsConfigValue,
-  type StatusMessage,
-  type StatusMessageInput,
+import { deriveStage } from '@cr/contract/plain';
+import type {
+  AllocationConfig,
+  Category,
+  EventInput,
+  EventPublic,
+  LevelQualifiers,
+  ReviewsConfigValue,
+  StatusMessage,
+  StatusMessageInput,
 } from '@cr/contract/events';
 import { api } from '../../../lib/api-client';
 import { notifyError } from '../../../lib/notify';

@@ -1,6 +1,7 @@
 import { Anchor, Badge, Group, Loader, Stack, Table, Text } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
-import { shortId, type ProposalRow } from '@cr/contract/proposals';
+import type { ProposalRow } from '@cr/contract/proposals';
+import { shortId } from '@cr/contract/plain';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CopyButton } from '../../../components/copy-button';

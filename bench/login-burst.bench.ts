@@ -1,0 +1,85 @@
+/**
+ * Logins must not starve other requests (issue 16): `GET healthz` alone, then during a burst of logins (8 clients
+ * logging in with the right password, argon2id at m=19 MiB, t=2), each from a second process over loopback; once with
+ * the server's bounded hashing (PASSWORD_HASH_CONCURRENCY default: cores − 1) and once with 64 hashes at once (as
+ * before the bound). Target: healthz p99 ≤ 10 ms during the burst. Writes bench/results/login-burst.json.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
+import { buildApp } from '../apps/server/src/app';
+import { testConfig, type RawConfig } from '../apps/server/src/config';
+import { SCALE_PASSWORD, seedScale } from '../apps/server/src/scale-seed';
+import { benchDatabase, loadSettings, percentile, round } from './lib/database';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const here = fileURLToPath(new URL('.', import.meta.url));
+const run = promisify(execFile);
+
+type Load = { latencies: number[]; errors: number; statuses: Record<string, number> };
+const load = async (settings: object): Promise<Load> => {
+  const { stdout } = await run(process.execPath, [join(here, 'lib/load.mjs'), loadSettings(settings)], { maxBuffer: 256 * 1024 * 1024 });
+  return JSON.parse(stdout) as Load;
+};
+const figures = (name: string, result: Load) => {
+  const sorted = [...result.latencies].sort((a, b) => a - b);
+  return {
+    scenario: name,
+    requests: sorted.length,
+    statuses: Object.entries(result.statuses ?? {})
+      .map(([status, n]) => `${status}×${n}`)
+      .join(' '),
+    rps: round(sorted.length / SECONDS, 0),
+    p50_ms: round(percentile(sorted, 50), 2),
+    p99_ms: round(percentile(sorted, 99), 2),
+    max_ms: round(sorted.at(-1) ?? 0, 1),
+  };
+};
+
+console.error('creating database…');
+const database = await benchDatabase();
+try {
+  await seedScale(database.db, { proposals: 10, reviewers: 200, categories: 2, reviewsPerReviewer: 0 });
+  const rows = (await database.db.execute<{ catalyst_id: string }>(
+    sql`select catalyst_id from catalyst_ids where catalyst_id like 'cardano/scale-%'`,
+  )) as unknown as { rows?: { catalyst_id: string }[] } & { catalyst_id: string }[];
+  const ids = (rows.rows ?? rows).map((row) => row.catalyst_id);
+  const bodies = ids.map((id) => `username=${encodeURIComponent(id)}&password=${encodeURIComponent(SCALE_PASSWORD)}`);
+
+  const results = [];
+  const variants: [string, Partial<Record<keyof RawConfig, string>>][] = [
+    ['bounded (default)', {}],
+    ['64 at once (before)', { PASSWORD_HASH_CONCURRENCY: '64', PASSWORD_HASH_QUEUE: '64' }],
+  ];
+  for (const [variant, overrides] of variants) {
+    const config = testConfig({ LOG_LEVEL: 'silent', LOGIN_LIMIT_PER_ADDRESS: '100000000', ...overrides });
+    const app = await buildApp({ config, db: database.db, jwtSecret: config.JWT_SECRET!, logger: false });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/reviews`;
+    const health = { urls: [`${base}/healthz`], concurrency: CONCURRENCY, seconds: SECONDS };
+    const logins = {
+      urls: [`${base}/users/token/login`],
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      bodies,
+      concurrency: CONCURRENCY,
+      seconds: SECONDS,
+    };
+    await load({ ...health, seconds: 1 });
+    results.push(figures(`${variant}: healthz alone`, await load(health)));
+    const [during, burst] = await Promise.all([load(health), load(logins)]);
+    results.push(figures(`${variant}: healthz during the login burst`, during));
+    results.push(figures(`${variant}: the logins`, burst));
+    await app.close();
+  }
+  console.log(`Login burst: ${CONCURRENCY} clients logging in, ${CONCURRENCY} calling healthz, ${SECONDS} s (target healthz p99 ≤ 10 ms)`);
+  console.table(results);
+  writeFileSync(join(here, 'results/login-burst.json'), JSON.stringify({ date: new Date().toISOString(), results }, null, 2));
+} finally {
+  await database.drop();
+}

@@ -1,0 +1,144 @@
+/**
+ * The web app's first load (issue 16): builds the app, serves it with the real server on an embedded database with
+ * the demo data, opens each route in a fresh Chromium context (Debian's /usr/bin/chromium, or CHROMIUM_PATH) and
+ * adds up the JS and CSS it loaded: raw, gzip and brotli bytes (the build's .gz/.br copies). Then, when the
+ * `lighthouse` package is installed, Lighthouse's performance, accessibility and layout shift for desktop and mobile.
+ * Writes bench/results/web.json. Target: /proposals ≤ 170 KB of JS compressed.
+ *
+ * BENCH_SKIP_BUILD=1 reuses apps/web/dist (BENCH_WEB_DIST: another build, e.g. an older commit's); BENCH_ROUTES=/proposals,/reviews picks the routes; BENCH_LIGHTHOUSE=0 skips it.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import type { AddressInfo } from 'node:net';
+import { chromium } from '@playwright/test';
+import { buildApp } from '../apps/server/src/app';
+import { testConfig } from '../apps/server/src/config';
+import { openPglite } from '../apps/server/src/db/client';
+import { seedDemo } from '../apps/server/src/demo';
+import { round } from './lib/database';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const here = fileURLToPath(new URL('.', import.meta.url));
+const webDist = process.env.BENCH_WEB_DIST ?? join(root, 'apps/web/dist');
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const routes = (process.env.BENCH_ROUTES ?? '/,/proposals,/reviews,/proposal/1,/login').split(',');
+
+if (!process.env.BENCH_WEB_DIST && (process.env.BENCH_SKIP_BUILD !== '1' || !existsSync(join(webDist, 'index.html')))) {
+  console.error('building the web app…');
+  execFileSync('npm', ['run', 'build', '-w', '@cr/web'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+/** Bytes of one built file as sent: raw, and its precompressed copies (made here for files too small to have them). */
+function sizes(file: string) {
+  const raw = readFileSync(file);
+  const sized = (suffix: string, make: (content: Buffer) => Buffer) =>
+    existsSync(file + suffix) ? statSync(file + suffix).size : make(raw).length;
+  return { raw: raw.length, gzip: sized('.gz', (c) => gzipSync(c, { level: 9 })), brotli: sized('.br', (c) => brotliCompressSync(c)) };
+}
+
+console.error('starting the server…');
+const database = await openPglite();
+await database.migrate();
+await seedDemo(database.db);
+const config = testConfig({ LOG_LEVEL: 'silent', WEB_DIST: webDist });
+const app = await buildApp({ config, db: database.db, jwtSecret: config.JWT_SECRET!, logger: false });
+await app.listen({ port: 0, host: '127.0.0.1' });
+const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+
+type Totals = { files: number; raw: number; gzip: number; brotli: number };
+const empty = (): Totals => ({ files: 0, raw: 0, gzip: 0, brotli: 0 });
+const firstLoad: Record<string, { js: Totals; css: Totals; jsFiles: string[] }> = {};
+const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
+try {
+  for (const route of routes) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const loaded = new Set<string>();
+    page.on('response', (response) => {
+      const url = new URL(response.url());
+      if (url.origin === origin && /\.(js|css)$/.test(url.pathname) && url.pathname !== '/env.js') loaded.add(url.pathname);
+    });
+    // The page's heading shows once its lazy route module ran; on a busy machine the network can be idle before that.
+    await page.goto(origin + route, { waitUntil: 'load' });
+    await page
+      .locator('h1')
+      .first()
+      .waitFor({ timeout: 60_000 })
+      .catch(() => console.error(`${route}: no heading within 60 s`));
+    await page.waitForLoadState('networkidle');
+    const js = empty();
+    const css = empty();
+    for (const path of loaded) {
+      const total = path.endsWith('.css') ? css : js;
+      const size = sizes(join(webDist, path));
+      total.files += 1;
+      total.raw += size.raw;
+      total.gzip += size.gzip;
+      total.brotli += size.brotli;
+    }
+    firstLoad[route] = { js, css, jsFiles: [...loaded].filter((path) => path.endsWith('.js')).sort() };
+    await context.close();
+  }
+} finally {
+  await browser.close();
+}
+
+const kb = (bytes: number) => round(bytes / 1024, 1);
+console.log('\nFirst load per route (KB; gzip and brotli are the bytes sent compressed)\n');
+console.log('| route | JS files | JS raw | JS gzip | JS brotli | CSS raw | CSS gzip | CSS brotli |');
+console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+for (const [route, { js, css }] of Object.entries(firstLoad)) {
+  console.log(
+    `| ${route} | ${js.files} | ${kb(js.raw)} | ${kb(js.gzip)} | ${kb(js.brotli)} | ${kb(css.raw)} | ${kb(css.gzip)} | ${kb(css.brotli)} |`,
+  );
+}
+
+// Lighthouse, when installed (a dev dependency): desktop and mobile, each route once, in Debian's Chromium.
+const lighthouseResults: Record<string, Record<string, number | null>> = {};
+if (process.env.BENCH_LIGHTHOUSE !== '0') {
+  const lighthouse = await import('lighthouse').catch(() => undefined);
+  const launcher = await import('chrome-launcher').catch(() => undefined);
+  if (!lighthouse || !launcher) {
+    console.log('\n(lighthouse not installed: `npm install` brings it; skipped)');
+  } else {
+    const desktop = (await import('lighthouse/core/config/desktop-config.js')).default;
+    const chrome = await launcher.launch({ chromePath: chromiumPath, chromeFlags: ['--headless=new', '--no-sandbox'] });
+    try {
+      for (const route of (process.env.BENCH_LIGHTHOUSE_ROUTES ?? '/proposals').split(',')) {
+        for (const formFactor of ['desktop', 'mobile'] as const) {
+          const result = await lighthouse.default(
+            origin + route,
+            { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] },
+            formFactor === 'desktop' ? desktop : undefined,
+          );
+          const lhr = result!.lhr;
+          const score = (id: string) => (lhr.categories[id]?.score == null ? null : round(lhr.categories[id]!.score! * 100, 0));
+          const audit = (id: string) => lhr.audits[id]?.numericValue ?? null;
+          lighthouseResults[`${route} ${formFactor}`] = {
+            performance: score('performance'),
+            accessibility: score('accessibility'),
+            fcpMs: round(audit('first-contentful-paint') ?? 0, 0),
+            lcpMs: round(audit('largest-contentful-paint') ?? 0, 0),
+            tbtMs: round(audit('total-blocking-time') ?? 0, 0),
+            cls: round(audit('cumulative-layout-shift') ?? 0, 3),
+          };
+        }
+      }
+    } finally {
+      chrome.kill();
+    }
+    console.log('\nLighthouse\n');
+    console.log('| route, form factor | performance | accessibility | FCP ms | LCP ms | TBT ms | CLS |');
+    console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+    for (const [name, r] of Object.entries(lighthouseResults)) {
+      console.log(`| ${name} | ${r.performance} | ${r.accessibility} | ${r.fcpMs} | ${r.lcpMs} | ${r.tbtMs} | ${r.cls} |`);
+    }
+  }
+}
+
+writeFileSync(join(here, 'results', 'web.json'), JSON.stringify({ firstLoad, lighthouse: lighthouseResults }, null, 2));
+await app.close();
+await database.close();

@@ -1,0 +1,129 @@
+import type { UserInfo } from './users';
+
+/**
+ * The codes and rules the web app needs on every page (navigation, bars, stage, the proposals table), without zod:
+ * importing a schema module pulls all of zod into the first load (issue 16). The schema modules re-export these, so
+ * `@cr/contract/users`, `/events`, `/subscriptions`, `/rules` and `/proposals` answer the same names as before.
+ */
+
+// ---------- users (spec §4, §6) ----------
+
+/** Account status, spec §4. */
+export const AccountStatus = { inactive: 0, email_verified: 1, active: 2, banned: 3 } as const;
+export type AccountStatus = (typeof AccountStatus)[keyof typeof AccountStatus];
+/** On-chain registration status, spec §4. */
+export const RegistrationStatus = { initialized: 0, not_found: 1, volatile: 2, persistent: 3 } as const;
+/** Due-diligence status, spec §4. */
+export const DueDiligenceStatus = { unknown: 0, initialized: 1, pending: 2, green: 3, red: 4 } as const;
+/** User role, spec §6: admin is 100. */
+export const UserRole = { user: 0, admin: 100 } as const;
+
+// ---------- Catalyst IDs (spec §5, §9) ----------
+
+export const CATALYST_ID_SCHEME = 'id.catalyst://';
+const SCHEME_PREFIX = /^[a-z][a-z0-9+.-]*:\/\//i;
+const ENCRYPT_SUFFIX = '#encrypt';
+
+/** The stored form of a Catalyst ID: scheme prefix stripped and the '#encrypt' suffix kept apart. */
+export function normalizeCatalystId(value: string): { id: string; encrypt: boolean } {
+  let id = value.trim().replace(SCHEME_PREFIX, '');
+  const encrypt = id.toLowerCase().endsWith(ENCRYPT_SUFFIX);
+  if (encrypt) id = id.slice(0, -ENCRYPT_SUFFIX.length);
+  return { id, encrypt };
+}
+
+/** Display form: the fixed scheme prefix followed by the network part, e.g. 'id.catalyst://cardano/…' (spec §9). */
+export function displayCatalystId(value: string): string {
+  return CATALYST_ID_SCHEME + normalizeCatalystId(value).id;
+}
+
+// ---------- event switches and stage (spec §3 "Event config", §4) ----------
+
+type ConfigValue = Record<string, boolean | string | null>;
+
+/** The switches and windows the server knows (reference API "ReviewsSwitches" plus review visibility). */
+export const SWITCHES = [
+  'user_registration_enabled',
+  'reviewer_subscription_enabled',
+  'review_visibility_enabled',
+  'review_submission_enabled',
+  'moderation_submission_enabled',
+] as const;
+export type SwitchName = (typeof SWITCHES)[number];
+
+/**
+ * Whether a switch counts now: it is on and, where its window's start and end are set, now lies between them.
+ * The server enforces this; the web app uses the same rule for the stage and the navigation.
+ */
+export function switchActive(config: ConfigValue | undefined, name: SwitchName, now: Date = new Date()): boolean {
+  if (!config || config[name] !== true) return false;
+  const prefix = name.slice(0, -'_enabled'.length);
+  const starts = config[`${prefix}_starts_at`];
+  const ends = config[`${prefix}_ends_at`];
+  const time = now.getTime();
+  if (typeof starts === 'string' && time < Date.parse(starts)) return false;
+  if (typeof ends === 'string' && time > Date.parse(ends)) return false;
+  return true;
+}
+
+/**
+ * Whether an event's reviews are visible to the public: review visibility on, or moderation submission on, which
+ * overrides it (spec §3 "Event config"). The reviews endpoints apply it.
+ */
+export function reviewsVisible(config: ConfigValue | undefined, now: Date = new Date()): boolean {
+  return switchActive(config, 'moderation_submission_enabled', now) || switchActive(config, 'review_visibility_enabled', now);
+}
+
+export const EVENT_STAGES = ['inter_fund_period', 'inactive', 'subscription_open', 'review_open', 'moderation_open'] as const;
+export type EventStage = (typeof EVENT_STAGES)[number];
+
+/**
+ * moderation_open when any current event has moderation submission enabled, otherwise review_open when any has
+ * review submission enabled, otherwise subscription_open when any has reviewer subscription enabled, otherwise
+ * inactive. inter_fund_period is never derived (DOMAIN.md decision 10).
+ */
+export function deriveStage(configs: readonly (ConfigValue | undefined)[], now: Date = new Date()): EventStage {
+  const any = (name: SwitchName) => configs.some((config) => switchActive(config, name, now));
+  if (any('moderation_submission_enabled')) return 'moderation_open';
+  if (any('review_submission_enabled')) return 'review_open';
+  if (any('reviewer_subscription_enabled')) return 'subscription_open';
+  return 'inactive';
+}
+
+// ---------- subscriptions (spec §4, DOMAIN.md "Subscriptions and levels") ----------
+
+export const SubscriptionStatus = { subscribed: 0, active: 1, excluded: 2, invited: 3, refused: 4 } as const;
+export type SubscriptionStatusValue = (typeof SubscriptionStatus)[keyof typeof SubscriptionStatus];
+
+export const ReviewerLevel = { level_0: 0, level_1: 1, level_2: 2 } as const;
+export type ReviewerLevelValue = (typeof ReviewerLevel)[keyof typeof ReviewerLevel];
+
+/** A user's account may do reviewer work: active, and validated on the blockchain (spec §4 "fully activated"). */
+export function accountReady(user: Pick<UserInfo, 'catalyst_id'>): boolean {
+  return user.catalyst_id.status === AccountStatus.active && user.catalyst_id.rbac_reg_status === RegistrationStatus.persistent;
+}
+
+/** Whether the user can review an event: a ready account and an active LV0 or LV1 subscription to it (DOMAIN.md "Reviews"). */
+export function canReview(user: Pick<UserInfo, 'catalyst_id' | 'extra'>, eventId: number): boolean {
+  return (
+    accountReady(user) &&
+    user.extra.subscriptions.some(
+      (item) => item.event_id === eventId && item.role !== ReviewerLevel.level_2 && item.status === SubscriptionStatus.active,
+    )
+  );
+}
+
+/** Whether the user moderates an event: a ready account and an active level-2 subscription to it. */
+export function isModerator(user: Pick<UserInfo, 'catalyst_id' | 'extra'>, eventId: number): boolean {
+  return (
+    accountReady(user) &&
+    user.extra.subscriptions.some(
+      (item) => item.event_id === eventId && item.role === ReviewerLevel.level_2 && item.status === SubscriptionStatus.active,
+    )
+  );
+}
+
+// ---------- proposals ----------
+
+/** The short id of the list (spec §2.11): the part of pr_id before the first hyphen. */
+export const shortId = (prId: string) => prId.split('-')[0] ?? prId;
