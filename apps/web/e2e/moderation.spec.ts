@@ -128,7 +128,7 @@ async function moderationRound(request: APIRequestContext) {
 }
 
 test.describe('moderation (issue 14, checklist F)', () => {
-  test('F-004 F-005 F-007 F-008 F-012 F-013 F-030 F-033 F-039 F-043 F-044 F-045 F-046: a moderator opens the allocated list, reads a flagged review side by side, includes it by keyboard and goes next', async ({
+  test('A-022 F-004 F-005 F-007 F-008 F-012 F-013 F-030 F-033 F-039 F-043 F-044 F-045 F-046: a moderator opens the allocated list, reads a flagged review side by side, includes it by keyboard and goes next', async ({
     page,
     request,
   }) => {
@@ -260,6 +260,8 @@ test.describe('moderation (issue 14, checklist F)', () => {
     expect((await updated).postDataJSON().record_update).toMatchObject({ classification: 1, rationale: 'valid' }); // F-031
     await expect(form.getByTestId('own-moderation')).toHaveText('Your moderation: included');
 
+    await page.goto('/moderated-reviews/0'); // the path with a (0-based) page segment opens the moderated list too
+    await expect(page.getByRole('table', { name: 'Moderated reviews' }).getByTestId('moderation-row')).toHaveCount(1);
     await page.goto('/moderated-reviews');
     await expect(page.getByTestId('moderation-totals')).toHaveText(/^1 moderated of \d+ allocated$/); // F-006, F-009
     await expect(page.getByRole('table', { name: 'Moderated reviews' }).getByTestId('moderation-row')).toHaveCount(1);
@@ -274,15 +276,16 @@ test.describe('moderation (issue 14, checklist F)', () => {
     await expect(page.getByTestId('moderation-form').getByRole('button', { name: 'Delete moderation' })).toBeHidden();
   });
 
-  test('F-022 F-023: a save asked for by keyboard before the choices shows what is missing, and nothing is sent', async ({
+  test('A-021 F-022 F-023: a save asked for by keyboard before the choices shows what is missing, and nothing is sent', async ({
     page,
     request,
   }) => {
     const round = await moderationRound(request);
     await login(page, round.moderator.catalystId, round.moderator.password);
-    await page.goto('/allocated-reviews');
-    await page
-      .getByRole('table', { name: 'Allocated reviews' })
+    await page.goto('/allocated-reviews/0'); // the path with a (0-based) page segment opens the allocated list too
+    const allocated = page.getByRole('table', { name: 'Allocated reviews' });
+    await expect(allocated.getByTestId('moderation-row')).toHaveCount(4);
+    await allocated
       .getByRole('link', { name: /^Open review \d+$/ })
       .first()
       .click();
