@@ -87,8 +87,25 @@ export async function openPglite(dataDir?: string): Promise<Database> {
   }
 }
 
-export async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+/** How long a request waits for a connection (a free one from the pool, or a new one) before it gets 503. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+const logConnectionError = (error: Error) =>
+  console.warn(JSON.stringify({ level: 40, time: Date.now(), msg: 'database connection lost; the pool reconnects', error: error.message }));
+
+/**
+ * A pool on PostgreSQL that outlives the database going away: a connection that breaks (a restart, a failover, an
+ * idle connection cut) is reported to `onConnectionError` and dropped, never thrown into the process (an unhandled
+ * 'error' event would end it); later requests open new connections once the database is back. While it is away,
+ * queries fail fast and the API answers 503 (db/errors `databaseUnavailable`).
+ */
+export async function openPostgres(url: string, options: { onConnectionError?: (error: Error) => void } = {}): Promise<Database> {
+  const onConnectionError = options.onConnectionError ?? logConnectionError;
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
+  // Every client reports its own connection errors, checked out (between a transaction's queries, where the pool has
+  // no listener) or idle; the pool re-emits an idle client's error too, and without a listener that would throw.
+  pool.on('connect', (client) => client.on('error', onConnectionError));
+  pool.on('error', () => {});
   await pool.query('select 1');
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
   return {
