@@ -30,7 +30,7 @@ export class DatabaseLockedError extends Error {}
  * The embedded database belongs to one process: a lock file holds the owner's PID. A second process fails with a
  * clear message instead of opening the same files twice (which would corrupt them).
  */
-function lockEmbedded(dataDir: string): () => void {
+export function lockEmbedded(dataDir: string): () => void {
   mkdirSync(dataDir, { recursive: true });
   const lockPath = join(dataDir, 'pglite.lock');
   const tryLock = () => {
@@ -63,13 +63,15 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** pg_trgm: the proposal title filter's index (as on PostgreSQL, where it is a contrib extension). */
+export const pgliteOptions = { extensions: { pg_trgm } };
+
 /** `dataDir` undefined → in-memory PGlite (tests). */
 export async function openPglite(dataDir?: string): Promise<Database> {
   const unlock = dataDir ? lockEmbedded(dataDir) : () => {};
   try {
-    // pg_trgm: the proposal title filter's index (as on PostgreSQL, where it is a contrib extension).
-    const options = { extensions: { pg_trgm } };
-    const client = dataDir ? new PGlite(join(dataDir, 'pglite'), options) : new PGlite(options);
+    const options = pgliteOptions;
+    const client = dataDir ? new PGlite(embeddedDatabaseDir(dataDir), options) : new PGlite(options);
     await client.waitReady;
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     return {
@@ -120,6 +122,9 @@ export function openDatabase(config: { DATABASE_URL?: string | undefined; DATA_D
   return config.DATABASE_URL ? openPostgres(config.DATABASE_URL) : openPglite(config.DATA_DIR);
 }
 
+/** Where the embedded database's files live inside DATA_DIR. */
+export const embeddedDatabaseDir = (dataDir: string) => join(dataDir, 'pglite');
+
 export function embeddedDatabaseExists(dataDir: string): boolean {
-  return existsSync(join(dataDir, 'pglite', 'PG_VERSION'));
+  return existsSync(join(embeddedDatabaseDir(dataDir), 'PG_VERSION'));
 }
