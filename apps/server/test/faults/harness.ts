@@ -103,9 +103,12 @@ export async function startCluster(): Promise<Cluster | string> {
   return cluster;
 }
 
+/** The application_name of the checks' own connections (told apart from the server's in pg_stat_activity). */
+export const CHECKS = 'cr-fault-checks';
+
 /** Runs statements on `url` with a client of its own (not the server's pool). */
 export async function query<T = Record<string, unknown>>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: url, application_name: CHECKS });
   await client.connect();
   try {
     return (await client.query(text, values)).rows as T[];
