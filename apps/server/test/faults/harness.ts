@@ -43,6 +43,8 @@ function postgresBin(): string | undefined {
 
 export interface Cluster {
   port: number;
+  /** A directory of the cluster's owner (its binaries may write files there). */
+  dir: string;
   /** A connection string to `database` on the cluster (superuser postgres, trust authentication). */
   url(database?: string): string;
   start(): Promise<void>;
@@ -85,6 +87,7 @@ export async function startCluster(): Promise<Cluster | string> {
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200`;
   const cluster: Cluster = {
     port,
+    dir,
     url: (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`,
     // Asynchronous, so that a test's load keeps running while the cluster stops and starts.
     start: () => execAsync('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-o', options, '-w', 'start']),
