@@ -103,6 +103,20 @@ export async function startCluster(): Promise<Cluster | string> {
     run: exec,
   };
   await cluster.start();
+  // Never outlive the checks: an immediate stop if the process ends before destroy().
+  const orphan = () => {
+    try {
+      exec('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    } catch {
+      // already stopped
+    }
+  };
+  process.once('exit', orphan);
+  const destroy = cluster.destroy;
+  cluster.destroy = () => {
+    process.off('exit', orphan);
+    destroy();
+  };
   return cluster;
 }
 
@@ -155,6 +169,10 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
       ...env,
     },
   });
+  // Never outlive the checks, even when they fail or time out.
+  const orphan = () => child.kill('SIGKILL');
+  process.once('exit', orphan);
+  void new Promise((resolve) => child.once('exit', resolve)).then(() => process.off('exit', orphan));
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -180,7 +198,10 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
     },
     stop: async () => {
       if (!gone) child.kill('SIGTERM');
+      // A server busy in a long synchronous computation cannot run its shutdown: kill it after a while.
+      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
       await exited;
+      clearTimeout(timer);
     },
   };
 }
