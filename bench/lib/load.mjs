@@ -1,5 +1,5 @@
 // A load generator in its own process: `node load.mjs <json | @file>` with {urls, concurrency, seconds, method?, headers?,
-// bodies?}. Workers loop over random URLs (and bodies) on keep-alive connections; the result is printed as JSON:
+// urlHeaders? (one header set per URL, e.g. each URL with its own user's token), bodies?}. Workers loop over random URLs (and bodies) on keep-alive connections; the result is printed as JSON:
 // {latencies (ms), errors, statuses, seconds}.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -12,6 +12,7 @@ const {
   seconds,
   method = 'GET',
   headers = {},
+  urlHeaders,
   bodies,
 } = JSON.parse(argument.startsWith('@') ? readFileSync(argument.slice(1), 'utf8') : argument);
 const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
@@ -20,11 +21,12 @@ const statuses = {};
 let errors = 0;
 const end = performance.now() + seconds * 1000;
 
-function send(url, body) {
+function send(url, body, own) {
+  const all = own ? { ...headers, ...own } : headers;
   return new Promise((resolve) => {
     const request = http.request(
       url,
-      { method, agent, headers: body ? { ...headers, 'content-type': 'application/json' } : headers },
+      { method, agent, headers: body ? { ...all, 'content-type': 'application/json' } : all },
       (response) => {
         response.resume();
         response.on('end', () => resolve(response.statusCode));
@@ -39,11 +41,12 @@ function send(url, body) {
 async function worker(index) {
   let n = 0;
   while (performance.now() < end) {
-    const url = urls[Math.floor(Math.random() * urls.length)];
+    const pick = Math.floor(Math.random() * urls.length);
+    const url = urls[pick];
     const body = bodies ? JSON.stringify(bodies[(index + n * concurrency) % bodies.length]) : undefined;
     n += 1;
     const started = performance.now();
-    const status = await send(url, body);
+    const status = await send(url, body, urlHeaders?.[pick]);
     statuses[status] = (statuses[status] ?? 0) + 1;
     if (status >= 200 && status < 300) latencies.push(performance.now() - started);
     else errors += 1;

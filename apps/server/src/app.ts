@@ -45,6 +45,8 @@ import { createModerationAllocationService } from './modules/moderations/moderat
 import { outcomesRoutes } from './modules/outcomes/outcomes.routes';
 import { exportsRoutes } from './modules/exports/exports.routes';
 import { createExportsService } from './modules/exports/exports.service';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
+import { createDashboardService } from './modules/dashboard/dashboard.service';
 import { createProposalScoresService } from './modules/outcomes/proposal-scores.service';
 import { createReviewOutcomesService } from './modules/outcomes/review-outcomes.service';
 import { createReviewsService } from './modules/reviews/reviews.service';
@@ -165,6 +167,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const reviewOutcomes = createReviewOutcomesService({ runs });
   const proposalScores = createProposalScoresService({ runs });
   const exportsService = createExportsService({ db, events });
+  const dashboard = createDashboardService({ db, events, eventConfig, onError: (error) => app.log.error(error) });
   const audit = createAuditService(db);
   const accounts = createAccountsService({
     db,
@@ -221,6 +224,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(moderationAllocationRoutes, { allocation: moderationAllocation });
       await api.register(outcomesRoutes, { outcomes: reviewOutcomes, scores: proposalScores });
       await api.register(exportsRoutes, { exports: exportsService });
+      await api.register(dashboardRoutes, { dashboard });
       await api.register(auditRoutes, { audit });
       if (config.MAIL_OUTBOX_API) await api.register(outboxRoutes, { db, token: config.MAIL_OUTBOX_TOKEN });
     },

@@ -35,7 +35,10 @@ export const usage = [
   '  migrate                    apply the database migrations',
   '  seed-demo                  create the demo accounts that do not exist yet',
   '  seed-scale [--proposals=20000] [--reviewers=5000] [--categories=40] [--reviews=10] [--seed=1]',
-  '                             generate an active round at that size (benchmarks, load tests)',
+  '             [--flags-notes=1] [--duplicates=10] [--moderators=0] [--moderation-allocations=0] [--moderations=0]',
+  '                             generate an active round at that size (benchmarks, load tests); --flags-notes=1',
+  '                             writes varied notes with --duplicates per 1,000 reviews planted near-duplicates,',
+  '                             --moderators LV2 moderators, then that many moderation allocations and moderations',
   '  backup <file>              copy the embedded database (DATA_DIR) into a new file (the server must be stopped)',
   '  restore <file> [--replace] restore such a copy into DATA_DIR (--replace keeps the present one aside)',
   '  help                       show this text',
@@ -118,12 +121,39 @@ const commands: Record<string, Command> = {
     },
   },
   'seed-scale': {
-    options: ['proposals', 'reviewers', 'categories', 'reviews', 'seed'],
+    options: [
+      'proposals',
+      'reviewers',
+      'categories',
+      'reviews',
+      'seed',
+      'flags-notes',
+      'duplicates',
+      'moderators',
+      'moderation-allocations',
+      'moderations',
+    ],
     async run(context, _argument, options) {
-      const { reviews: reviewsPerReviewer, ...rest } = options;
-      const result = await seedScale(context.database.db, { ...rest, ...(reviewsPerReviewer ? { reviewsPerReviewer } : {}) });
+      const {
+        reviews: reviewsPerReviewer,
+        'flags-notes': flagsNotes,
+        duplicates,
+        'moderation-allocations': moderationAllocations,
+        ...rest
+      } = options;
+      const result = await seedScale(context.database.db, {
+        ...rest,
+        ...(reviewsPerReviewer ? { reviewsPerReviewer } : {}),
+        ...(flagsNotes ? { flagsNotes: true } : {}),
+        ...(duplicates ? { duplicateRate: duplicates / 1000 } : {}),
+        ...(moderationAllocations ? { moderationAllocations } : {}),
+      });
+      const moderation =
+        result.moderators > 0
+          ? `, ${result.moderators} moderators with ${result.moderationAllocations} moderation allocations and ${result.moderations} moderations`
+          : '';
       context.out(
-        `Created the active round ${result.eventId} with ${result.proposals} proposals in ${result.categories} categories, ${result.reviewers} subscribed reviewers (password ${SCALE_PASSWORD}) and ${result.reviews} reviews in ${result.seconds} s.`,
+        `Created the active round ${result.eventId} with ${result.proposals} proposals in ${result.categories} categories, ${result.reviewers} subscribed reviewers (password ${SCALE_PASSWORD}) and ${result.reviews} reviews${moderation} in ${result.seconds} s.`,
       );
     },
   },
@@ -159,7 +189,7 @@ export async function runCli(args: string[], deps: CliDeps): Promise<number> {
   const options: Record<string, number> = {};
   if (command.options) {
     for (const word of args.slice(1)) {
-      const match = /^--([a-z]+)=(\d+)$/.exec(word);
+      const match = /^--([a-z-]+)=(\d+)$/.exec(word);
       if (!match || !command.options.includes(match[1]!) || Number(match[2]) < 1) {
         deps.err(
           `${name} takes ${command.options.map((option) => `--${option}=<positive number>`).join(' ')}; '${word}' is not one of them.`,

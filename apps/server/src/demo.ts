@@ -22,6 +22,12 @@ import { computeFlagsRun } from './modules/flags/flags.service';
 import { moderationAllocationRun } from './modules/moderations/moderation-allocation.service';
 import { createPrng } from './domain/prng';
 import { nearDuplicate, syntheticNote } from './lib/note-corpus';
+import { asc, eq } from 'drizzle-orm';
+import { SCORE_DEFAULTS } from '@cr/contract/outcomes';
+import { moderationAllocations, moderations, proposalAllocations } from './db/schema/index';
+import type { AuthUser } from './plugins/auth';
+import { reviewOutcomesRun } from './modules/outcomes/review-outcomes.service';
+import { proposalScoresRun } from './modules/outcomes/proposal-scores.service';
 
 /** The demo accounts the README lists. One password for all: easy to try, never for production. */
 export const DEMO_PASSWORD = 'Demo-pass1';
@@ -53,7 +59,16 @@ export const DEMO_MODERATION_EVENT = {
   description:
     'A demonstration round whose reviews are being moderated: LV2 moderators include or exclude the flagged and spot-checked reviews.',
 };
-const PAST_EVENT = { name: 'Fund 14 (demo)', description: "A past demonstration round, kept for the reviewers' history." };
+/**
+ * The past demo round (issue 15 item 6): finished and inactive, its reviews moderated, its review outcomes and proposal
+ * scores generated, so that a first visitor sees the score widget on its proposals, rankings on its reviews, and the
+ * demo reviewer's profile history (their reviews there count as the history the level qualifiers read).
+ */
+export const DEMO_PAST_EVENT = {
+  name: 'Fund 14 (demo)',
+  description: "A past demonstration round, kept for the reviewers' history: its review outcomes and proposal scores are out.",
+};
+const PAST_EVENT = DEMO_PAST_EVENT;
 
 async function seedDemoEvents(tx: Tx): Promise<void> {
   if (await findEventByName(tx, DEMO_EVENT.name)) return;
@@ -205,6 +220,9 @@ export async function seedDemo(db: Db): Promise<number> {
   });
   await seedDemoProposals(db);
   await seedDemoModerationRound(db);
+  const t = Date.now();
+  await seedDemoPastRound(db);
+  console.log('past', Date.now() - t);
   return created;
 }
 
@@ -310,4 +328,187 @@ async function seedDemoModerationRound(db: Db): Promise<void> {
     min_spot_check_per_reviewer: MODERATION_ROUND_SPOT_CHECKS,
     dry_run: false,
   });
+}
+
+/** The parameters the past round's runs were generated with (the programme's rules: a simple majority, 0.8/0.2). */
+export const DEMO_PAST_OUTCOME_PARAMS = { validity_threshold: 0.5, acceptance_threshold: 0.5, minimum_sample: 10 } as const;
+
+/**
+ * Who reviews in the past round and how their reviews fare with the two moderators, review by review (k): both
+ * include ('in'), both exclude ('out'), or one each ('tie', included at validity 0.5). The demo reviewer ends with
+ * 6 submitted, 5 valid (83 %); demo-community-1 writes 12 mostly poor reviews, 10 or more of them moderated, and is
+ * excluded by the approval threshold; demo-community-5 and -6 are the round's LV2 moderators.
+ */
+const PAST_ROUND_REVIEWERS: {
+  catalystId: string;
+  level: 0 | 1;
+  allocated: number;
+  extra: number;
+  verdict: (k: number) => 'in' | 'out' | 'tie';
+}[] = [
+  { catalystId: 'cardano/demo-reviewer', level: 0, allocated: 6, extra: 0, verdict: (k) => (k === 1 ? 'out' : k === 3 ? 'tie' : 'in') },
+  { catalystId: 'cardano/demo-community-1', level: 0, allocated: 6, extra: 6, verdict: (k) => (k % 3 === 0 ? 'in' : 'out') },
+  { catalystId: 'cardano/demo-community-2', level: 0, allocated: 4, extra: 0, verdict: (k) => (k === 2 ? 'out' : 'in') },
+  { catalystId: 'cardano/demo-community-3', level: 1, allocated: 4, extra: 1, verdict: (k) => (k === 4 ? 'tie' : 'in') },
+  { catalystId: 'cardano/demo-community-4', level: 0, allocated: 4, extra: 0, verdict: () => 'in' },
+];
+const PAST_ROUND_MODERATORS = ['cardano/demo-community-5', 'cardano/demo-community-6'];
+
+/**
+ * Fills the past round as its admin would have, through the real import and runs: the sample proposals imported,
+ * the proposal allocation run, the reviews, the flags and the moderation allocation runs, a moderation by each
+ * allocated moderator, then every switch off and the review outcomes and proposal scores runs. The reviews and
+ * moderations are written as their services write them (the rows only: going through the services' checks review by
+ * review would add seconds to every fresh start) and obey their rules by construction: reviews by the round's active
+ * LV0/LV1 reviewers, outside any category they authored; moderations only of the reviews allocated to the moderator.
+ * Only once: nothing happens when the round has proposals. Seeded (PRNG 14, allocation seed 14), so every start gives
+ * the same notes, allocations and verdicts.
+ */
+async function seedDemoPastRound(outer: Db): Promise<void> {
+  // One transaction: the few hundred small writes are committed (and synced to disk) once, and a failure leaves the
+  // round empty, to be filled on the next start. The import and the runs work on it as on the database (their own
+  // transactions become savepoints).
+  await outer.transaction((tx) => fillPastRound(tx as unknown as Db));
+}
+
+async function fillPastRound(db: Db): Promise<void> {
+  const event = await findEventByName(db, PAST_EVENT.name);
+  const admin = await findAccountByCatalystId(db, 'cardano/demo-admin');
+  if (!event || !admin || (await countProposals(db, { eventIds: [event.id] })) > 0) return;
+  const accountOf = async (catalystId: string) => {
+    const account = await findAccountByCatalystId(db, catalystId);
+    return account && { id: account.userId, role: account.role, status: AccountStatus.active, forceReset: false };
+  };
+  const reviewers = [];
+  for (const plan of PAST_ROUND_REVIEWERS) {
+    const user = await accountOf(plan.catalystId);
+    if (user) reviewers.push({ ...plan, user });
+  }
+  const moderators: (AuthUser & { contact: string })[] = [];
+  for (const catalystId of PAST_ROUND_MODERATORS) {
+    const user = await accountOf(catalystId);
+    if (user) moderators.push({ ...user, contact: `@${catalystId.slice('cardano/'.length)}` });
+  }
+  if (reviewers.length === 0 || moderators.length === 0) return;
+
+  const events = createEventsService(db);
+  const runs = createRunsService({ db, events });
+
+  await createProposalImportService({ db, events, registry: localRegistry }).import(admin.userId, event.id, {
+    source: 'sample',
+    dry_run: false,
+    categories: [],
+    accept_non_existent_users: true,
+    accept_non_persistent_users: true,
+  });
+  const proposals = await allocationProposals(db, event.id);
+  if (proposals.length === 0) return;
+  const subscriptionOf = new Map<number, number>();
+  for (const { user, level } of reviewers) {
+    const row = await insertSubscription(db, {
+      userId: user.id,
+      eventId: event.id,
+      role: level,
+      status: SubscriptionStatus.active,
+      anonymousId: newAnonymousId(),
+      preferredCategories: [],
+    });
+    subscriptionOf.set(user.id, row.id);
+  }
+  for (const user of moderators)
+    await insertSubscription(db, {
+      userId: user.id,
+      eventId: event.id,
+      role: ReviewerLevel.level_2,
+      status: SubscriptionStatus.active,
+      anonymousId: newAnonymousId(),
+      preferredCategories: [],
+      publicContact: user.contact,
+    });
+  await runs.execute(admin.userId, proposalAllocationRun, {
+    event_id: event.id,
+    allocation_seed: 14,
+    nr_of_proposals_lv0: 6,
+    nr_of_proposals_lv1: 6,
+    categories: [],
+    dry_run: false,
+  });
+
+  // Each reviewer reviews their allocated proposals first, then some others (the rows the review service writes).
+  const prng = createPrng(14);
+  const verdictOf = new Map<number, 'in' | 'out' | 'tie'>();
+  const categoryOf = new Map(proposals.map((proposal) => [proposal.id, proposal.category]));
+  for (const plan of reviewers) {
+    const subscriptionId = subscriptionOf.get(plan.user.id)!;
+    const allocated = (
+      await db
+        .select({ proposalId: proposalAllocations.proposalId })
+        .from(proposalAllocations)
+        .where(eq(proposalAllocations.subscriptionId, subscriptionId))
+    )
+      .map((row) => row.proposalId)
+      .sort((a, b) => a - b);
+    const others = proposals.map((proposal) => proposal.id).filter((id) => !allocated.includes(id));
+    const chosen = [...allocated.slice(0, plan.allocated), ...others.filter((_, i) => i % 3 === subscriptionId % 3).slice(0, plan.extra)];
+    for (const [k, proposalId] of chosen.entries()) {
+      const good = plan.verdict(k) !== 'out';
+      const review = await insertReview(db, {
+        eventId: event.id,
+        proposalId,
+        categoryId: categoryOf.get(proposalId) ?? null,
+        subscriptionId,
+        impactRating: good ? 3 + ((proposalId + k) % 3) : 1 + (k % 2),
+        impactNote: syntheticNote(prng, 500),
+        feasibilityRating: good ? 2 + ((proposalId * 2 + k) % 4) : 1 + ((k + 1) % 2),
+        feasibilityNote: syntheticNote(prng, 500),
+        auditabilityRating: good ? 2 + ((proposalId + k * 3) % 4) : 1,
+        auditabilityNote: syntheticNote(prng, 500),
+      });
+      verdictOf.set(review.id, plan.verdict(k));
+    }
+  }
+
+  // Flags computed, the moderation allocated (both moderators on each review) and every allocated review moderated.
+  await runs.execute(admin.userId, computeFlagsRun, {
+    event_id: event.id,
+    similarity_threshold: SIMILARITY_THRESHOLD_DEFAULT,
+    ai_generated_threshold: AI_GENERATED_THRESHOLD_DEFAULT,
+    dry_run: false,
+  });
+  await runs.execute(admin.userId, moderationAllocationRun, {
+    event_id: event.id,
+    ...MODERATION_ALLOCATION_DEFAULTS,
+    min_spot_check_per_reviewer: 10,
+    dry_run: false,
+  });
+  const allocations = await db
+    .select({ reviewId: moderationAllocations.reviewId, subscriptionId: moderationAllocations.subscriptionId })
+    .from(moderationAllocations)
+    .where(eq(moderationAllocations.eventId, event.id))
+    .orderBy(asc(moderationAllocations.reviewId), asc(moderationAllocations.subscriptionId));
+  const seen = new Map<number, number>();
+  const decisions = allocations.map(({ reviewId, subscriptionId }) => {
+    const verdict = verdictOf.get(reviewId) ?? 'in';
+    const nth = seen.get(reviewId) ?? 0;
+    seen.set(reviewId, nth + 1);
+    const classification = verdict === 'in' || (verdict === 'tie' && nth === 0) ? 1 : 0;
+    return {
+      eventId: event.id,
+      reviewId,
+      subscriptionId,
+      classification,
+      rationale:
+        classification === 1
+          ? 'The ratings follow from the notes, which are the reviewer’s own.'
+          : 'The notes do not support the ratings given.',
+      predefinedReason: classification === 1 ? 'valid' : 'rationale_does_not_correspond',
+      customRationale: null,
+    };
+  });
+  if (decisions.length > 0) await db.insert(moderations).values(decisions);
+
+  // The round is over, every switch off: the outcomes and the scores, as the admin runs them.
+  await upsertConfig(db, 'reviews', event.id, DEFAULT_REVIEWS_CONFIG);
+  await runs.execute(admin.userId, reviewOutcomesRun, { event_id: event.id, ...DEMO_PAST_OUTCOME_PARAMS, dry_run: false });
+  await runs.execute(admin.userId, proposalScoresRun, { event_id: event.id, ...SCORE_DEFAULTS, dry_run: false });
 }

@@ -217,6 +217,10 @@ const matrix: Record<string, Entry> = {
   'GET /moderations/moderator-stats/': { request: get('/moderations/moderator-stats/'), expect: adminOnly(200) },
   'GET /moderations/stats/': { request: get('/moderations/stats/'), expect: adminOnly(200) },
   'POST /admin/vitss-export': { request: send('POST', '/admin/vitss-export'), expect: adminOnly(422) },
+  'GET /events/:eventId/dashboard/': {
+    request: (world) => ({ method: 'GET', url: `/events/${world.eventId}/dashboard/` }),
+    expect: adminOnly(200),
+  },
   // moderations (issue 14): lv2 moderated the hidden review allocated to them; moderation submission is off.
   'GET /proposal-reviews/allocated/': { request: get('/proposal-reviews/allocated/'), expect: signedIn(200) },
   'GET /proposal-reviews/allocated/count/': { request: get('/proposal-reviews/allocated/count/'), expect: signedIn(200) },

@@ -77,6 +77,61 @@ describe('operator commands (runCli) on PGlite', () => {
     expect(output.err.at(-1)).toMatch(/seed-scale takes --proposals=<positive number>/);
     expect(await cli(['seed-scale', '--proposals=0'])).toBe(EXIT_USAGE);
   });
+  it('seed-scale writes flags-ready notes with planted near-duplicates, moderators, moderation allocations and moderations', async () => {
+    const code = await cli([
+      'seed-scale',
+      '--proposals=40',
+      '--reviewers=30',
+      '--categories=4',
+      '--reviews=4',
+      '--flags-notes=1',
+      '--duplicates=200',
+      '--moderators=6',
+      '--moderation-allocations=100',
+      '--moderations=60',
+    ]);
+    expect(output.err).toEqual([]);
+    expect(code).toBe(EXIT_OK);
+    expect(output.out.at(-1)).toMatch(/120 reviews, 6 moderators with 100 moderation allocations and 60 moderations in/);
+    const eventId = Number(/round (\d+)/.exec(output.out.at(-1)!)![1]);
+    const rows = <T>(result: unknown) => (result as { rows: T[] }).rows;
+    const [counts] = rows<Record<string, number>>(
+      await database.db.execute(sql`select
+        (select count(*)::int from subscriptions where event_id = ${eventId} and role = 2 and status = 1) as moderators,
+        (select count(*)::int from moderation_allocations where event_id = ${eventId}) as allocations,
+        (select count(distinct review_id)::int from moderation_allocations where event_id = ${eventId}) as allocated_reviews,
+        (select max(n) - min(n) from (select count(*)::int as n from moderation_allocations where event_id = ${eventId} group by subscription_id) l) as spread,
+        (select count(*)::int from moderations where event_id = ${eventId}) as moderations,
+        (select count(*)::int from moderations m left join moderation_allocations a on a.subscription_id = m.subscription_id and a.review_id = m.review_id where m.event_id = ${eventId} and a.id is null) as unallocated,
+        (select count(distinct classification)::int from moderations where event_id = ${eventId}) as classifications,
+        (select count(distinct impact_alignment_note)::int from reviews where event_id = ${eventId}) as distinct_notes,
+        (select min(length(impact_alignment_note))::int from reviews where event_id = ${eventId}) as shortest`),
+    );
+    expect(counts).toEqual({
+      moderators: 6,
+      allocations: 100,
+      allocated_reviews: 25,
+      spread: 1,
+      moderations: 60,
+      unallocated: 0,
+      classifications: 2,
+      distinct_notes: 120,
+      shortest: expect.any(Number),
+    });
+    expect(counts!.shortest).toBeGreaterThan(200);
+    // The planted near-duplicates: a note of one review shares most of its words with a note of another.
+    const notes = rows<{ impact_alignment_note: string; feasibility_note: string; auditability_note: string }>(
+      await database.db.execute(
+        sql`select impact_alignment_note, feasibility_note, auditability_note from reviews where event_id = ${eventId} order by id`,
+      ),
+    ).flatMap((row) => [row.impact_alignment_note, row.feasibility_note, row.auditability_note]);
+    const words = notes.map((note) => new Set(note.split(' ')));
+    const near = words.some((a, i) =>
+      words.some((b, j) => j > i && [...a].filter((word) => b.has(word)).length / new Set([...a, ...b]).size > 0.8),
+    );
+    expect(near).toBe(true);
+    expect(await cli(['seed-scale', '--moderation-allocations=x'])).toBe(EXIT_USAGE);
+  });
   it('grant-admin makes the account an admin, records it in the audit log and says so', async () => {
     expect(await cli(['grant-admin', 'id.catalyst://cardano/demo-reviewer'])).toBe(EXIT_OK);
     expect(output.out).toEqual(['cardano/demo-reviewer is now an admin.']);

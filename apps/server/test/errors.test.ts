@@ -111,7 +111,10 @@ describe.each(databaseKinds)('bad requests on %s', (kind) => {
         due_diligence: { status: 0, url: null },
         registered_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         stats: { reviews: { allocations: 0, submitted: 0, allocated_submitted: 0 } },
-        historic_stats: { reviews: { active_funds: 0, submitted: 0, blank: 0, valid: 0 }, moderations: { active_funds: 0, submitted: 0 } },
+        historic_stats: {
+          reviews: { active_funds: 0, submitted: 0, blank: 0, valid: 0, approval_rate: 0 },
+          moderations: { active_funds: 0, submitted: 0 },
+        },
       },
     });
   });

@@ -269,7 +269,7 @@ test.describe('closing a round: outcomes, scores and exports (issue 15 items 1â€
     await page.reload();
     await expect(page.getByRole('form', { name: 'Review outcomes' }).getByRole('button', { name: 'Generate' })).toBeDisabled();
     const again = await request.post(`${API}/proposal-reviews/generate-results`, {
-      headers: round.headers,
+      headers: await adminHeaders(request), // a fresh token: the e2e server's access tokens live 60 s
       data: { results_params: { event_id: eventId, validity_threshold: 0, acceptance_threshold: 0, minimum_sample: 10, dry_run: false } },
     });
     expect(again.status()).toBe(409); // G-008: generated outcomes cannot be undone
@@ -377,7 +377,7 @@ test.describe('closing a round: outcomes, scores and exports (issue 15 items 1â€
     await page.reload();
     await expect(page.getByRole('form', { name: 'Proposal scoring' }).getByRole('button', { name: 'Generate' })).toBeDisabled();
     const scoresAgain = await request.post(`${API}/proposals/generate-results`, {
-      headers: round.headers,
+      headers: await adminHeaders(request), // a fresh token: the e2e server's access tokens live 60 s
       data: {
         results_params: {
           event_id: eventId,

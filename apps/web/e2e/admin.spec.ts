@@ -48,6 +48,7 @@ test.describe('the admin area (issue 3)', () => {
     await expect(page).toHaveURL(/\/admin\/\d+/);
     const menu = page.getByRole('navigation', { name: 'Event configuration sections' });
     for (const section of [
+      'Overview',
       'General Configuration',
       'Review Levels',
       'Proposal Allocation',
@@ -59,6 +60,9 @@ test.describe('the admin area (issue 3)', () => {
     ]) {
       await expect(menu.getByRole('button', { name: section })).toBeVisible(); // B-047
     }
+    // The Overview comes first (issue 15 item 5); the general configuration is one click away.
+    await expect(menu.getByRole('button', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
+    await menu.getByRole('button', { name: 'General Configuration' }).click();
     // B-049, B-050: switches for *_enabled, date-time inputs for *_at.
     for (const setting of [
       'User registration',
@@ -234,6 +238,12 @@ test.describe('the admin area (issue 3)', () => {
     }
     await page.goto('/admin/events');
     await page.getByRole('link', { name: 'Configure Fund 15 (demo)' }).click();
+    await expect(page.getByRole('table', { name: 'Review outcomes' })).toBeAttached(); // the Overview, with its charts
+    await expectAccessible(page);
+    await page
+      .getByRole('navigation', { name: 'Event configuration sections' })
+      .getByRole('button', { name: 'General Configuration' })
+      .click();
     await expect(page.getByRole('switch', { name: 'Review submission', exact: true })).toBeVisible();
     await expectAccessible(page);
   });

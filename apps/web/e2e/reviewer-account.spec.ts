@@ -101,7 +101,7 @@ test.describe('account bars, due diligence and the profile (issue 4)', () => {
   test('the profile shows its sections and the stats with their formulas', async ({ page, request }) => {
     const user = await activeUser(request);
     await meAs(page, (json) => {
-      json.extra.historic_stats.reviews = { active_funds: 3, submitted: 12, blank: 2, valid: 7 };
+      json.extra.historic_stats.reviews = { active_funds: 3, submitted: 12, blank: 2, valid: 7, approval_rate: 0.7 };
       json.extra.stats.reviews = { allocations: 40, submitted: 9, allocated_submitted: 6 };
       json.extra.subscriptions = [
         {
@@ -143,7 +143,7 @@ test.describe('account bars, due diligence and the profile (issue 4)', () => {
     await expect(page.getByTestId('stat-submitted')).toHaveText('12');
     await expect(page.getByTestId('stat-blank')).toHaveText('2');
     await expect(page.getByTestId('stat-valid')).toHaveText('7');
-    await expect(page.getByTestId('stat-approval')).toHaveText('70%'); // C-046: 7 / (12 − 2)
+    await expect(page.getByTestId('stat-approval')).toHaveText('70%'); // C-046: the server's 7 / (12 − 2) as a rounded percent
     await expect(page.getByTestId('stat-excluded')).toHaveText('3'); // C-048: 12 − 2 − 7
     // C-045
     await expect(page.getByTestId('stat-allocations')).toHaveText('40');
@@ -155,14 +155,14 @@ test.describe('account bars, due diligence and the profile (issue 4)', () => {
   // C-047
   test('the approval rate is 0 when nothing was submitted or everything was blank', async ({ page, request }) => {
     const user = await activeUser(request);
-    let history = { active_funds: 0, submitted: 0, blank: 0, valid: 0 };
+    let history = { active_funds: 0, submitted: 0, blank: 0, valid: 0, approval_rate: 0 };
     await meAs(page, (json) => {
       json.extra.historic_stats.reviews = history;
     });
     await login(page, user.catalystId, user.password);
     await page.goto('/profile');
     await expect(page.getByTestId('stat-approval')).toHaveText('0%');
-    history = { active_funds: 1, submitted: 4, blank: 4, valid: 0 };
+    history = { active_funds: 1, submitted: 4, blank: 4, valid: 0, approval_rate: 0 };
     await page.reload();
     await expect(page.getByTestId('stat-submitted')).toHaveText('4');
     await expect(page.getByTestId('stat-approval')).toHaveText('0%');

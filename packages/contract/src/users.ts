@@ -124,6 +124,11 @@ export const historicReviewStats = z.object({
   submitted: z.number().int(),
   blank: z.number().int(),
   valid: z.number().int(),
+  /**
+   * valid ÷ (submitted − blank), 0 when nothing was submitted or all was blank (spec §2.16): the server's figure,
+   * the one the level qualifiers are checked against; the profile shows it as a rounded percent.
+   */
+  approval_rate: z.number(),
 });
 export const currentReviewStats = z.object({
   allocations: z.number().int(),

@@ -75,7 +75,10 @@ function userInfo({ role = UserRole.user as number, forceReset = false, status =
       due_diligence: { status: 0, url: null },
       registered_at: '2025-01-01T00:00:00Z',
       stats: { reviews: { allocations: 0, submitted: 0, allocated_submitted: 0 } },
-      historic_stats: { reviews: { active_funds: 0, submitted: 0, blank: 0, valid: 0 }, moderations: { active_funds: 0, submitted: 0 } },
+      historic_stats: {
+        reviews: { active_funds: 0, submitted: 0, blank: 0, valid: 0, approval_rate: 0 },
+        moderations: { active_funds: 0, submitted: 0 },
+      },
     },
   };
 }

@@ -37,15 +37,20 @@ export function toCatalystIdPublic(account: AccountRow): CatalystIdPublic {
   };
 }
 
+const NO_HISTORY: UserInfo['extra']['historic_stats'] = {
+  reviews: { active_funds: 0, submitted: 0, blank: 0, valid: 0, approval_rate: 0 },
+  moderations: { active_funds: 0, submitted: 0 },
+};
+
 /**
- * The user info of spec §3. Subscriptions and objectives are filled by the modules that own them; the current event
- * stats are counted here; historic stats stay zero until review outcomes of past events exist.
+ * The user info of spec §3. Subscriptions, the historic stats (past rounds' outcomes, the figures the level decision
+ * reads) and objectives are filled by the modules that own them; the current event stats are counted here.
  */
 export function createUserInfoService(
   db: Db,
   options: {
     /** The user's subscriptions (spec §3 `extra.subscriptions`). */
-    subscriptions?: Pick<SubscriptionsService, 'ofUser'>;
+    subscriptions?: Pick<SubscriptionsService, 'ofUser' | 'historicStats'>;
     /** The objectives they authored in (`extra.unique_objectives_as_author`). */
     lookups?: Pick<LookupsService, 'objectivesAuthoredBy'>;
     registry?: CatalystRegistry;
@@ -161,10 +166,7 @@ export function createUserInfoService(
         due_diligence: { status: account.dueDiligenceStatus, url: account.dueDiligenceUrl },
         registered_at: account.registeredAt.toISOString(),
         stats: { reviews: await currentReviewStats(account.userId) },
-        historic_stats: {
-          reviews: { active_funds: 0, submitted: 0, blank: 0, valid: 0 },
-          moderations: { active_funds: 0, submitted: 0 },
-        },
+        historic_stats: options.subscriptions ? await options.subscriptions.historicStats(account.userId) : NO_HISTORY,
       },
     };
   }

@@ -64,11 +64,23 @@ export function createModerationsService(deps: { db: Db; eventConfig: Pick<Event
     return new Set(closed.filter((id) => flags.get(id)?.[OUTCOMES_FLAG] === true));
   }
 
+  /**
+   * Read once per request: the viewer object is the request's own (plugins/auth), and a list reads the
+   * subscriptions twice, for its page and for its reviews' moderation fields.
+   */
+  const subscriptionsOf = new WeakMap<AuthUser, Promise<{ all: number[]; active: number[] }>>();
+
   /** The viewer's LV2 subscriptions: all (their moderations) and the active ones (their allocations). */
-  async function moderatorSubscriptions(viewer: AuthUser | null) {
-    if (!viewer) return { all: [] as number[], active: [] as number[] };
-    const rows = await repo.moderatorSubscriptions(db, viewer.id);
-    return { all: rows.map((row) => row.id), active: rows.filter((row) => row.active).map((row) => row.id) };
+  function moderatorSubscriptions(viewer: AuthUser | null): Promise<{ all: number[]; active: number[] }> {
+    if (!viewer) return Promise.resolve({ all: [], active: [] });
+    let found = subscriptionsOf.get(viewer);
+    if (!found) {
+      found = repo
+        .moderatorSubscriptions(db, viewer.id)
+        .then((rows) => ({ all: rows.map((row) => row.id), active: rows.filter((row) => row.active).map((row) => row.id) }));
+      subscriptionsOf.set(viewer, found);
+    }
+    return found;
   }
 
   async function mayRead(viewer: AuthUser | null, row: repo.ModerationRow, own: number[]) {
@@ -185,11 +197,14 @@ export function createModerationsService(deps: { db: Db; eventConfig: Pick<Event
       const result = new Map<number, ReviewModeration>();
       if (items.length === 0) return result;
       const ids = items.map((item) => item.id);
-      const flags = await repo.flagsOf(db, ids);
-      const { all, active } = await moderatorSubscriptions(viewer);
-      const allocated = await repo.allocatedAmong(db, ids, active);
-      const own = new Map((await repo.moderationsAmong(db, ids, all)).map((row) => [row.reviewId, row]));
-      const anyModeration = await repo.moderatedAmong(db, ids);
+      // Independent reads at once: a list's latency is its longest chain of round trips, not their sum.
+      const [flags, { all, active }, anyModeration] = await Promise.all([
+        repo.flagsOf(db, ids),
+        moderatorSubscriptions(viewer),
+        repo.moderatedAmong(db, ids),
+      ]);
+      const [allocated, ownRows] = await Promise.all([repo.allocatedAmong(db, ids, active), repo.moderationsAmong(db, ids, all)]);
+      const own = new Map(ownRows.map((row) => [row.reviewId, row]));
       const seeAll = isAdmin(viewer)
         ? new Set(items.map((item) => item.eventId))
         : anyModeration.size > 0

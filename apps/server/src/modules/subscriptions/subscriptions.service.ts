@@ -8,7 +8,7 @@ import {
   type NewSubscription,
   type ReviewHistory,
 } from '@cr/contract/subscriptions';
-import type { SubscriptionPublic } from '@cr/contract/users';
+import type { SubscriptionPublic, UserInfo } from '@cr/contract/users';
 import type { Db, DbOrTx } from '../../db/client';
 import { uniqueViolation } from '../../db/errors';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
@@ -17,6 +17,7 @@ import type { EventsService } from '../events/events.service';
 import type { LookupsService } from '../lookups/lookups.service';
 import { recordAudit } from '../system/audit.service';
 import type { VerificationService } from '../verification/verification.service';
+import { reviewHistory } from './review-history.repository';
 import * as repo from './subscriptions.repository';
 
 export const subscriptionMessages = {
@@ -74,9 +75,13 @@ export function createSubscriptionsService(deps: {
       (await repo.listForUserEvent(tx, userId, event.row_id)).map((row) => ({ row, eventName: event.name })),
     );
 
-  /** The user's review history in earlier events; reviews and outcomes fill it (issue 6 onwards). */
-  async function history(_userId: number, _eventId: number): Promise<ReviewHistory> {
-    return { valid: 0, submitted: 0, blank: 0, activeFunds: 0 };
+  /**
+   * The user's review history in the rounds before this one (those whose review outcomes were generated), the very
+   * figures their profile shows (`historicStats`): what the level qualifiers are checked against.
+   */
+  async function history(userId: number, eventId: number): Promise<ReviewHistory> {
+    const { valid, submitted, blank, activeFunds } = await reviewHistory(db, userId, eventId);
+    return { valid, submitted, blank, activeFunds };
   }
 
   return {
@@ -191,6 +196,24 @@ export function createSubscriptionsService(deps: {
         if (uniqueViolation(error) === 'subscriptions_user_event_role_key') throw conflict(subscriptionMessages.alreadyLevel2);
         throw error;
       }
+    },
+
+    /**
+     * The profile's historic stats (spec §2.16, §3 "Reviewer stats"; user info `extra.historic_stats`): the user's
+     * reviews and moderations in every round whose review outcomes were generated, with the approval rate.
+     */
+    async historicStats(userId: number): Promise<UserInfo['extra']['historic_stats']> {
+      const history = await reviewHistory(db, userId);
+      return {
+        reviews: {
+          active_funds: history.activeFunds,
+          submitted: history.submitted,
+          blank: history.blank,
+          valid: history.valid,
+          approval_rate: history.approvalRate,
+        },
+        moderations: { active_funds: history.moderationFunds, submitted: history.moderations },
+      };
     },
 
     /** A user's subscriptions, newest first (spec §2.16). */

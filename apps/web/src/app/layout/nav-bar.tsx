@@ -135,7 +135,8 @@ function DrawerAccount() {
 
 /**
  * The navigation bar (spec §2.3), one row at any width: from `lg` the links, stage, Subscribe and the account menu;
- * below it a drawer holds the links and the account (and, on phones, the stage), leaving brand, Subscribe and the burger.
+ * below it a drawer holds the links and the account, leaving brand, stage, Subscribe and the burger; below `xs` the stage
+ * reads short and Subscribe moves into the drawer, so that brand, stage and burger keep one line at 390 px (issue 19).
  */
 export function NavBar() {
   const { t } = useTranslation();
@@ -159,10 +160,10 @@ export function NavBar() {
             </Box>
           </Group>
           <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
-            <Box visibleFrom="sm">
-              <StageBadge />
+            <StageBadge />
+            <Box visibleFrom="xs">
+              <SubscribeButton />
             </Box>
-            <SubscribeButton />
             {logged && (
               <Box visibleFrom="lg">
                 <AccountMenu />
@@ -174,8 +175,9 @@ export function NavBar() {
       </Container>
       <Drawer opened={opened} onClose={close} title={t('app.title')} hiddenFrom="lg" size="xs">
         <Stack component="nav" aria-label={t('nav.label')}>
-          <Box hiddenFrom="sm">
-            <StageBadge />
+          {/* Below 576 px the bar holds brand, stage and the menu button only (issue 19): Subscribe waits here. */}
+          <Box hiddenFrom="xs">
+            <SubscribeButton />
           </Box>
           <Links direction="column" onNavigate={close} />
           {logged && <DrawerAccount />}

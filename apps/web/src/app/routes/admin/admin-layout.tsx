@@ -1,4 +1,4 @@
-import { Alert, Tabs } from '@mantine/core';
+import { Alert, Box, Tabs } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { PageHeading } from '../../../components/page-heading';
@@ -22,9 +22,16 @@ export default function AdminLayout() {
   }
   const tab = TABS.find((name) => location.pathname === `/admin/${name}`);
   // The tabs are headed 'Admin'; a page below them (a user's profile, an event's configuration) has its own h1.
-  if (!tab) return <Outlet />;
+  // `admin-area` lays every admin form out in one column below 992 px (styles.css, issue 19 item 4).
+  if (!tab) {
+    return (
+      <Box className="admin-area">
+        <Outlet />
+      </Box>
+    );
+  }
   return (
-    <>
+    <Box className="admin-area">
       <PageHeading title={t('admin.title')} />
       <Tabs value={tab} onChange={(value) => value && navigate(paths[`admin-${value as (typeof TABS)[number]}`]())}>
         <Tabs.List mb="lg">
@@ -41,6 +48,6 @@ export default function AdminLayout() {
           </Tabs.Panel>
         ))}
       </Tabs>
-    </>
+    </Box>
   );
 }

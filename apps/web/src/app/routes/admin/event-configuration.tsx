@@ -1,4 +1,4 @@
-import { Alert, Anchor, Divider, Grid, Loader, NavLink as MantineNavLink, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Divider, Grid, Loader, NavLink as MantineNavLink, Stack, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { PageHeading } from '../../../components/page-heading';
 import { paths } from '../../../config/paths';
+import { EventOverview } from '../../../features/admin/components/event-overview';
 import { ExportData } from '../../../features/admin/components/export-data';
 import { ComputeFlagsForm, ImportFlagsForm } from '../../../features/admin/components/flags-runs';
 import { ImportProposalsForm } from '../../../features/admin/components/import-proposals-form';
@@ -25,8 +26,9 @@ import { GeneralConfigForm } from '../../../features/events/components/general-c
 import { LevelQualifiersForm } from '../../../features/events/components/level-qualifiers-form';
 import { notifyError } from '../../../lib/notify';
 
-/** The eight sections of spec §2.17, in the side menu's order. */
+/** The round's Overview (issue 15 item 5), the default, then the eight sections of spec §2.17, in the side menu's order. */
 export const SECTIONS = [
+  'overview',
   'general',
   'levels',
   'proposalAllocation',
@@ -131,23 +133,12 @@ function ImportSection({ eventId }: { eventId: number }) {
   return <ImportProposalsForm key={eventId} eventId={eventId} categories={categories.data} />;
 }
 
-const WORKING = new Set<Section>([
-  'general',
-  'levels',
-  'proposalAllocation',
-  'moderationAllocation',
-  'outcomes',
-  'scoring',
-  'export',
-  'import',
-]);
-
 /** /admin/{id}: one event's configuration, a side menu of eight sections (spec §2.17). */
 export default function AdminEventConfiguration() {
   const { t } = useTranslation();
   const eventId = Number(useParams().id);
   const [params, setParams] = useSearchParams();
-  const section: Section = SECTIONS.find((name) => name === params.get('section')) ?? 'general';
+  const section: Section = SECTIONS.find((name) => name === params.get('section')) ?? 'overview';
   const event = useQuery({ ...eventQuery(eventId), enabled: Number.isInteger(eventId) && eventId > 0, retry: false });
   if (!Number.isInteger(eventId) || eventId <= 0 || event.isError) {
     return (
@@ -184,6 +175,7 @@ export default function AdminEventConfiguration() {
             <Title order={2} size="h3">
               {title}
             </Title>
+            {section === 'overview' && <EventOverview key={eventId} eventId={eventId} />}
             {section === 'general' && <GeneralSection eventId={eventId} />}
             {section === 'levels' && <LevelsSection eventId={eventId} />}
             {section === 'proposalAllocation' && <ProposalAllocationSection eventId={eventId} />}
@@ -192,7 +184,6 @@ export default function AdminEventConfiguration() {
             {section === 'scoring' && <ClosingRunSection eventId={eventId} run="scoring" />}
             {section === 'export' && <ExportSection eventId={eventId} />}
             {section === 'import' && <ImportSection eventId={eventId} />}
-            {!WORKING.has(section) && <Text c="dimmed">{t('admin.comingSoon')}</Text>}
           </Stack>
         </Grid.Col>
       </Grid>

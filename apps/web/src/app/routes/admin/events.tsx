@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Badge, Button, Group, Modal, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Group, Modal, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconPencil, IconPlus } from '@tabler/icons-react';
 import type { EventPublic } from '@cr/contract/events';
@@ -7,6 +7,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyTableRow } from '../../../components/empty-table-row';
+import { CardField, ResponsiveList, useIsNarrow } from '../../../components/responsive-list';
+import { ScrollTable } from '../../../components/scroll-table';
 import { QueryPagination, usePageParam } from '../../../components/query-pagination';
 import { paths } from '../../../config/paths';
 import { eventsPageQuery } from '../../../features/events/api/events';
@@ -15,6 +17,44 @@ import { formatDateLong } from '../../../lib/format';
 
 const PAGE_SIZE = 25;
 
+/** An event on a phone (issue 19): its name to configure it, whether it is active, its dates and Edit. */
+function EventCard({ event, onEdit }: { event: EventPublic; onEdit: () => void }) {
+  const { t } = useTranslation();
+  const column = (name: string) => t(`admin.columns.${name}`);
+  return (
+    <Stack gap={6}>
+      <Group justify="space-between" wrap="nowrap" align="flex-start">
+        <Anchor
+          component={Link}
+          to={paths['admin-event'](event.row_id)}
+          aria-label={t('admin.configureNamed', { name: event.name })}
+          fw={600}
+        >
+          {event.name}
+        </Anchor>
+        <ActionIcon variant="subtle" onClick={onEdit} aria-label={t('admin.editNamed', { name: event.name })}>
+          <IconPencil size={16} />
+        </ActionIcon>
+      </Group>
+      <Group gap="xs">
+        <Badge variant="light" color={event.active ? 'green' : 'gray'}>
+          {column('active')}: {event.active ? t('admin.yes') : t('admin.no')}
+        </Badge>
+        <Text size="xs" c="dimmed">
+          {column('id')} {event.row_id}
+        </Text>
+      </Group>
+      <CardField label={column('start')}>{formatDateLong(event.start_time)}</CardField>
+      <CardField label={column('end')}>{formatDateLong(event.end_time)}</CardField>
+      {event.description && (
+        <Text size="sm" c="dimmed" lineClamp={2}>
+          {event.description}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
 /** The Events tab (spec §2.17): 25 a page, a new-fund button, the event form in a modal, rows linking to /admin/{id}. */
 export default function AdminEvents() {
   const { t } = useTranslation();
@@ -22,6 +62,7 @@ export default function AdminEvents() {
   const { data, isLoading } = useQuery(eventsPageQuery(page, PAGE_SIZE));
   const [opened, { open, close }] = useDisclosure(false);
   const [editing, setEditing] = useState<EventPublic | undefined>();
+  const isPhone = useIsNarrow();
   const openForm = (event?: EventPublic) => {
     setEditing(event);
     open();
@@ -35,58 +76,71 @@ export default function AdminEvents() {
           {t('admin.newFund')}
         </Button>
       </Group>
-      <Table.ScrollContainer minWidth={720}>
-        <Table striped highlightOnHover verticalSpacing="sm" aria-label={t('admin.events')}>
-          <Table.Thead>
-            <Table.Tr>
-              {['id', 'name', 'description', 'start', 'end', 'active'].map((name) => (
-                <Table.Th key={name}>{column(name)}</Table.Th>
-              ))}
-              <Table.Th>
-                <span className="visually-hidden">{column('actions')}</span>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((event) => (
-              <Table.Tr key={event.row_id} data-testid={`event-row-${event.row_id}`}>
-                <Table.Td>{event.row_id}</Table.Td>
-                <Table.Td>
-                  <Anchor
-                    component={Link}
-                    to={paths['admin-event'](event.row_id)}
-                    aria-label={t('admin.configureNamed', { name: event.name })}
-                  >
-                    {event.name}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td maw={320}>
-                  <Text size="sm" lineClamp={2}>
-                    {event.description}
-                  </Text>
-                </Table.Td>
-                <Table.Td>{formatDateLong(event.start_time)}</Table.Td>
-                <Table.Td>{formatDateLong(event.end_time)}</Table.Td>
-                <Table.Td>
-                  <Badge variant="light" color={event.active ? 'green' : 'gray'}>
-                    {event.active ? t('admin.yes') : t('admin.no')}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>
-                  <Tooltip label={t('admin.edit')}>
-                    <ActionIcon variant="subtle" onClick={() => openForm(event)} aria-label={t('admin.editNamed', { name: event.name })}>
-                      <IconPencil size={16} />
-                    </ActionIcon>
-                  </Tooltip>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-            {!isLoading && rows.length === 0 && <EmptyTableRow colSpan={7} />}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <ResponsiveList
+        rows={rows}
+        label={t('admin.events')}
+        isLoading={isLoading}
+        rowKey={(event) => event.row_id}
+        card={(event) => <EventCard event={event} onEdit={() => openForm(event)} />}
+        table={() => (
+          <ScrollTable minWidth={720} label={t('admin.events')}>
+            <Table striped highlightOnHover verticalSpacing="sm" aria-label={t('admin.events')}>
+              <Table.Thead>
+                <Table.Tr>
+                  {['id', 'name', 'description', 'start', 'end', 'active'].map((name) => (
+                    <Table.Th key={name}>{column(name)}</Table.Th>
+                  ))}
+                  <Table.Th>
+                    <span className="visually-hidden">{column('actions')}</span>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {rows.map((event) => (
+                  <Table.Tr key={event.row_id} data-testid={`event-row-${event.row_id}`}>
+                    <Table.Td>{event.row_id}</Table.Td>
+                    <Table.Td>
+                      <Anchor
+                        component={Link}
+                        to={paths['admin-event'](event.row_id)}
+                        aria-label={t('admin.configureNamed', { name: event.name })}
+                      >
+                        {event.name}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td maw={320}>
+                      <Text size="sm" lineClamp={2}>
+                        {event.description}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>{formatDateLong(event.start_time)}</Table.Td>
+                    <Table.Td>{formatDateLong(event.end_time)}</Table.Td>
+                    <Table.Td>
+                      <Badge variant="light" color={event.active ? 'green' : 'gray'}>
+                        {event.active ? t('admin.yes') : t('admin.no')}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      <Tooltip label={t('admin.edit')}>
+                        <ActionIcon
+                          variant="subtle"
+                          onClick={() => openForm(event)}
+                          aria-label={t('admin.editNamed', { name: event.name })}
+                        >
+                          <IconPencil size={16} />
+                        </ActionIcon>
+                      </Tooltip>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+                {!isLoading && rows.length === 0 && <EmptyTableRow colSpan={7} />}
+              </Table.Tbody>
+            </Table>
+          </ScrollTable>
+        )}
+      />
       <QueryPagination total={data?.page.total ?? 0} size={PAGE_SIZE} />
-      <Modal opened={opened} onClose={close} title={editing ? t('admin.editEvent') : t('admin.newEvent')} size="lg">
+      <Modal opened={opened} onClose={close} title={editing ? t('admin.editEvent') : t('admin.newEvent')} size="lg" fullScreen={isPhone}>
         {opened && <EventForm event={editing} onDone={close} />}
       </Modal>
     </>

@@ -1,4 +1,4 @@
-import { ActionIcon, Group, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Group, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch, IconUserCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -6,14 +6,57 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { EmptyTableRow } from '../../../components/empty-table-row';
+import { CardField, ResponsiveList } from '../../../components/responsive-list';
+import { ScrollTable } from '../../../components/scroll-table';
 import { CopyButton } from '../../../components/copy-button';
 import { QueryPagination, usePageParam } from '../../../components/query-pagination';
 import { paths } from '../../../config/paths';
 import { adminUsersQuery } from '../../../features/admin/api/users';
+import type { AdminUserRow } from '@cr/contract/users';
 import { formatDateShort } from '../../../lib/format';
 
 const PAGE_SIZE = 25;
 const DEBOUNCE_MS = 300;
+
+/** The profile link of a user's row or card. */
+function ProfileLink({ catalystId }: { catalystId: string }) {
+  const { t } = useTranslation();
+  return (
+    <Tooltip label={t('admin.viewProfile')}>
+      <ActionIcon
+        component={Link}
+        to={paths['admin-user-profile'](catalystId)}
+        variant="subtle"
+        aria-label={t('admin.viewProfileOf', { id: catalystId })}
+      >
+        <IconUserCircle size={18} />
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
+/** A user on a phone (issue 19): the Catalyst ID (copyable) and the profile link, then e-mail, registration and status. */
+function UserCard({ user }: { user: AdminUserRow }) {
+  const { t } = useTranslation();
+  const column = (name: string) => t(`admin.columns.${name}`);
+  return (
+    <Stack gap={6}>
+      <Group justify="space-between" wrap="nowrap" gap={4}>
+        <Text size="sm" ff="monospace" miw={0} style={{ overflowWrap: 'anywhere' }}>
+          {user.catalyst_id}
+        </Text>
+        <Group gap={0} wrap="nowrap">
+          <CopyButton value={user.catalyst_id} />
+          <ProfileLink catalystId={user.catalyst_id} />
+        </Group>
+      </Group>
+      {user.username && <CardField label={column('username')}>{user.username}</CardField>}
+      <CardField label={column('email')}>{user.email ?? ''}</CardField>
+      <CardField label={column('registered')}>{formatDateShort(user.registered_at)}</CardField>
+      <CardField label={column('status')}>{t(`admin.accountStatus.${user.status}`, { defaultValue: String(user.status) })}</CardField>
+    </Stack>
+  );
+}
 
 /** The Users tab (spec §2.17): 25 a page, copy the Catalyst ID, open the user's profile; search kept in the query. */
 export default function AdminUsers() {
@@ -52,51 +95,51 @@ export default function AdminUsers() {
         maw={420}
         mb="md"
       />
-      <Table.ScrollContainer minWidth={760}>
-        <Table striped highlightOnHover verticalSpacing="sm" aria-label={t('admin.users')}>
-          <Table.Thead>
-            <Table.Tr>
-              {columns.map((name) => (
-                <Table.Th key={name}>{column(name)}</Table.Th>
-              ))}
-              <Table.Th>
-                <span className="visually-hidden">{column('actions')}</span>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((user) => (
-              <Table.Tr key={user.id}>
-                <Table.Td>
-                  <Group gap={4} wrap="nowrap">
-                    <Text size="sm" ff="monospace">
-                      {user.catalyst_id}
-                    </Text>
-                    <CopyButton value={user.catalyst_id} />
-                  </Group>
-                </Table.Td>
-                {withUsername && <Table.Td>{user.username ?? ''}</Table.Td>}
-                <Table.Td>{user.email ?? ''}</Table.Td>
-                <Table.Td>{formatDateShort(user.registered_at)}</Table.Td>
-                <Table.Td>{t(`admin.accountStatus.${user.status}`, { defaultValue: String(user.status) })}</Table.Td>
-                <Table.Td>
-                  <Tooltip label={t('admin.viewProfile')}>
-                    <ActionIcon
-                      component={Link}
-                      to={paths['admin-user-profile'](user.catalyst_id)}
-                      variant="subtle"
-                      aria-label={t('admin.viewProfileOf', { id: user.catalyst_id })}
-                    >
-                      <IconUserCircle size={18} />
-                    </ActionIcon>
-                  </Tooltip>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-            {!isLoading && rows.length === 0 && <EmptyTableRow colSpan={columns.length + 1} />}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <ResponsiveList
+        rows={rows}
+        label={t('admin.users')}
+        isLoading={isLoading}
+        rowKey={(user) => user.id}
+        card={(user) => <UserCard user={user} />}
+        table={() => (
+          <ScrollTable minWidth={760} label={t('admin.users')}>
+            <Table striped highlightOnHover verticalSpacing="sm" aria-label={t('admin.users')}>
+              <Table.Thead>
+                <Table.Tr>
+                  {columns.map((name) => (
+                    <Table.Th key={name}>{column(name)}</Table.Th>
+                  ))}
+                  <Table.Th>
+                    <span className="visually-hidden">{column('actions')}</span>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {rows.map((user) => (
+                  <Table.Tr key={user.id}>
+                    <Table.Td>
+                      <Group gap={4} wrap="nowrap">
+                        <Text size="sm" ff="monospace">
+                          {user.catalyst_id}
+                        </Text>
+                        <CopyButton value={user.catalyst_id} />
+                      </Group>
+                    </Table.Td>
+                    {withUsername && <Table.Td>{user.username ?? ''}</Table.Td>}
+                    <Table.Td>{user.email ?? ''}</Table.Td>
+                    <Table.Td>{formatDateShort(user.registered_at)}</Table.Td>
+                    <Table.Td>{t(`admin.accountStatus.${user.status}`, { defaultValue: String(user.status) })}</Table.Td>
+                    <Table.Td>
+                      <ProfileLink catalystId={user.catalyst_id} />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+                {!isLoading && rows.length === 0 && <EmptyTableRow colSpan={columns.length + 1} />}
+              </Table.Tbody>
+            </Table>
+          </ScrollTable>
+        )}
+      />
       <QueryPagination total={data?.page.total ?? 0} size={PAGE_SIZE} />
     </>
   );

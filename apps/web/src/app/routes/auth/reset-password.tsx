@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Paper, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { ChangePasswordForm } from '../../../features/auth/components/change-pas
 import { resetFormSchema, type ResetFormValues } from '../../../features/auth/schemas';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { isForcedReset, useSession } from '../../../lib/session';
+import { NewPasswordFields } from '../../../features/auth/components/new-password-fields';
 
 function TokenResetForm({ token }: { token: string }) {
   const { t } = useTranslation();
@@ -42,20 +43,7 @@ function TokenResetForm({ token }: { token: string }) {
           {...form.register('catalyst_id')}
           error={fieldError(form, 'catalyst_id', t('fields.catalyst_id'))}
         />
-        <PasswordInput
-          label={t('fields.new_password')}
-          autoComplete="new-password"
-          withAsterisk
-          {...form.register('password')}
-          error={fieldError(form, 'password', t('fields.new_password'))}
-        />
-        <PasswordInput
-          label={t('fields.password_confirmation')}
-          autoComplete="new-password"
-          withAsterisk
-          {...form.register('password_confirmation', { deps: ['password'] })}
-          error={fieldError(form, 'password_confirmation', t('fields.password_confirmation'))}
-        />
+        <NewPasswordFields form={form} />
         <Button type="submit" disabled={!form.formState.isValid || mutation.isPending} loading={mutation.isPending}>
           {t('reset.submit')}
         </Button>

@@ -25,6 +25,8 @@ export function Histogram({
   const bars = withGaps(data);
   const highest = Math.max(1, ...bars.map(([, count]) => count));
   const labelled = bars.length <= 16;
+  // Many bars share the width without gaps, so that the chart fits a phone or a tablet's modal (issue 19 item 4).
+  const gap = bars.length > 60 ? 0 : 2;
   return (
     <Stack gap={4} component="figure" m={0} data-testid="histogram">
       <Text component="figcaption" size="sm" fw={600}>
@@ -41,7 +43,7 @@ export function Histogram({
             style={{
               display: 'flex',
               alignItems: 'flex-end',
-              gap: 2,
+              gap,
               height: CHART_HEIGHT,
               borderBottom: '1px solid var(--mantine-color-gray-6)',
             }}
@@ -53,7 +55,7 @@ export function Histogram({
                 style={{
                   flex: '1 1 0',
                   maxWidth: 48,
-                  minWidth: 2,
+                  minWidth: 0,
                   display: 'flex',
                   flexDirection: 'column',
                   justifyContent: 'flex-end',

@@ -4,6 +4,7 @@ import { useId, type ReactNode } from 'react';
 import { Controller, type Control, type FieldValues, type Path } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormSwitch } from '../../../components/form-switch';
+import { useIsNarrow } from '../../../components/responsive-list';
 
 /** The dry-run switch (spec §2.17): on by default, enabled only after the first submit attempt. */
 export function DryRunSwitch<T extends FieldValues>({
@@ -90,7 +91,7 @@ export function RunConfirmModal({
   );
 }
 
-/** The statistics modal after a real run (spec §2.17). */
+/** The statistics modal after a real run (spec §2.17); the whole screen on a phone (issue 19 item 4). */
 export function RunResultModal({
   opened,
   title,
@@ -103,8 +104,9 @@ export function RunResultModal({
   children: ReactNode;
 }) {
   const { t } = useTranslation();
+  const isPhone = useIsNarrow();
   return (
-    <Modal opened={opened} onClose={onClose} title={title} size="xl" centered>
+    <Modal opened={opened} onClose={onClose} title={title} size="xl" centered fullScreen={isPhone}>
       <Stack>
         {children}
         <Group justify="flex-end">

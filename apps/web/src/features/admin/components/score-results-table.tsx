@@ -3,6 +3,7 @@ import type { ProposalScoreRow, ScoreResult } from '@cr/contract/outcomes';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ScrollTable } from '../../../components/scroll-table';
 import {
   filterScoreRows,
   formatScore,
@@ -39,7 +40,7 @@ export function ScoreResultsTable({ rows }: { rows: ScoreResult }) {
       <Text size="sm" role="status">
         {t('adminRuns.scoring.shown', { n: shown.length, total: rows.length })}
       </Text>
-      <Table.ScrollContainer minWidth={1100}>
+      <ScrollTable minWidth={1100} label={t('adminRuns.scoring.tableCaption')}>
         <Table withTableBorder striped captionSide="top" fz="sm">
           <Table.Caption>{t('adminRuns.scoring.tableCaption')}</Table.Caption>
           <Table.Thead>
@@ -83,7 +84,7 @@ export function ScoreResultsTable({ rows }: { rows: ScoreResult }) {
             )}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </ScrollTable>
     </Stack>
   );
 }

@@ -7,6 +7,7 @@ import { notifyError, notifySuccess } from '../../../lib/notify';
 import { endForcedReset, loadUserInfo } from '../../../lib/session';
 import { useUpdatePassword } from '../api/accounts';
 import { changePasswordFormSchema, type ChangePasswordFormValues } from '../schemas';
+import { NewPasswordFields } from './new-password-fields';
 
 /** The signed-in password change (spec §2.10 without a token): old password, new password, confirmation. */
 export function ChangePasswordForm({ onDone }: { onDone?: () => void }) {
@@ -39,20 +40,7 @@ export function ChangePasswordForm({ onDone }: { onDone?: () => void }) {
           {...form.register('old_password')}
           error={fieldError(form, 'old_password', t('fields.old_password'))}
         />
-        <PasswordInput
-          label={t('fields.new_password')}
-          autoComplete="new-password"
-          withAsterisk
-          {...form.register('password')}
-          error={fieldError(form, 'password', t('fields.new_password'))}
-        />
-        <PasswordInput
-          label={t('fields.password_confirmation')}
-          autoComplete="new-password"
-          withAsterisk
-          {...form.register('password_confirmation', { deps: ['password'] })}
-          error={fieldError(form, 'password_confirmation', t('fields.password_confirmation'))}
-        />
+        <NewPasswordFields form={form} />
         <Button type="submit" disabled={!form.formState.isValid || mutation.isPending} loading={mutation.isPending} w="fit-content">
           {t('reset.submit')}
         </Button>

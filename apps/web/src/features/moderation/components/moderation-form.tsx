@@ -10,6 +10,7 @@ import {
 import type { ReviewPublic } from '@cr/contract/reviews';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useKeepFieldInView } from '../../../components/use-keep-field-in-view';
 import { moderationQuery, useChangeModeration } from '../api/moderations';
 import { clearDraft, draftKey, emptyDraft, loadDraft, saveDraft, type ModerationDraft } from '../draft';
 
@@ -98,6 +99,8 @@ function FormBody({
   // shows only once both are chosen (F-020).
   const [saveAttempted, setSaveAttempted] = useState(false);
   const reasonRef = useRef<HTMLDivElement>(null);
+  const rootRef = useRef<HTMLDivElement>(null);
+  useKeepFieldInView(rootRef);
   const change = useChangeModeration({ onDone: () => clearDraft(localStorage, storageKey) });
 
   const update = (next: ModerationDraft) => {
@@ -136,7 +139,16 @@ function FormBody({
   });
 
   return (
-    <Paper withBorder p="md" radius="md" component="section" aria-labelledby="moderation-form-title" data-testid="moderation-form">
+    <Paper
+      ref={rootRef}
+      withBorder
+      p="md"
+      radius="md"
+      component="section"
+      aria-labelledby="moderation-form-title"
+      data-testid="moderation-form"
+      className="phone-form"
+    >
       <Stack gap="md">
         <Title order={2} size="h3" id="moderation-form-title">
           {t('moderation.formTitle')}
@@ -200,7 +212,8 @@ function FormBody({
             description={`${draft.custom.length} / ${CUSTOM_REASON_MAX}`}
           />
         )}
-        <Group gap="sm">
+        {/* On phones and tablets the actions stay on screen while the reason is typed (issue 19 item 3). */}
+        <Group gap="sm" className="sticky-actions">
           {canSave && (
             <Button onClick={save} loading={change.isPending}>
               {rowId === null ? t('moderation.save') : t('moderation.update')}

@@ -5,6 +5,8 @@ import { levelLabel } from '@cr/contract/subscriptions';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyTableRow } from '../../../components/empty-table-row';
+import { ResponsiveList } from '../../../components/responsive-list';
+import { ScrollTable } from '../../../components/scroll-table';
 import { paths } from '../../../config/paths';
 import { formatRating } from '../../../lib/format';
 
@@ -22,14 +24,140 @@ const RANKING_COLORS = {
   excluded_threshold: 'orange',
 } as const;
 
-/**
- * The moderator's lists (spec §2.14, F-004, F-005): id, proposal title and objective, assessor with level, a ranking
- * tag, three ratings out of 5, a flag checkbox (checked when the review has flags) and an open-review button.
- */
-export function ModerationReviewsTable({ rows, label, isLoading }: { rows: ReviewPublic[]; label: string; isLoading: boolean }) {
+function Assessor({ review }: { review: ReviewPublic }) {
+  return (
+    <Group gap={6} wrap="nowrap">
+      <Text size="sm" ff="monospace">
+        {review.assessor}
+      </Text>
+      <Badge size="sm" variant="outline" color="gray" style={{ minWidth: 'max-content' }}>
+        {levelLabel(review.assessor_level)}
+      </Badge>
+    </Group>
+  );
+}
+
+function Ranking({ review }: { review: ReviewPublic }) {
+  const { t } = useTranslation();
+  const ranking = rankingLabel(review.ranking, review.moderated);
+  return (
+    <Badge color={RANKING_COLORS[ranking]} variant="light" size="sm" style={{ textTransform: 'none', minWidth: 'max-content' }}>
+      {t(`reviews.ranking.${ranking}`)}
+    </Badge>
+  );
+}
+
+function Ratings({ review, inline = false }: { review: ReviewPublic; inline?: boolean }) {
+  const { t } = useTranslation();
+  const Wrapper = inline ? Group : Stack;
+  return (
+    <Wrapper gap={inline ? 'sm' : 0}>
+      {RATINGS.map(([key, field]) => (
+        <Text key={key} size="sm" style={{ whiteSpace: 'nowrap' }}>
+          <Text span size="xs" c="dimmed">
+            {t(`reviews.short.${key}`)}
+          </Text>{' '}
+          {t('moderation.outOf5', { value: formatRating(review[field]) })}
+        </Text>
+      ))}
+    </Wrapper>
+  );
+}
+
+function Flagged({ review }: { review: ReviewPublic }) {
   const { t } = useTranslation();
   return (
-    <Table.ScrollContainer minWidth={860}>
+    <Checkbox
+      checked={review.flags.length > 0}
+      readOnly
+      aria-label={t('moderation.flaggedLabel', { id: review.row_id })}
+      data-testid="flag-checkbox"
+    />
+  );
+}
+
+function OpenButton({ review }: { review: ReviewPublic }) {
+  const { t } = useTranslation();
+  return (
+    <Button
+      component={Link}
+      to={paths.review(review.row_id)}
+      size="xs"
+      variant="light"
+      rightSection={<IconArrowRight size={14} aria-hidden />}
+      aria-label={t('moderation.openReview', { id: review.row_id })}
+    >
+      {t('moderation.open')}
+    </Button>
+  );
+}
+
+/** A review to moderate on a phone (issue 19): proposal, ranking, ratings, assessor, flag, and the button that opens it. */
+function ModerationCard({ review }: { review: ReviewPublic }) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap={6} data-testid="moderation-row">
+      <Group justify="space-between" wrap="nowrap" align="flex-start">
+        <Stack gap={2} miw={0}>
+          <Text size="sm" fw={600}>
+            {review.proposal.title}
+          </Text>
+          {review.proposal.objective_title && (
+            <Text size="xs" c="dimmed">
+              {review.proposal.objective_title}
+            </Text>
+          )}
+        </Stack>
+        <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+          {t('moderation.columns.id')} {review.row_id}
+        </Text>
+      </Group>
+      <Group gap="xs" justify="space-between">
+        <Ranking review={review} />
+        <Assessor review={review} />
+      </Group>
+      <Ratings review={review} inline />
+      <Group justify="space-between">
+        <Group gap={6}>
+          <Flagged review={review} />
+          <Text size="sm" aria-hidden>
+            {t('moderation.columns.flagged')}
+          </Text>
+        </Group>
+        <OpenButton review={review} />
+      </Group>
+    </Stack>
+  );
+}
+
+interface ModerationReviewsTableProps {
+  rows: ReviewPublic[];
+  label: string;
+  isLoading: boolean;
+}
+
+/**
+ * The moderator's lists (spec §2.14, F-004, F-005): id, proposal title and objective, assessor with level, a ranking
+ * tag, three ratings out of 5, a flag checkbox (checked when the review has flags) and an open-review button; a card
+ * a review on phones.
+ */
+export function ModerationReviewsTable(props: ModerationReviewsTableProps) {
+  return (
+    <ResponsiveList
+      rows={props.rows}
+      label={props.label}
+      isLoading={props.isLoading}
+      rowKey={(review) => review.row_id}
+      table={() => <WideTable {...props} />}
+      card={(review) => <ModerationCard review={review} />}
+    />
+  );
+}
+
+function WideTable({ rows, label, isLoading }: ModerationReviewsTableProps) {
+  const { t } = useTranslation();
+  return (
+    <ScrollTable minWidth={860} label={label} stickyFirstColumn>
       <Table striped highlightOnHover verticalSpacing="sm" aria-label={label} aria-busy={isLoading}>
         <Table.Thead>
           <Table.Tr>
@@ -39,78 +167,38 @@ export function ModerationReviewsTable({ rows, label, isLoading }: { rows: Revie
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {rows.map((review) => {
-            const ranking = rankingLabel(review.ranking, review.moderated);
-            return (
-              <Table.Tr key={review.row_id} data-testid="moderation-row">
-                <Table.Td>{review.row_id}</Table.Td>
-                <Table.Td>
-                  <Stack gap={2}>
-                    <Text size="sm" fw={500}>
-                      {review.proposal.title}
+          {rows.map((review) => (
+            <Table.Tr key={review.row_id} data-testid="moderation-row">
+              <Table.Td>{review.row_id}</Table.Td>
+              <Table.Td>
+                <Stack gap={2}>
+                  <Text size="sm" fw={500}>
+                    {review.proposal.title}
+                  </Text>
+                  {review.proposal.objective_title && (
+                    <Text size="xs" c="dimmed">
+                      {review.proposal.objective_title}
                     </Text>
-                    {review.proposal.objective_title && (
-                      <Text size="xs" c="dimmed">
-                        {review.proposal.objective_title}
-                      </Text>
-                    )}
-                  </Stack>
-                </Table.Td>
-                <Table.Td>
-                  <Group gap={6} wrap="nowrap">
-                    <Text size="sm" ff="monospace">
-                      {review.assessor}
-                    </Text>
-                    <Badge size="sm" variant="outline" color="gray" style={{ minWidth: 'max-content' }}>
-                      {levelLabel(review.assessor_level)}
-                    </Badge>
-                  </Group>
-                </Table.Td>
-                <Table.Td>
-                  <Badge
-                    color={RANKING_COLORS[ranking]}
-                    variant="light"
-                    size="sm"
-                    style={{ textTransform: 'none', minWidth: 'max-content' }}
-                  >
-                    {t(`reviews.ranking.${ranking}`)}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>
-                  <Stack gap={0}>
-                    {RATINGS.map(([key, field]) => (
-                      <Text key={key} size="sm" style={{ whiteSpace: 'nowrap' }}>
-                        <Text span size="xs" c="dimmed">
-                          {t(`reviews.short.${key}`)}
-                        </Text>{' '}
-                        {t('moderation.outOf5', { value: formatRating(review[field]) })}
-                      </Text>
-                    ))}
-                  </Stack>
-                </Table.Td>
-                <Table.Td>
-                  <Checkbox
-                    checked={review.flags.length > 0}
-                    readOnly
-                    aria-label={t('moderation.flaggedLabel', { id: review.row_id })}
-                    data-testid="flag-checkbox"
-                  />
-                </Table.Td>
-                <Table.Td>
-                  <Button
-                    component={Link}
-                    to={paths.review(review.row_id)}
-                    size="xs"
-                    variant="light"
-                    rightSection={<IconArrowRight size={14} aria-hidden />}
-                    aria-label={t('moderation.openReview', { id: review.row_id })}
-                  >
-                    {t('moderation.open')}
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
+                  )}
+                </Stack>
+              </Table.Td>
+              <Table.Td>
+                <Assessor review={review} />
+              </Table.Td>
+              <Table.Td>
+                <Ranking review={review} />
+              </Table.Td>
+              <Table.Td>
+                <Ratings review={review} />
+              </Table.Td>
+              <Table.Td>
+                <Flagged review={review} />
+              </Table.Td>
+              <Table.Td>
+                <OpenButton review={review} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
           {isLoading && (
             <Table.Tr>
               <Table.Td colSpan={COLUMNS.length}>
@@ -126,6 +214,6 @@ export function ModerationReviewsTable({ rows, label, isLoading }: { rows: Revie
           {!isLoading && rows.length === 0 && <EmptyTableRow colSpan={COLUMNS.length} />}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </ScrollTable>
   );
 }

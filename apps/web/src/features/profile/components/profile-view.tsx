@@ -2,9 +2,10 @@ import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title } fr
 import { useTranslation } from 'react-i18next';
 import type { ReactNode } from 'react';
 import { displayCatalystId } from '@cr/contract/rules';
-import { approvalRate, excludedReviews, levelLabel, SubscriptionStatus } from '@cr/contract/subscriptions';
+import { excludedReviews, levelLabel, SubscriptionStatus } from '@cr/contract/subscriptions';
 import { DueDiligenceStatus, UserRole, type SubscriptionPublic, type UserInfo } from '@cr/contract/users';
 import { CopyButton } from '../../../components/copy-button';
+import { ScrollTable } from '../../../components/scroll-table';
 import { formatDateLong } from '../../../lib/format';
 
 export function Section({ title, children }: { title: string; children: ReactNode }) {
@@ -47,8 +48,9 @@ function PersonalInfo({ user }: { user: UserInfo }) {
       <Table.Tbody>
         {rows.map(([label, value]) => (
           <Table.Tr key={label}>
-            <Table.Th w={220}>{label}</Table.Th>
-            <Table.Td>{value}</Table.Td>
+            {/* A long address or Catalyst ID wraps inside a phone's width (issue 19). */}
+            <Table.Th w={{ base: 110, sm: 220 }}>{label}</Table.Th>
+            <Table.Td style={{ overflowWrap: 'anywhere' }}>{value}</Table.Td>
           </Table.Tr>
         ))}
       </Table.Tbody>
@@ -73,7 +75,11 @@ function Stat({ label, value, testId, hint }: { label: string; value: number | s
   );
 }
 
-/** Reviews in earlier events (spec §2.16, §3): approval rate = valid / (submitted − blank), excluded = submitted − blank − valid. */
+/**
+ * Reviews in earlier events (spec §2.16, §3): the server's figures, counted from the past rounds' outcomes, with its
+ * approval rate (valid / (submitted − blank), the figure the level qualifiers read) as a rounded percent; excluded =
+ * submitted − blank − valid.
+ */
 function HistoricStats({ user }: { user: UserInfo }) {
   const { t } = useTranslation();
   const { reviews, moderations } = user.extra.historic_stats;
@@ -94,7 +100,7 @@ function HistoricStats({ user }: { user: UserInfo }) {
         <Stat
           testId="approval"
           label={t('profile.stats.approvalRate')}
-          value={`${Math.round(approvalRate(counts) * 100)}%`}
+          value={`${Math.round(reviews.approval_rate * 100)}%`}
           hint={t('profile.stats.approvalHint')}
         />
       </Group>
@@ -162,7 +168,7 @@ function Subscriptions({ user, action }: { user: UserInfo; action?: Subscription
   const withCategories = items.some((item) => item.extra.preferred_categories.length > 0);
   const columns = ['event', 'level', 'status', 'anonymousId', ...(withCategories ? ['categories'] : []), 'subscribedAt'];
   return (
-    <Table.ScrollContainer minWidth={640}>
+    <ScrollTable minWidth={640} label={t('profile.subscriptions')} stickyFirstColumn>
       <Table verticalSpacing="xs" aria-label={t('profile.subscriptions')}>
         <Table.Thead>
           <Table.Tr>
@@ -195,7 +201,7 @@ function Subscriptions({ user, action }: { user: UserInfo; action?: Subscription
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </ScrollTable>
   );
 }
 

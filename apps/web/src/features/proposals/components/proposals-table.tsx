@@ -1,10 +1,12 @@
-import { Anchor, Badge, Group, Loader, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Group, Loader, Stack, Table, Text } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
 import { shortId, type ProposalRow } from '@cr/contract/proposals';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CopyButton } from '../../../components/copy-button';
 import { EmptyTableRow } from '../../../components/empty-table-row';
+import { ResponsiveList } from '../../../components/responsive-list';
+import { ScrollTable } from '../../../components/scroll-table';
 import { paths } from '../../../config/paths';
 import { formatFunds } from '../values';
 
@@ -35,12 +37,60 @@ function ReviewedMark({ reviewed }: { reviewed: boolean }) {
   );
 }
 
-/** The proposals table of spec §2.11: short id (copyable), title (linked), objective, funds, and on the allocated view a reviewed mark. */
-export function ProposalsTable({ rows, label, isLoading, isFetching = false, showReviewed = false }: ProposalsTableProps) {
+/** A proposal on a phone (issue 19): the title to open it, then funds, objective, short id and the reviewed mark. */
+function ProposalCard({ proposal, showReviewed }: { proposal: ProposalRow; showReviewed: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap={6}>
+      <Anchor component={Link} to={paths.proposal(proposal.row_id)} fw={600}>
+        {proposal.title}
+      </Anchor>
+      <Group justify="space-between" gap="xs" wrap="nowrap">
+        <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
+          {formatFunds(proposal.funds, proposal.currency)}
+        </Text>
+        {showReviewed && <ReviewedMark reviewed={proposal.has_reviewed} />}
+      </Group>
+      <Text size="sm" c={proposal.objective_title ? undefined : 'dimmed'} fs={proposal.objective_title ? undefined : 'italic'}>
+        {proposal.objective_title ?? t('proposals.noCategory')}
+      </Text>
+      <Group gap={4} wrap="nowrap">
+        <Text size="xs" c="dimmed">
+          {t('proposals.columns.id')}
+        </Text>
+        <Text size="sm" ff="monospace">
+          {shortId(proposal.pr_id)}
+        </Text>
+        <CopyButton value={shortId(proposal.pr_id)} label={t('proposals.copyIdOf', { title: proposal.title })} />
+      </Group>
+    </Stack>
+  );
+}
+
+/**
+ * The proposals of spec §2.11: short id (copyable), title (linked), objective, funds, and on the allocated view a
+ * reviewed mark; a table on wide screens, a card a proposal on phones.
+ */
+export function ProposalsTable(props: ProposalsTableProps) {
+  const { rows, label, isLoading, isFetching = false, showReviewed = false } = props;
+  return (
+    <ResponsiveList
+      rows={rows}
+      label={label}
+      isLoading={isLoading}
+      isFetching={isFetching}
+      rowKey={(proposal) => proposal.row_id}
+      table={() => <WideTable {...props} />}
+      card={(proposal) => <ProposalCard proposal={proposal} showReviewed={showReviewed} />}
+    />
+  );
+}
+
+function WideTable({ rows, label, isLoading, isFetching = false, showReviewed = false }: ProposalsTableProps) {
   const { t } = useTranslation();
   const columns = ['id', 'title', 'objective', 'funds', ...(showReviewed ? ['reviewed'] : [])];
   return (
-    <Table.ScrollContainer minWidth={720}>
+    <ScrollTable minWidth={720} label={label}>
       <Table
         striped
         highlightOnHover
@@ -106,6 +156,6 @@ export function ProposalsTable({ rows, label, isLoading, isFetching = false, sho
           {!isLoading && rows.length === 0 && <EmptyTableRow colSpan={columns.length} />}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </ScrollTable>
   );
 }

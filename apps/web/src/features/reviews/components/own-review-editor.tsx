@@ -1,10 +1,11 @@
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { reviewFields, type ReviewFields, type ReviewPublic } from '@cr/contract/reviews';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { fieldError } from '../../../components/form-field';
+import { useKeepFieldInView } from '../../../components/use-keep-field-in-view';
 import { translateError } from '../../../lib/i18n';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useSaveReview } from '../api/save-review';
@@ -42,6 +43,8 @@ export function OwnReviewEditor({
   isDeleting = false,
 }: OwnReviewEditorProps) {
   const { t } = useTranslation();
+  const formRef = useRef<HTMLFormElement>(null);
+  useKeepFieldInView(formRef);
   // The draft goes before the cache learns of the save, so that no form rendered from the new cache reads it.
   const save = useSaveReview(proposalId, { onDone: () => clearDraft(localStorage, draftStorageKey) });
   // Read once, when the form opens: later writes are this form's own.
@@ -82,7 +85,7 @@ export function OwnReviewEditor({
   };
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label={t('reviews.editLabel')}>
+    <form ref={formRef} onSubmit={onSubmit} noValidate aria-label={t('reviews.editLabel')} className="phone-form">
       <Stack gap="md">
         {isDraftShown && (
           <Alert color="brand" variant="light" p="xs">
@@ -124,7 +127,8 @@ export function OwnReviewEditor({
             />
           </Stack>
         ))}
-        <Group justify="space-between" gap="xs">
+        {/* On phones and tablets the actions stay on screen while the notes are typed (issue 19 item 3). */}
+        <Group justify="space-between" gap="xs" className="sticky-actions">
           <Group gap="xs">
             <Button type="submit" loading={save.isPending} disabled={isDeleting}>
               {t('reviews.save')}

@@ -1,9 +1,11 @@
-import { Anchor, Badge, Group, Loader, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Group, Loader, Stack, Table, Text } from '@mantine/core';
 import { levelLabel } from '@cr/contract/subscriptions';
 import type { ReviewPublic } from '@cr/contract/reviews';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyTableRow } from '../../../components/empty-table-row';
+import { ResponsiveList } from '../../../components/responsive-list';
+import { ScrollTable } from '../../../components/scroll-table';
 import { paths } from '../../../config/paths';
 import { formatRating } from '../../../lib/format';
 import { CRITERIA } from '../values';
@@ -29,7 +31,7 @@ function Ratings({ review }: { review: ReviewPublic }) {
   const { t } = useTranslation();
   // Two short lines rather than one long one, leaving the proposal title room.
   return (
-    <Group gap={2} wrap="wrap" maw={190} style={{ columnGap: 'var(--mantine-spacing-sm)' }}>
+    <Group gap={2} wrap="wrap" maw={{ base: 'none', sm: 190 }} style={{ columnGap: 'var(--mantine-spacing-sm)' }}>
       {CRITERIA.map(({ key, rating }) => (
         <Text key={key} size="sm" title={t(`reviews.criteria.${key}`)} style={{ whiteSpace: 'nowrap' }}>
           <Text span size="xs" c="dimmed">
@@ -48,21 +50,52 @@ function Ratings({ review }: { review: ReviewPublic }) {
   );
 }
 
-/** The reviews table of spec §2.13 (E-026): id, proposal title, assessor, ranking, ratings. */
-export function ReviewsTable({
-  rows,
-  label,
-  isLoading,
-  isFetching = false,
-}: {
+interface ReviewsTableProps {
   rows: ReviewPublic[];
   label: string;
   isLoading: boolean;
   isFetching?: boolean;
-}) {
+}
+
+/** A review on a phone (issue 19): the proposal, the ranking and ratings, the assessor, and the link that opens it. */
+function ReviewCard({ review }: { review: ReviewPublic }) {
   const { t } = useTranslation();
   return (
-    <Table.ScrollContainer minWidth={760}>
+    <Stack gap={6}>
+      <Anchor component={Link} to={paths.proposal(review.proposal_id)} fw={600}>
+        {review.proposal.title}
+      </Anchor>
+      <Group gap="xs" justify="space-between">
+        <RankingBadge ranking={review.ranking} moderated={review.moderated} />
+        <AssessorLabel assessor={review.assessor} level={review.assessor_level} />
+      </Group>
+      <Ratings review={review} />
+      <Anchor component={Link} to={paths.review(review.row_id)} size="sm" fw={500}>
+        {t('reviews.openReview', { id: review.row_id })}
+      </Anchor>
+    </Stack>
+  );
+}
+
+/** The reviews of spec §2.13 (E-026): id, proposal title, assessor, ranking, ratings; a card a review on phones. */
+export function ReviewsTable(props: ReviewsTableProps) {
+  return (
+    <ResponsiveList
+      rows={props.rows}
+      label={props.label}
+      isLoading={props.isLoading}
+      isFetching={props.isFetching}
+      rowKey={(review) => review.row_id}
+      table={() => <WideTable {...props} />}
+      card={(review) => <ReviewCard review={review} />}
+    />
+  );
+}
+
+function WideTable({ rows, label, isLoading, isFetching = false }: ReviewsTableProps) {
+  const { t } = useTranslation();
+  return (
+    <ScrollTable minWidth={760} label={label} stickyFirstColumn>
       <Table
         striped
         highlightOnHover
@@ -117,6 +150,6 @@ export function ReviewsTable({
           {!isLoading && rows.length === 0 && <EmptyTableRow colSpan={COLUMNS.length} />}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </ScrollTable>
   );
 }

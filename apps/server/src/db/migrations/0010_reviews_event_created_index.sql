@@ -1,0 +1,1 @@
+CREATE INDEX "reviews_event_created_idx" ON "reviews" USING btree ("event_id","created_at");

@@ -1,0 +1,37 @@
+/**
+ * Snapshots of costly aggregates (the round's dashboard), kept per key for `ttlMs` and served stale while one fresh
+ * count runs in the background: only the first request for a key waits for a count, and a key is never counted
+ * twice at once, however many callers ask. A failed background count keeps the older snapshot (and is reported).
+ */
+export function createSnapshotCache<T>(options: { ttlMs: number; maxEntries?: number; onError?: (error: unknown) => void }) {
+  const { ttlMs, maxEntries = 1_000, onError } = options;
+  const entries = new Map<string, { value: T; at: number }>();
+  const counting = new Map<string, Promise<T>>();
+
+  function refresh(key: string, load: () => Promise<T>): Promise<T> {
+    const running = counting.get(key);
+    if (running) return running;
+    const promise = load()
+      .then((value) => {
+        entries.delete(key);
+        if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
+        entries.set(key, { value, at: Date.now() });
+        return value;
+      })
+      .finally(() => counting.delete(key));
+    counting.set(key, promise);
+    return promise;
+  }
+
+  return {
+    get(key: string, load: () => Promise<T>): Promise<T> {
+      const hit = entries.get(key);
+      if (!hit) return refresh(key, load);
+      if (Date.now() - hit.at >= ttlMs) refresh(key, load).catch((error: unknown) => onError?.(error));
+      return Promise.resolve(hit.value);
+    },
+    /** Whether a snapshot of the key is kept (fresh or stale). */
+    has: (key: string) => entries.has(key),
+    clear: () => entries.clear(),
+  };
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { createSnapshotCache } from '../src/lib/snapshot-cache';
+
+// Issue 15 item 5: the dashboard's snapshots are counted once at a time and served stale while a recount runs.
+
+const deferred = <T>() => {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((ok, fail) => {
+    resolve = ok;
+    reject = fail;
+  });
+  return { promise, resolve, reject };
+};
+
+describe('snapshot cache', () => {
+  it('counts a key once however many callers ask at once, then serves the snapshot until it is stale', async () => {
+    const cache = createSnapshotCache<number>({ ttlMs: 60_000 });
+    const count = deferred<number>();
+    let loads = 0;
+    const load = () => {
+      loads += 1;
+      return count.promise;
+    };
+    const first = cache.get('a', load);
+    const second = cache.get('a', load);
+    count.resolve(1);
+    expect([await first, await second]).toEqual([1, 1]);
+    expect(await cache.get('a', () => Promise.resolve(2))).toBe(1);
+    expect(loads).toBe(1);
+    expect([cache.has('a'), cache.has('b')]).toEqual([true, false]);
+  });
+
+  it('serves the stale snapshot while one recount runs, then the recounted one; a failed recount keeps the old one', async () => {
+    const errors: unknown[] = [];
+    const cache = createSnapshotCache<number>({ ttlMs: 0, onError: (error) => errors.push(error) });
+    expect(await cache.get('a', () => Promise.resolve(1))).toBe(1);
+    const recount = deferred<number>();
+    let loads = 0;
+    const load = () => {
+      loads += 1;
+      return recount.promise;
+    };
+    expect(await cache.get('a', load)).toBe(1);
+    expect(await cache.get('a', load)).toBe(1);
+    expect(loads).toBe(1);
+    recount.resolve(2);
+    await recount.promise;
+    await Promise.resolve();
+    expect(await cache.get('a', () => Promise.reject(new Error('down')))).toBe(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(errors).toHaveLength(1);
+    expect(await cache.get('a', () => Promise.resolve(3))).toBe(2);
+  });
+
+  it('makes the first caller of a key wait for the count, and passes its failure on', async () => {
+    const cache = createSnapshotCache<number>({ ttlMs: 60_000 });
+    await expect(cache.get('a', () => Promise.reject(new Error('down')))).rejects.toThrow('down');
+    expect(await cache.get('a', () => Promise.resolve(4))).toBe(4);
+  });
+});

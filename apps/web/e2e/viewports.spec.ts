@@ -1,0 +1,248 @@
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { freshReviewer, note, noteField, ownReview } from './review-helpers';
+import { activeUser, adminHeaders, demo, expectAccessible, login } from './support';
+
+/*
+ * Issue 19: every screen at a phone's size (390×844) and a tablet's (768×1024). On each: the page never scrolls
+ * sideways, the screen's primary action is visible and works, and axe finds nothing serious or critical. Lists are
+ * cards on the phone and tables (scrolling sideways, with a cue, where they are wider) on the tablet.
+ */
+
+const MODERATOR = 'id.catalyst://cardano/demo-moderator';
+const VIEWPORTS = [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'tablet', width: 768, height: 1024 },
+] as const;
+
+/** The page body is no wider than the window: nothing runs off the right edge. */
+async function expectNoOverflow(page: Page) {
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), { message: 'page scrolls sideways' })
+    .toBeLessThanOrEqual(0);
+}
+
+async function expectFits(page: Page) {
+  await expectNoOverflow(page);
+  await expectAccessible(page);
+}
+
+/** A list as the window shows it: a list of cards on a phone, a table on a tablet. */
+function list(page: Page, phone: boolean, name: string): Locator {
+  return phone ? page.getByRole('list', { name }) : page.getByRole('table', { name });
+}
+
+/** A fresh inactive round with the sample proposals and two subscribed reviewers, ready for a proposal allocation. */
+async function roundToAllocate(request: APIRequestContext) {
+  const headers = await adminHeaders(request);
+  const created = await request.post('/api/reviews/events/', {
+    headers,
+    data: { new_event: { name: `E2E viewport ${Date.now().toString(36)}-${process.pid}`, description: 'Viewport test.', active: false } },
+  });
+  expect(created.status()).toBe(201);
+  const eventId = ((await created.json()) as { row_id: number }).row_id;
+  const config = `/api/reviews/configs/reviews/${eventId}/`;
+  const imported = await request.post(`/api/reviews/proposals/import/${eventId}`, {
+    headers,
+    data: { import_options: { source: 'sample', dry_run: false } },
+  });
+  expect(imported.status()).toBe(200);
+  await request.put(config, { headers, data: { record_update: { reviewer_subscription_enabled: true } } });
+  for (let i = 0; i < 2; i += 1) {
+    const user = await activeUser(request);
+    const login = await request.post('/api/reviews/users/token/login', { form: { username: user.catalystId, password: user.password } });
+    const subscribed = await request.post('/api/reviews/subscriptions/', {
+      headers: { authorization: `Bearer ${(await login.json()).access_token}` },
+      data: { new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: [], event_id: eventId } },
+    });
+    expect(subscribed.status()).toBe(201);
+  }
+  await request.put(config, { headers, data: { record_update: { reviewer_subscription_enabled: false } } });
+  return eventId;
+}
+
+/** Whether an element lies wholly inside the window. */
+const isInWindow = (locator: Locator) =>
+  locator.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    return box.top >= 0 && box.left >= 0 && box.bottom <= window.innerHeight && box.right <= window.innerWidth;
+  });
+
+for (const viewport of VIEWPORTS) {
+  const phone = viewport.name === 'phone';
+  test.describe(`at ${viewport.width}×${viewport.height} (${viewport.name}, issue 19)`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+
+    test('the header keeps brand, stage and menu on one line; the menu holds the links and follows them', async ({ page }) => {
+      await login(page, demo.admin);
+      const header = page.getByRole('banner');
+      const brand = header.getByTestId('nav-brand');
+      const badge = header.getByTestId('stage-badge');
+      const burger = header.getByRole('button', { name: 'Open navigation' });
+      await expect(badge).toBeVisible();
+      // The short form shows on a phone; the full text stays for screen readers.
+      await expect(badge).toContainText('Review open');
+      const boxes = await Promise.all([brand, badge, burger].map((item) => item.boundingBox()));
+      for (const box of boxes) {
+        expect(box).not.toBeNull();
+        expect(Math.abs(box!.y + box!.height / 2 - (boxes[0]!.y + boxes[0]!.height / 2))).toBeLessThanOrEqual(4);
+        expect(box!.x + box!.width).toBeLessThanOrEqual(viewport.width);
+      }
+      expect(await brand.evaluate((element) => element.getBoundingClientRect().height)).toBeLessThan(40); // one line
+      await expectFits(page);
+      await burger.click();
+      const drawer = page.getByRole('dialog', { name: 'Community Review' });
+      for (const name of ['Home', 'Proposals', 'Reviews', 'Admin', 'Profile'])
+        await expect(drawer.getByRole('link', { name, exact: true })).toBeVisible();
+      await expect(drawer.getByRole('button', { name: 'Logout' })).toBeVisible();
+      await drawer.getByRole('link', { name: 'Reviews', exact: true }).click();
+      await expect(page).toHaveURL(/\/reviews/);
+      await expect(drawer).toBeHidden();
+    });
+
+    // D-001 (the proposals list), D-010 (allocated view)
+    test('the proposals list fits and opens a proposal', async ({ page }) => {
+      await page.goto('/proposals');
+      const proposals = list(page, phone, 'Proposals');
+      await expect(proposals.getByRole('link').first()).toBeVisible();
+      await expectFits(page);
+      const first = proposals.getByRole('link').first();
+      const title = (await first.textContent())!;
+      await first.click();
+      await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+      await expectFits(page);
+    });
+
+    test('the allocated proposals fit with their reviewed mark', async ({ page }) => {
+      await login(page, demo.reviewer);
+      await page.goto('/allocated-proposals');
+      const allocated = list(page, phone, 'Allocated proposals');
+      await expect(allocated.getByText(/^(Reviewed|Not reviewed)$/).first()).toBeVisible();
+      await expectFits(page);
+    });
+
+    test('the reviews list fits and opens a review', async ({ page }) => {
+      await page.goto('/reviews');
+      const reviews = list(page, phone, 'Reviews');
+      const open = reviews.getByRole('link', { name: /^Open review \d+$/ }).first();
+      await expect(open).toBeVisible();
+      await expectFits(page);
+      await open.click();
+      await expect(page).toHaveURL(/\/review\/\d+$/);
+      await expectFits(page);
+    });
+
+    test('the review form keeps the note, its count and Save in view over a phone keyboard, and keeps the draft', async ({
+      page,
+      request,
+    }) => {
+      const reviewer = await freshReviewer(request);
+      const proposal = reviewer.proposals[9]!;
+      await login(page, reviewer.user.catalystId, reviewer.user.password);
+      await page.goto(`/proposal/${proposal.row_id}`);
+      const field = noteField(page, 'Feasibility');
+      await expect(field).toBeVisible();
+      await expectFits(page);
+      await field.click();
+      await field.pressSequentially(note(3), { delay: 0 });
+      const count = ownReview(page).getByText(/^30 \/ .* characters/);
+      await expect(count).toBeVisible();
+      await expect.poll(() => isInWindow(count)).toBe(true);
+      const save = ownReview(page).getByRole('button', { name: 'Save review' });
+      await expect.poll(() => isInWindow(save)).toBe(true);
+      await expectNoOverflow(page);
+      await page.reload();
+      await expect(noteField(page, 'Feasibility')).toHaveValue(note(3));
+    });
+
+    test('the moderator lists fit, open a review, and the moderation form keeps its count and Save in view', async ({ page }) => {
+      await login(page, MODERATOR);
+      await page.goto('/moderated-reviews');
+      await expect(page.getByTestId('moderation-totals')).toBeVisible();
+      await expectFits(page);
+      await page.goto('/allocated-reviews');
+      const open = list(page, phone, 'Allocated reviews')
+        .getByRole('link', { name: /^Open review \d+$/ })
+        .first();
+      await expect(open).toBeVisible();
+      await expectFits(page);
+      await open.click();
+      const form = page.getByTestId('moderation-form');
+      await form.getByRole('button', { name: 'excluded' }).click();
+      await form.getByRole('radio', { name: 'other' }).check();
+      const custom = form.getByRole('textbox', { name: 'Custom reason' });
+      await custom.click();
+      await custom.pressSequentially('Copied from another review.', { delay: 0 });
+      const count = form.getByText('27 / 500');
+      await expect.poll(() => isInWindow(count)).toBe(true);
+      await expect.poll(() => isInWindow(form.getByRole('button', { name: 'Save moderation' }))).toBe(true);
+      await expectFits(page);
+      // Leave the demo moderator's review as it was.
+      await form.getByRole('button', { name: 'Clear' }).click();
+      await expect(form.getByRole('radio')).toHaveCount(0);
+    });
+
+    test('the admin events and users fit; an event opens its configuration in one column', async ({ page }) => {
+      await login(page, demo.admin);
+      await page.goto('/admin/users');
+      const users = list(page, phone, 'Users');
+      await expect(users.getByRole('link', { name: /^View the profile of / }).first()).toBeVisible();
+      await expectFits(page);
+      await page.goto('/admin/events');
+      const events = list(page, phone, 'Events');
+      await expect(events.getByRole('button', { name: 'Edit Fund 15 (demo)' })).toBeVisible();
+      await expectFits(page);
+      await events.getByRole('button', { name: 'Edit Fund 15 (demo)' }).click();
+      const modal = page.getByRole('dialog', { name: 'Edit event' });
+      await expect(modal.getByRole('textbox', { name: /^Name/ })).toBeVisible();
+      await expectNoOverflow(page);
+      await modal.getByRole('button', { name: 'Close' }).click();
+      await events.getByRole('link', { name: 'Configure Fund 15 (demo)' }).click();
+      await expect(page.getByRole('heading', { level: 1, name: 'Fund 15 (demo)' })).toBeVisible();
+      const sections = await page.getByRole('navigation', { name: 'Event configuration sections' }).boundingBox();
+      const form = await page.getByRole('button', { name: 'Save' }).first().boundingBox();
+      expect(form!.y).toBeGreaterThan(sections!.y + sections!.height); // the form below the sections, not beside them
+      await expectFits(page);
+    });
+
+    // D-036, D-043: the statistics modal and its histograms after a real allocation run.
+    test('the allocation statistics modal and its histograms fit the screen', async ({ page, request }) => {
+      const eventId = await roundToAllocate(request);
+      await login(page, demo.admin);
+      await page.goto(`/admin/${eventId}?section=proposalAllocation`);
+      const form = page.getByRole('form', { name: 'Proposal allocation' });
+      // The first run is a dry run (D-032): its statistics show in the page, histograms included.
+      await form.getByRole('button', { name: 'Generate' }).click();
+      const dryResult = page.getByRole('region', { name: 'Dry run: proposal allocation statistics' });
+      await expect(dryResult.getByTestId('histogram')).toHaveCount(2);
+      await expectNoOverflow(page);
+      await form.getByRole('switch', { name: 'Dry run' }).uncheck();
+      await form.getByRole('button', { name: 'Generate' }).click();
+      await page.getByRole('dialog', { name: 'Generate the proposal allocation?' }).getByRole('button', { name: 'Generate' }).click();
+      const stats = page.getByRole('dialog', { name: 'Proposal allocation statistics' });
+      await expect(stats.getByTestId('histogram')).toHaveCount(2);
+      for (const item of [stats, ...(await stats.getByTestId('histogram').all())]) {
+        const box = (await item.boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+      }
+      await expectFits(page);
+      await stats.getByRole('button', { name: 'Close' }).last().click();
+      await expect(stats).toBeHidden();
+    });
+
+    for (const path of ['/', '/login', '/register']) {
+      test(`${path} fits`, async ({ page }) => {
+        await page.goto(path);
+        await page.getByRole('contentinfo').waitFor();
+        await expectFits(page);
+      });
+    }
+
+    test('the profile fits; its subscriptions table says when it scrolls sideways', async ({ page }) => {
+      await login(page, demo.reviewer);
+      await expect(page.getByRole('table', { name: 'Reviewer subscriptions' })).toBeVisible();
+      if (phone) await expect(page.getByTestId('scroll-cue')).toBeVisible();
+      await expectFits(page);
+    });
+  });
+}

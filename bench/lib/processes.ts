@@ -1,0 +1,157 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { loadSettings, percentile, round } from './database';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const run = promisify(execFile);
+
+export interface ServerProcess {
+  origin: string;
+  pid: number;
+  /** The process's resident memory now, in bytes (from /proc). */
+  rss(): number;
+  stop(): Promise<void>;
+}
+
+/** Starts a process that prints `{"port": n}` once it listens: lib/server.ts (the server) or lib/replay-server.mjs. */
+async function start(args: string[], env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+  const child: ChildProcess = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
+    createInterface({ input: child.stdout! }).once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
+  });
+  child.removeAllListeners('exit');
+  child.on('exit', (code, signal) => {
+    if (code !== 0) console.error(`${args.at(-1)} ended: code ${code}, signal ${signal}`);
+  });
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    // 0 once the process has ended (a zombie has no VmRSS line).
+    rss: () => {
+      try {
+        return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+      } catch {
+        return 0;
+      }
+    },
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** The server (apps/server) in a process of its own on the database of `url`. */
+export const startServer = (url: string, nodeOptions: string[] = []) =>
+  start([...nodeOptions, '--import', 'tsx', join(here, 'server.ts')], { BENCH_SERVER_DATABASE_URL: url });
+
+/** A bare Fastify route replaying captured SQL (lib/replay-server.mjs). */
+export const startReplayServer = (url: string, requests: unknown[][]) =>
+  start([join(here, 'replay-server.mjs'), url, loadSettings(requests)], {});
+
+/** Every statement this process sends to PostgreSQL while `action` runs (text, values, row mode), in order. */
+export async function captureQueries(action: () => Promise<unknown>): Promise<unknown[]> {
+  const captured: unknown[] = [];
+  const prototype = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = prototype.query;
+  prototype.query = function (this: unknown, ...args: unknown[]) {
+    const [first, second] = args;
+    if (typeof first === 'string') captured.push({ text: first, values: Array.isArray(second) ? second : undefined });
+    else if (first && typeof first === 'object' && 'text' in first) {
+      // drizzle passes the values as the second argument.
+      const { text, values, rowMode } = first as { text: string; values?: unknown[]; rowMode?: string };
+      captured.push({ text, values: values ?? (Array.isArray(second) ? second : undefined), rowMode });
+    }
+    return original.apply(this, args);
+  };
+  try {
+    await action();
+  } finally {
+    prototype.query = original;
+  }
+  return captured;
+}
+
+/** Logs in over HTTP with the scale password; answers the access token. */
+export async function login(origin: string, catalystId: string, password: string): Promise<string> {
+  const response = await fetch(`${origin}/api/reviews/users/token/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `username=${encodeURIComponent(catalystId)}&password=${encodeURIComponent(password)}`,
+  });
+  if (!response.ok) throw new Error(`login of ${catalystId}: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+/**
+ * lib/load.mjs in a second process: a 1 s warm-up, then `seconds` of `concurrency` clients on random URLs (one
+ * header set per URL when `headers` is a list). Answers req/s and percentiles.
+ */
+export async function load(settings: {
+  urls: string[];
+  concurrency: number;
+  seconds: number;
+  headers?: Record<string, string>;
+  urlHeaders?: Record<string, string>[];
+}) {
+  await run(process.execPath, [join(here, 'load.mjs'), loadSettings({ ...settings, seconds: 1 })], { maxBuffer: 256 * 1024 * 1024 });
+  const { stdout } = await run(process.execPath, [join(here, 'load.mjs'), loadSettings(settings)], { maxBuffer: 256 * 1024 * 1024 });
+  const { latencies, errors, statuses } = JSON.parse(stdout) as { latencies: number[]; errors: number; statuses: Record<string, number> };
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: latencies.length,
+    errors,
+    statuses: JSON.stringify(statuses),
+    rps: round(latencies.length / settings.seconds, 0),
+    p50_ms: round(percentile(latencies, 50), 2),
+    p95_ms: round(percentile(latencies, 95), 2),
+    p99_ms: round(percentile(latencies, 99), 2),
+  };
+}
+
+/** Samples a process's RSS every 50 ms until stopped; answers the baseline and the peak. */
+export function rssSampler(rss: () => number) {
+  const baseline = rss();
+  let peak = baseline;
+  const timer = setInterval(() => (peak = Math.max(peak, rss())), 50);
+  return {
+    stop() {
+      clearInterval(timer);
+      peak = Math.max(peak, rss());
+      return { baseline, peak, growth: peak - baseline };
+    },
+  };
+}
+
+/** The 1-minute load average: the machine is shared, so every figure carries it. */
+export const loadAverage = () => round(Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]), 2);
+
+/**
+ * POSTs JSON with node:http, which never times out (fetch gives up on an answer after 300 s, and a long run on a
+ * busy machine takes longer). Answers the status and the parsed body.
+ */
+export function postJson(url: string, token: string, body: unknown): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const payload = JSON.stringify(body);
+    const request = http.request(
+      url,
+      { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
+  });
+}

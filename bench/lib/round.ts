@@ -1,0 +1,65 @@
+import { sql } from 'drizzle-orm';
+import { DEFAULT_REVIEWS_CONFIG } from '@cr/contract/events';
+import type { Db } from '../../apps/server/src/db/client';
+import { upsertConfig } from '../../apps/server/src/db/config-records';
+
+const DAY = 86_400_000;
+
+/**
+ * Takes a round made by seed-scale (`seedScale`) to its end, set-based, for the dashboard benchmark: reviews spread
+ * over `days` days of a review window, four of five reviews' pairs allocated plus two unreviewed allocations per
+ * reviewer, `moderators` LV2 moderators (the first reviewers' accounts) with a quarter of the reviews allocated for
+ * moderation and four of five of those moderated, and a proposal score for every proposal.
+ */
+export async function completeRound(db: Db, eventId: number, options: { days?: number; moderators?: number } = {}) {
+  const days = options.days ?? 20;
+  const moderators = options.moderators ?? 500;
+  const start = new Date(Date.now() - days * DAY);
+  start.setUTCHours(0, 0, 0, 0);
+  await upsertConfig(db, 'reviews', eventId, {
+    ...DEFAULT_REVIEWS_CONFIG,
+    reviewer_subscription_enabled: true,
+    review_submission_enabled: true,
+    review_visibility_enabled: true,
+    review_submission_starts_at: start.toISOString(),
+    review_submission_ends_at: new Date(start.getTime() + (days + 7) * DAY).toISOString(),
+  });
+  // More reviews in the last days of the window, as in a real round.
+  await db.execute(sql`
+    update reviews set created_at = ${start.toISOString()}::timestamptz
+      + (floor(${days} * sqrt(((id::bigint * 7919) % 10007) / 10007.0)) * interval '1 day')
+      + ((id % 86400) * interval '1 second')
+    where event_id = ${eventId}`);
+  await db.execute(sql`
+    insert into proposal_allocations (event_id, subscription_id, proposal_id)
+    select ${eventId}, subscription_id, proposal_id from reviews where event_id = ${eventId} and id % 5 <> 0
+    on conflict do nothing`);
+  await db.execute(sql`
+    with subs as (select id, row_number() over (order by id) as rn from subscriptions where event_id = ${eventId}),
+         props as (select id, row_number() over (order by id) as rn, count(*) over () as total from proposals where event_id = ${eventId})
+    insert into proposal_allocations (event_id, subscription_id, proposal_id)
+    select ${eventId}, subs.id, props.id from subs cross join generate_series(0, 1) as k
+    join props on props.rn = 1 + (subs.rn * 7 + k * 13 + 10007) % props.total
+    on conflict do nothing`);
+  await db.execute(sql`
+    insert into subscriptions (user_id, event_id, role, status, anonymous_id)
+    select user_id, event_id, 2, 1, 'm' || anonymous_id from subscriptions
+    where event_id = ${eventId} and role <> 2 order by id limit ${moderators}`);
+  await db.execute(sql`
+    with mods as (select id, row_number() over (order by id) - 1 as rn from subscriptions where event_id = ${eventId} and role = 2)
+    insert into moderation_allocations (event_id, review_id, subscription_id)
+    select ${eventId}, r.id, mods.id from reviews r join mods on mods.rn = (r.id / 4) % ${moderators}
+    where r.event_id = ${eventId} and r.id % 4 = 0`);
+  await db.execute(sql`
+    insert into moderations (event_id, review_id, subscription_id, classification, rationale)
+    select event_id, review_id, subscription_id, (case when review_id % 3 = 0 then 0 else 1 end)::smallint, 'Checked.'
+    from moderation_allocations where event_id = ${eventId} and review_id % 5 <> 0`);
+  await db.execute(sql`
+    insert into proposal_scores (proposal_id, event_id, overall, impact, feasibility, value_for_money, nr_reviews,
+      nr_allocated_reviews, nr_included_reviews, nr_excluded_reviews, nr_excluded_by_moderation_reviews, nr_excluded_by_threshold_reviews)
+    select id, event_id, s, s, s, s, 50, 40, 30, 20, 10, 10
+    from (select id, event_id, case when id % 50 = 0 then null else 1 + ((id * 37) % 401) / 100.0 end as s
+          from proposals where event_id = ${eventId}) p
+    on conflict do nothing`);
+  await db.execute(sql`vacuum analyze`);
+}

@@ -1,0 +1,25 @@
+/**
+ * The server as the benchmarks measure it: a process of its own on BENCH_SERVER_DATABASE_URL (the bench's throw-away
+ * database), quiet, without login limits. It prints `{"port": n}` once it listens, and stops on SIGTERM.
+ * `node --import tsx bench/lib/server.ts`; benches start it with `startServer()` of lib/processes.ts.
+ */
+import { buildApp } from '../../apps/server/src/app';
+import { testConfig } from '../../apps/server/src/config';
+import { openPostgres } from '../../apps/server/src/db/client';
+
+const database = await openPostgres(process.env.BENCH_SERVER_DATABASE_URL!);
+const config = testConfig({
+  LOG_LEVEL: 'silent',
+  LOGIN_LIMIT_PER_ADDRESS: '1000000',
+  LOGIN_LIMIT_PER_ACCOUNT: '1000000',
+  LOGIN_LIMIT_PER_ACCOUNT_ADDRESS: '1000000',
+});
+const app = await buildApp({ config, db: database.db, jwtSecret: config.JWT_SECRET!, logger: false });
+await app.listen({ port: 0, host: '127.0.0.1' });
+process.stdout.write(`${JSON.stringify({ port: (app.server.address() as { port: number }).port })}\n`);
+process.on('SIGTERM', () => {
+  void app
+    .close()
+    .then(() => database.close())
+    .then(() => process.exit(0));
+});
