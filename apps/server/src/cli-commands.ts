@@ -6,11 +6,14 @@ import { DEMO_PASSWORD, seedDemo } from './demo';
 import { findAccountByCatalystId, updateUser } from './modules/accounts/accounts.repository';
 import { insertAuditEntry } from './modules/system/audit.repository';
 import { SCALE_PASSWORD, seedScale } from './scale-seed';
+import { runBackupCommand } from './cli-backup';
 
 /** What the operator commands need; `open` is called only by commands that use the database. */
 export interface CliDeps {
   /** Loads the configuration and opens the database (the embedded one is locked to this process until closed). */
   open(): Promise<{ database: Database; adminCatalystIds: string[] }>;
+  /** Where the database is, without opening it (backup and restore); loads the configuration. */
+  storage?(): { databaseUrl?: string | undefined; dataDir: string };
   out(line: string): void;
   err(line: string): void;
 }
@@ -36,6 +39,8 @@ export const usage = [
   '                             generate an active round at that size (benchmarks, load tests); --flags-notes=1',
   '                             writes varied notes with --duplicates per 1,000 reviews planted near-duplicates,',
   '                             --moderators LV2 moderators, then that many moderation allocations and moderations',
+  '  backup <file>              copy the embedded database (DATA_DIR) into a new file (the server must be stopped)',
+  '  restore <file> [--replace] restore such a copy into DATA_DIR (--replace keeps the present one aside)',
   '  help                       show this text',
   '',
   'Each command first applies the migrations. It uses DATABASE_URL, or else the embedded database in DATA_DIR,',
@@ -171,6 +176,7 @@ export async function runCli(args: string[], deps: CliDeps): Promise<number> {
     deps.out(usage);
     return name === undefined ? EXIT_USAGE : EXIT_OK;
   }
+  if (name === 'backup' || name === 'restore') return runBackupCommand(name, args.slice(1), deps);
   const command = commands[name];
   if (!command) {
     deps.err(`Unknown command '${name}'.\n\n${usage}`);

@@ -8,6 +8,10 @@ const code = await runCli(process.argv.slice(2), {
     const config = loadConfig();
     return { database: await openDatabase(config), adminCatalystIds: config.adminCatalystIds };
   },
+  storage() {
+    const config = loadConfig();
+    return { databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR };
+  },
   out: (line) => console.log(line),
   err: (line) => console.error(line),
 });

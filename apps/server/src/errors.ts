@@ -30,6 +30,12 @@ export function fieldLabel(location: (string | number)[]): string {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
+/** What the API answers (503) while its database is away; readiness (`GET readyz`) says the same. */
+export const databaseUnavailableMessage =
+  'The service is temporarily unavailable: its database is not reachable. Please try again in a moment.';
+/** How long a client should wait before retrying a 503 (seconds). */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 export const badRequest = (message: string) => new AppError(400, message);
 export const unauthorized = (message = 'Not authenticated.') => new AppError(401, message);
 export const forbidden = (message = 'You are not allowed to do this.') => new AppError(403, message);

@@ -70,6 +70,8 @@ const send =
 const matrix: Record<string, Entry> = {
   // system
   'GET /healthz': { request: get('/healthz'), expect: everyone(200) },
+  'GET /readyz': { request: get('/readyz'), expect: everyone(200) },
+  'GET /livez': { request: get('/livez'), expect: everyone(200) },
   'GET /dev/outbox': { request: get('/dev/outbox?to=nobody@example.test'), expect: adminOnly(200) },
   'GET /admin/audit/': { request: get('/admin/audit/'), expect: adminOnly(200) },
   // accounts: public forms (an empty body is answered 422 whoever calls)

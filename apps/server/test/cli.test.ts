@@ -282,3 +282,83 @@ describe('the embedded database lock', () => {
     }
   });
 });
+
+// Issue 18 item 5: the embedded database's backup and restore, consistent because they refuse while a server runs.
+describe('backup and restore of the embedded database', () => {
+  let dir: string;
+  let output: { out: string[]; err: string[] };
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'cr-backup-'));
+    output = { out: [], err: [] };
+    return () => rmSync(dir, { recursive: true, force: true });
+  });
+  const cli = (args: string[], storage: { databaseUrl?: string; dataDir: string }) =>
+    runCli(args, {
+      open: () => Promise.reject(new Error('backup and restore never open the database through open()')),
+      storage: () => storage,
+      out: (line) => output.out.push(line),
+      err: (line) => output.err.push(line),
+    });
+  const countsOf = async (dataDir: string) => {
+    const database = await openPglite(dataDir);
+    try {
+      const result = await database.db.execute(
+        sql`select (select count(*)::int from users) as users, (select count(*)::int from catalyst_ids) as catalyst_ids, (select count(*)::int from events) as events, (select count(*)::int from audit_log) as audit`,
+      );
+      return (result as unknown as { rows: unknown[] }).rows[0];
+    } finally {
+      await database.close();
+    }
+  };
+
+  it('backs a DATA_DIR up and restores it into an empty one with every row; refuses to overwrite either', async () => {
+    const source = join(dir, 'source');
+    const database = await openPglite(source);
+    await database.migrate();
+    await seedDemo(database.db);
+    await database.close();
+    const file = join(dir, 'copy.tar.gz');
+
+    expect(await cli(['backup', file], { dataDir: source })).toBe(EXIT_OK);
+    expect(output.out.at(-1)).toMatch(/^Backed up the embedded database in .* to .*copy\.tar\.gz \(\d+\.\d MB\)\.$/);
+    expect(existsSync(file)).toBe(true);
+    expect(await cli(['backup', file], { dataDir: source })).toBe(EXIT_FAILED);
+    expect(output.err.at(-1)).toBe(`${file} exists already; choose a new file name. Nothing was changed.`);
+
+    const target = join(dir, 'target');
+    expect(await cli(['restore', file], { dataDir: target })).toBe(EXIT_OK);
+    expect(output.out.at(-1)).toMatch(/^Restored .* Start the server to use it\.$/);
+    expect(await countsOf(target)).toEqual(await countsOf(source));
+
+    // A DATA_DIR with a database: refused, unless --replace, which keeps the present one aside.
+    expect(await cli(['restore', file], { dataDir: source })).toBe(EXIT_FAILED);
+    expect(output.err.at(-1)).toContain('holds a database already');
+    expect(await cli(['restore', file, '--replace'], { dataDir: source })).toBe(EXIT_OK);
+    expect(output.out.at(-1)).toMatch(/The database that was there is kept in .*pglite\.replaced-/);
+    expect(await countsOf(source)).toEqual(await countsOf(target));
+  }, 120_000);
+
+  it('refuses while a server holds DATA_DIR, with PostgreSQL, without a file, and for a file that is no backup', async () => {
+    const dataDir = join(dir, 'data');
+    const database = await openPglite(dataDir);
+    await database.migrate();
+    await database.close();
+    // A live process (this test's parent) holds the lock, as a running server does.
+    writeFileSync(join(dataDir, 'pglite.lock'), String(process.ppid));
+    expect(await cli(['backup', join(dir, 'b.tar.gz')], { dataDir })).toBe(EXIT_FAILED);
+    expect(output.err.at(-1)).toContain(`is in use by process ${process.ppid} (a running server?)`);
+    expect(existsSync(join(dir, 'b.tar.gz'))).toBe(false);
+    rmSync(join(dataDir, 'pglite.lock'));
+
+    expect(await cli(['backup', join(dir, 'b.tar.gz')], { databaseUrl: 'postgres://x@localhost/x', dataDir })).toBe(EXIT_FAILED);
+    expect(output.err.at(-1)).toContain('use pg_dump and pg_restore instead');
+    expect(await cli(['backup'], { dataDir })).toBe(EXIT_USAGE);
+    expect(await cli(['restore', join(dir, 'missing.tar.gz')], { dataDir: join(dir, 'new') })).toBe(EXIT_FAILED);
+    expect(output.err.at(-1)).toMatch(/^There is no backup file at .*missing\.tar\.gz\. Nothing was changed\.$/);
+    writeFileSync(join(dir, 'junk.tar.gz'), 'not a backup');
+    expect(await cli(['restore', join(dir, 'junk.tar.gz'), '--replace'], { dataDir })).toBe(EXIT_FAILED);
+    expect(output.err.at(-1)).toMatch(/could not be restored .* Nothing was changed\.$/);
+    // The database that was there is back in place, whole.
+    expect(await countsOf(dataDir)).toMatchObject({ events: 0 });
+  }, 120_000);
+});

@@ -152,6 +152,8 @@ export const userInfo = z.object({
 export type UserInfo = z.infer<typeof userInfo>;
 
 export const healthz = z.object({ status: z.literal('ok'), database: z.literal('ok') });
+/** `GET livez`: the process answers (it does not ask the database). */
+export const livez = z.object({ status: z.literal('ok') });
 
 // ---- admin: users ----------------------------------------------------------------------------------------------
 

@@ -30,7 +30,7 @@ export class DatabaseLockedError extends Error {}
  * The embedded database belongs to one process: a lock file holds the owner's PID. A second process fails with a
  * clear message instead of opening the same files twice (which would corrupt them).
  */
-function lockEmbedded(dataDir: string): () => void {
+export function lockEmbedded(dataDir: string): () => void {
   mkdirSync(dataDir, { recursive: true });
   const lockPath = join(dataDir, 'pglite.lock');
   const tryLock = () => {
@@ -63,13 +63,15 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** pg_trgm: the proposal title filter's index (as on PostgreSQL, where it is a contrib extension). */
+export const pgliteOptions = { extensions: { pg_trgm } };
+
 /** `dataDir` undefined → in-memory PGlite (tests). */
 export async function openPglite(dataDir?: string): Promise<Database> {
   const unlock = dataDir ? lockEmbedded(dataDir) : () => {};
   try {
-    // pg_trgm: the proposal title filter's index (as on PostgreSQL, where it is a contrib extension).
-    const options = { extensions: { pg_trgm } };
-    const client = dataDir ? new PGlite(join(dataDir, 'pglite'), options) : new PGlite(options);
+    const options = pgliteOptions;
+    const client = dataDir ? new PGlite(embeddedDatabaseDir(dataDir), options) : new PGlite(options);
     await client.waitReady;
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     return {
@@ -87,8 +89,25 @@ export async function openPglite(dataDir?: string): Promise<Database> {
   }
 }
 
-export async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+/** How long a request waits for a connection (a free one from the pool, or a new one) before it gets 503. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+const logConnectionError = (error: Error) =>
+  console.warn(JSON.stringify({ level: 40, time: Date.now(), msg: 'database connection lost; the pool reconnects', error: error.message }));
+
+/**
+ * A pool on PostgreSQL that outlives the database going away: a connection that breaks (a restart, a failover, an
+ * idle connection cut) is reported to `onConnectionError` and dropped, never thrown into the process (an unhandled
+ * 'error' event would end it); later requests open new connections once the database is back. While it is away,
+ * queries fail fast and the API answers 503 (db/errors `databaseUnavailable`).
+ */
+export async function openPostgres(url: string, options: { onConnectionError?: (error: Error) => void } = {}): Promise<Database> {
+  const onConnectionError = options.onConnectionError ?? logConnectionError;
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
+  // Every client reports its own connection errors, checked out (between a transaction's queries, where the pool has
+  // no listener) or idle; the pool re-emits an idle client's error too, and without a listener that would throw.
+  pool.on('connect', (client) => client.on('error', onConnectionError));
+  pool.on('error', () => {});
   await pool.query('select 1');
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
   return {
@@ -103,6 +122,9 @@ export function openDatabase(config: { DATABASE_URL?: string | undefined; DATA_D
   return config.DATABASE_URL ? openPostgres(config.DATABASE_URL) : openPglite(config.DATA_DIR);
 }
 
+/** Where the embedded database's files live inside DATA_DIR. */
+export const embeddedDatabaseDir = (dataDir: string) => join(dataDir, 'pglite');
+
 export function embeddedDatabaseExists(dataDir: string): boolean {
-  return existsSync(join(dataDir, 'pglite', 'PG_VERSION'));
+  return existsSync(join(embeddedDatabaseDir(dataDir), 'PG_VERSION'));
 }

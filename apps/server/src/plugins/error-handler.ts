@@ -2,7 +2,8 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { renderValidationMessage } from '@cr/contract/messages';
 import type { ValidationErrorItem } from '@cr/contract/common';
-import { AppError, fieldLabel, ValidationFailure } from '../errors';
+import { databaseUnavailable } from '../db/errors';
+import { AppError, DATABASE_RETRY_AFTER_SECONDS, databaseUnavailableMessage, fieldLabel, ValidationFailure } from '../errors';
 
 const CONTEXT_LOCATION: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
@@ -19,7 +20,7 @@ export const prototypeKeyMessage = 'The request body may not use the key "__prot
 
 /**
  * One error handler for the API (ARCHITECTURE.md): `{ message }` for every error, 422 with `detail` items for
- * validation failures, and a 5xx that never leaks internals.
+ * validation failures, 503 while the database is away, and a 5xx that never leaks internals.
  */
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -42,6 +43,14 @@ export function registerErrorHandler(app: FastifyInstance) {
     }
     if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
       return reply.code(400).send({ message: invalidJsonMessage });
+    }
+    // The database is away (restarting, failing over, unreachable): a clear 503 the client may retry, not a 500.
+    if (databaseUnavailable(error)) {
+      request.log.warn(
+        { err: { message: error.message, code: (error.cause as { code?: string } | undefined)?.code } },
+        'database unavailable',
+      );
+      return reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send({ message: databaseUnavailableMessage });
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {

@@ -1,34 +1,54 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { desc, eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody, pageQuery, paged, validationErrorBody } from '@cr/contract/common';
 import { rowId } from '@cr/contract/common';
 import { auditEntry } from '@cr/contract/events';
-import { healthz } from '@cr/contract/users';
+import { healthz, livez } from '@cr/contract/users';
 import type { Db } from '../../db/client';
 import { outbox } from '../../db/schema/index';
 import { isAdmin } from '../../domain/rules';
-import { forbidden, unauthorized } from '../../errors';
+import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailableMessage, forbidden, unauthorized } from '../../errors';
 import type { AuditService } from './audit.service';
 
-/** `GET healthz`: answers when the server and its database are up. */
+/** How long readiness waits for the database's answer before it calls the database away. */
+const READINESS_TIMEOUT_MS = 2_000;
+
+/** Whether the database answers `select 1` within READINESS_TIMEOUT_MS. */
+async function databaseAnswers(db: Db): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), READINESS_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([db.execute(sql`select 1`).then(() => true), timeout]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * `GET healthz` and `GET readyz` (readiness, for a load balancer): 200 when the server and its database are up, 503
+ * with a clear message while the database is away. `GET livez` (liveness): 200 while the process serves requests,
+ * whatever the database does, so that an orchestrator restarts only a hung process, never every instance at once
+ * because their shared database is away.
+ */
 export async function healthRoutes(app: FastifyInstance, options: { db: Db }) {
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .get(
-      '/healthz',
-      { config: { access: 'public' }, schema: { tags: ['system'], response: { 200: healthz, 503: errorBody } } },
-      async (_request, reply) => {
-        try {
-          await options.db.execute(sql`select 1`);
-          return { status: 'ok' as const, database: 'ok' as const };
-        } catch {
-          return reply.code(503).send({ message: 'The database is not reachable.' });
-        }
-      },
-    );
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const ready = async (_request: unknown, reply: FastifyReply) => {
+    if (await databaseAnswers(options.db)) return { status: 'ok' as const, database: 'ok' as const };
+    return reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send({ message: databaseUnavailableMessage });
+  };
+  const schema = { tags: ['system'], response: { 200: healthz, 503: errorBody } };
+  api.get('/healthz', { config: { access: 'public' }, schema }, ready);
+  api.get('/readyz', { config: { access: 'public' }, schema }, ready);
+  api.get('/livez', { config: { access: 'public' }, schema: { tags: ['system'], response: { 200: livez } } }, () => ({
+    status: 'ok' as const,
+  }));
 }
 
 const outboxItem = z.object({
