@@ -247,7 +247,7 @@ const scenarios: Record<string, Scenario> = {
       proposal: world.proposals[0]!.title,
       proposal_id: world.proposals[0]!.id,
       objective: world.proposals[0]!.objective_title ?? '',
-      rankings_included: [1],
+      rankings_included: [0, 1],
     },
   }),
   'GET /api/proposal-reviews/filtered/count/': (world) => ({
@@ -257,7 +257,7 @@ const scenarios: Record<string, Scenario> = {
       proposal: world.proposals[0]!.title,
       proposal_id: world.proposals[0]!.id,
       objective: world.proposals[0]!.objective_title ?? '',
-      rankings_included: [1],
+      rankings_included: [0, 1],
     },
   }),
   'GET /api/proposal-reviews/{id}/': (world) => ({ as: 'lv0', path: { id: world.reviewId } }),
@@ -492,7 +492,7 @@ function requestOf(operation: ReferenceOperation, path: string, method: string, 
     headers['content-type'] = type;
     options.payload =
       type === 'application/x-www-form-urlencoded'
-        ? new URLSearchParams(Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, String(v)])).toString()
+        ? new URLSearchParams(Object.entries(body as Record<string, unknown>).map(([k, v]): [string, string] => [k, String(v)])).toString()
         : JSON.stringify(body);
   }
   return options;

@@ -96,7 +96,10 @@ export const proposalReviewUpdateBody = z.object({ proposal_review_update: propo
 export const reviewPublic = z.object({
   row_id: z.number().int(),
   proposal_id: z.number().int(),
+  /** `row_id` and `pr_id`: what the reference API's `ProposalPublic` requires (issue 17). */
   proposal: z.object({
+    row_id: z.number().int(),
+    pr_id: z.string(),
     title: z.string(),
     url: z.string().nullable(),
     category: z.string().nullable(),
@@ -109,7 +112,10 @@ export const reviewPublic = z.object({
   allocated_for_moderation: z.boolean(),
   next_allocation: z.number().int().nullable(),
   ranking: z.number().int().nullable(),
-  moderation: z.object({ row_id: z.number().int(), classification: z.number().int(), rationale: z.string() }).nullable(),
+  /** `review_id`: the reference API's `ModerationPublic` (issue 17). */
+  moderation: z
+    .object({ row_id: z.number().int(), review_id: z.number().int(), classification: z.number().int(), rationale: z.string() })
+    .nullable(),
   moderated: z.boolean(),
   flags: z.array(
     z.object({
@@ -155,17 +161,28 @@ export const reviewsFilterQuery = pageQuery.extend({
     .max(200)
     .optional()
     .transform((value) => value?.trim() || undefined),
-  /** The objective (category) id. */
-  objective: rowId.optional(),
+  /** The objective (category): its id, or (as the reference API sends it) its title. */
+  objective: text()
+    .trim()
+    .max(200)
+    .optional()
+    .transform((value) => (value ? (/^[1-9]\d{0,9}$/.test(value) && Number(value) <= 2_147_483_647 ? Number(value) : value) : undefined)),
   /** Only the caller's own reviews (logged in). */
   my_reviews: boolParam,
   assessors: arrayParam(text().trim().min(1).max(40)),
   rankings: arrayParam(z.coerce.number().int().min(0).max(3)),
+  /** The reference API's names for `assessors` and `rankings` (issue 17). */
+  assessor: arrayParam(text().trim().min(1).max(40)),
+  rankings_included: arrayParam(z.coerce.number().int().min(0).max(3)),
   event_id: rowId.optional(),
 });
+/** The same filters for a count (`…/count/`): no page. */
+export const reviewsCountQuery = reviewsFilterQuery.omit({ size: true, page: true });
+export type ReviewsCountQuery = z.infer<typeof reviewsCountQuery>;
 export type ReviewsFilterQuery = z.infer<typeof reviewsFilterQuery>;
 
 export const byIdsQuery = z.object({
-  ids: z.preprocess((value) => (Array.isArray(value) ? value : [value]), z.array(rowId).min(1).max(500)),
+  /** No ids: no reviews (the reference API's `ids` is optional). */
+  ids: z.preprocess((value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]), z.array(rowId).max(500)),
 });
 export const reviewIdParams = z.object({ id: rowId });

@@ -23,6 +23,13 @@ export async function eventsRoutes(app: FastifyInstance, options: { events: Even
     (request) => events.list(request.query),
   );
 
+  // The reference API's count of events (issue 17).
+  api.get(
+    '/events/count/',
+    { config: { access: 'public' }, schema: { tags: ['events'], response: { 200: z.number().int() } } },
+    async () => (await events.list({ size: 1, page: 0 })).page.total,
+  );
+
   api.get('/events/current/', { config: { access: 'public' }, schema: { tags: ['events'], response: { 200: z.array(eventPublic) } } }, () =>
     events.current(),
   );
