@@ -114,6 +114,12 @@ const matrix: Record<string, Entry> = {
     expect: adminOnly(200),
   },
   'GET /configs/status/': { request: get('/configs/status/'), expect: everyone(200) },
+  // the reference API's current event (issue 17): the event is active already, so nothing changes
+  'GET /configs/current-event/': { request: get('/configs/current-event/'), expect: everyone(200) },
+  'PUT /configs/current-event/:eventId/': {
+    request: (world) => ({ method: 'PUT', url: `/configs/current-event/${world.eventId}/` }),
+    expect: adminOnly(201),
+  },
   'GET /categories/': { request: get('/categories/'), expect: everyone(200) },
   'PUT /configs/status/': { request: send('PUT', '/configs/status/'), expect: adminOnly(422) },
 

@@ -131,6 +131,8 @@ interface World {
   event: TestEvent;
   /** An event whose configuration the config writes may change. */
   spareEvent: TestEvent;
+  /** An event whose review outcomes exist (proposal scores need them). */
+  scoredEvent: TestEvent;
   proposals: TestProposal[];
   lv0: TestReviewer;
   lv1: TestReviewer;
@@ -229,7 +231,7 @@ const scenarios: Record<string, Scenario> = {
   'POST /api/proposals/import/{event}': (world) => ({ as: 'admin', path: eventId(world) }),
   'POST /api/proposals/generate-results': (world) => ({
     as: 'admin',
-    body: { results_params: { event_id: world.event.id, dry_run: true } },
+    body: { results_params: { event_id: world.scoredEvent.id, dry_run: true } },
   }),
   // reviews
   'POST /api/proposal-reviews/': (world) => ({ as: 'lv1', body: { new_proposal_review: reviewBody(freshProposal(world).id) } }),
@@ -514,6 +516,16 @@ describe('a client built from the reference API works against ours (issue 17)', 
     };
     world.event = await ctx.newEvent({ config: switches });
     world.spareEvent = await ctx.newEvent();
+    world.scoredEvent = await ctx.newEvent();
+    await expectOk(
+      ctx.app.inject({
+        method: 'POST',
+        url: `${API}/proposal-reviews/generate-results`,
+        headers: world.admin.auth,
+        payload: { results_params: { event_id: world.scoredEvent.id, validity_threshold: 0.5, acceptance_threshold: 0.5, dry_run: false } },
+      }),
+      'generate the review outcomes',
+    );
     world.proposals = await ctx.importProposals(world.event);
     world.lv0 = await ctx.newReviewer(world.event, { level: ReviewerLevel.level_0 });
     world.lv1 = await ctx.newReviewer(world.event, { level: ReviewerLevel.level_1 });

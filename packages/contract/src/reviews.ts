@@ -90,7 +90,8 @@ export const newProposalReviewBody = z.object({ new_proposal_review: newProposal
 
 export const proposalReviewUpdate = reviewFields.extend({ row_id: bodyRowId });
 export type ProposalReviewUpdate = z.infer<typeof proposalReviewUpdate>;
-export const proposalReviewUpdateBody = z.object({ proposal_review_update: proposalReviewUpdate });
+/** The API body: `row_id` may be left out, the path names the review (the reference API has none, issue 17). */
+export const proposalReviewUpdateBody = z.object({ proposal_review_update: reviewFields.extend({ row_id: bodyRowId.optional() }) });
 
 /** Spec §3 "Review". Moderation and flags arrive with the moderation issue; until then null and empty. */
 export const reviewPublic = z.object({

@@ -31,7 +31,19 @@ export const newSubscription = z.object({
   event_id: bodyRowId,
 });
 export type NewSubscription = z.input<typeof newSubscription>;
-export const newSubscriptionBody = z.object({ new_subscription: newSubscription });
+/**
+ * The API body. As the reference API allows (issue 17): `want_to_be_reviewer` left out means yes (subscribing is
+ * asking to review), and a preferred category may be named by its document id instead of our id.
+ */
+export const newSubscriptionRequest = newSubscription.extend({
+  want_to_be_reviewer: accepted.default(true),
+  preferred_categories: z
+    .array(z.union([bodyRowId, text().trim().min(1).max(100)]))
+    .max(100)
+    .default([]),
+});
+export type NewSubscriptionRequest = z.infer<typeof newSubscriptionRequest>;
+export const newSubscriptionBody = z.object({ new_subscription: newSubscriptionRequest });
 
 /** A user's review history, over earlier events (DOMAIN.md). */
 export interface ReviewHistory {

@@ -104,7 +104,9 @@ export type CatalystIdPublic = z.infer<typeof catalystIdPublic>;
 export const subscriptionPublic = z.object({
   row_id: z.number().int(),
   event_id: z.number().int(),
-  event: z.object({ name: z.string() }),
+  /** `user_id` and the event's `row_id`, `description`, `active`: the reference API's subscription (issue 17). */
+  user_id: z.number().int(),
+  event: z.object({ row_id: z.number().int(), name: z.string(), description: z.string(), active: z.boolean() }),
   role: z.number().int(),
   status: z.number().int(),
   extra: z.object({

@@ -2,7 +2,6 @@ import { reviewsVisible } from '@cr/contract/events';
 import {
   overallScore,
   type NewProposalReview,
-  type ProposalReviewUpdate,
   type ReviewFields,
   type ReviewPublic,
   type ReviewsCountQuery,
@@ -200,7 +199,7 @@ export function createReviewsService(deps: {
       }
     },
 
-    async update(user: AuthUser, id: number, input: ProposalReviewUpdate): Promise<ReviewPublic> {
+    async update(user: AuthUser, id: number, input: ReviewFields): Promise<ReviewPublic> {
       const found = await ownReview(user, id);
       await writer(user, found.review.eventId, found.review.proposalId);
       await repo.updateReview(db, id, toFields(input));
