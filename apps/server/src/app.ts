@@ -57,6 +57,7 @@ import { registerErrorHandler } from './plugins/error-handler';
 import { registerInputGuard } from './plugins/input-guard';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerStatic } from './plugins/static';
+import { registerUnknownQueryGuard } from './plugins/unknown-query';
 import { registerSwagger } from './plugins/swagger';
 
 export interface AppOptions {
@@ -102,6 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerInputGuard(app);
+  registerUnknownQueryGuard(app, API_PREFIX);
 
   await registerSecurityHeaders(app, { apiBase: API_PREFIX, https: config.secureCookies });
   await app.register(cookie);

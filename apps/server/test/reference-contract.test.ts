@@ -571,6 +571,22 @@ describe('a client built from the reference API works against ours (issue 17)', 
     }
   });
 
+  it('refuses an unknown query parameter with a 422 naming it, and takes the reference’s names', async () => {
+    const unknown = await ctx.app.inject({ method: 'GET', url: `${API}/proposals/?size=5&frobnicate=1` });
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json().detail).toEqual([
+      expect.objectContaining({ loc: ['query', 'frobnicate'], msg: "Unknown query parameter 'frobnicate'." }),
+    ]);
+    const none = await ctx.app.inject({ method: 'GET', url: `${API}/users/me/?a=1`, headers: world.lv0.auth });
+    expect(none.statusCode).toBe(422);
+    const count = await ctx.app.inject({
+      method: 'GET',
+      url: `${API}/proposal-reviews/filtered/count/?assessor=${world.lv0.anonymousId}&rankings_included=0`,
+      headers: world.admin.auth,
+    });
+    expect(count.json()).toBeGreaterThanOrEqual(1);
+  });
+
   it.each(operations.map((operation) => [operation.key, operation] as const))('%s', async (key, { method, path, operation }) => {
     const departure = departures.get(key);
     const paged = departure?.kind === 'paged';
