@@ -587,6 +587,23 @@ describe('a client built from the reference API works against ours (issue 17)', 
     expect(count.json()).toBeGreaterThanOrEqual(1);
   });
 
+  it('says what a wrong type should have been, not that it is required (issue 17 item 5)', async () => {
+    const token = await ctx.app.inject({
+      method: 'POST',
+      url: `${API}/users/activate`,
+      payload: { user_activation: { confirmation_token: 12345 } },
+    });
+    expect(token.statusCode).toBe(422);
+    expect(token.json().detail).toEqual([expect.objectContaining({ msg: 'Confirmation token must be text.' })]);
+    const event = await ctx.app.inject({
+      method: 'POST',
+      url: `${API}/subscriptions/`,
+      headers: world.lv0.auth,
+      payload: { new_subscription: { fund_rules_acceptance: true, preferred_categories: [], event_id: 'abc' } },
+    });
+    expect(event.json().detail).toEqual([expect.objectContaining({ msg: 'Event id must be an id: a whole number from 1 to 2147483647.' })]);
+  });
+
   it.each(operations.map((operation) => [operation.key, operation] as const))('%s', async (key, { method, path, operation }) => {
     const departure = departures.get(key);
     const paged = departure?.kind === 'paged';

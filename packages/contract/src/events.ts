@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { messages, requiredText, text } from './rules';
+import { messages, requiredText, text, missingOr } from './rules';
 import { bodyRowId, rowId } from './common';
 
 /**
@@ -287,7 +287,7 @@ export const statusMessageInput = z.object({
   row_id: bodyRowId.optional(),
   /** HTML allowed; sanitised before it is stored and again when it is shown. Blank after trimming is refused. */
   message: requiredText.max(5000, messages.maxLength),
-  severity: z.enum(SEVERITIES, { error: messages.required }),
+  severity: z.enum(SEVERITIES, { error: missingOr(messages.invalid) }),
   is_active: z.boolean().default(true),
   action_text: optionalText(100),
   action_url: optionalText(2000).pipe(

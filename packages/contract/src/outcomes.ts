@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { bodyRowId } from './common';
-import { messages } from './rules';
+import { messages, missingOr } from './rules';
 
 /**
  * Review outcomes and proposal scores (spec §3 "Outcome parameters", "Score parameters", §5, §7
@@ -115,7 +115,11 @@ export const voteExportConfig = z.object({
     .number({ error: (issue) => (issue.input === undefined ? messages.required : messages.integer) })
     .int({ error: messages.integer })
     .min(0, { error: messages.atLeast0 }),
-  fund_name: z.string({ error: messages.required }).trim().min(1, { error: messages.required }).max(200, { error: messages.maxLength }),
+  fund_name: z
+    .string({ error: missingOr(messages.expectedText) })
+    .trim()
+    .min(1, { error: messages.required })
+    .max(200, { error: messages.maxLength }),
   events_id: z.array(bodyRowId).min(1, { error: messages.required }).max(100),
   threshold: z
     .number({ error: messages.integer })

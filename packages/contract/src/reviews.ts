@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { bodyRowId, pageQuery, rowId } from './common';
-import { messages, nonWhitespaceLength, text } from './rules';
+import { messages, nonWhitespaceLength, text, missingOr } from './rules';
 
 /**
  * Reviews (spec §2.12 own-review form, §2.13, §2.15, §3 "Review", §4 "Review ranking", §5 "Review", §7 "Reviews";
@@ -42,7 +42,7 @@ export const reviewMessages = {
 
 /** A rating: a whole number from 1 to 5 (a new form starts at 0, which is not yet a rating). */
 export const rating = z
-  .number({ error: messages.required })
+  .number({ error: missingOr(messages.number) })
   .int({ error: reviewMessages.rating })
   .min(1, { error: reviewMessages.rating })
   .max(RATING_MAX, { error: reviewMessages.rating });
@@ -50,7 +50,7 @@ export const rating = z
 /** A note: 200 to 3000 characters, white space not counted (spec §5; the same rule on client and server). */
 /** White space is not counted, but a note of megabytes of it is refused all the same. */
 export const NOTE_RAW_MAX = NOTE_MAX * 4;
-export const note = text({ error: messages.required })
+export const note = text({ error: missingOr(messages.expectedText) })
   .max(NOTE_RAW_MAX, { error: messages.maxLength })
   .superRefine((value, context) => {
     const length = nonWhitespaceLength(value);
@@ -66,7 +66,7 @@ export const note = text({ error: messages.required })
  */
 export const countedText = (min: number, max: number) =>
   z
-    .string({ error: messages.required })
+    .string({ error: missingOr(messages.expectedText) })
     .max(max * 4, { error: messages.maxLength })
     .superRefine((value, context) => {
       const length = nonWhitespaceLength(value);

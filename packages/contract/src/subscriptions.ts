@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { bodyRowId } from './common';
 import type { LevelQualifier, LevelQualifiers } from './events';
-import { messages, requiredText, text } from './rules';
+import { messages, requiredText, text, missingOr } from './rules';
 import { AccountStatus, RegistrationStatus, type UserInfo } from './users';
 
 /**
@@ -95,7 +95,7 @@ export function decideLevel(history: ReviewHistory, qualifiers: LevelQualifiers)
 export const invitationAnswer = z
   .object({
     event_id: bodyRowId,
-    status: z.union([z.literal(0), z.literal(1)], { error: messages.required }),
+    status: z.union([z.literal(0), z.literal(1)], { error: missingOr(messages.invalid) }),
     role: z.literal(ReviewerLevel.level_2).default(ReviewerLevel.level_2),
     public_contact: text().trim().max(500, messages.maxLength).default(''),
     telegram_handle_private: text().trim().max(100, messages.maxLength).default(''),

@@ -11,6 +11,7 @@ import {
   passwordMatchIssue,
   requiredText,
   text,
+  missingOr,
 } from './rules';
 
 /** Account status, spec §4. */
@@ -44,7 +45,9 @@ export const registerBody = z.object({ new_user: newUser });
 
 export const loginForm = z.object({
   username: catalystIdSchema,
-  password: text({ error: messages.required }).min(1, messages.required).max(1000, messages.maxLength),
+  password: text({ error: missingOr(messages.expectedText) })
+    .min(1, messages.required)
+    .max(1000, messages.maxLength),
 });
 export type LoginForm = z.infer<typeof loginForm>;
 
