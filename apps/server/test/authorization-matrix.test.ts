@@ -94,6 +94,7 @@ const matrix: Record<string, Entry> = {
   // events and configuration
   'GET /events/': { request: get('/events/'), expect: everyone(200) },
   'GET /events/current/': { request: get('/events/current/'), expect: everyone(200) },
+  'GET /events/count/': { request: get('/events/count/'), expect: everyone(200) },
   'GET /events/:eventId/': { request: (world) => ({ method: 'GET', url: `/events/${world.eventId}/` }), expect: everyone(200) },
   'POST /events/': { request: send('POST', '/events/'), expect: adminOnly(422) },
   'PUT /events/:row_id/': { request: send('PUT', (world) => `/events/${world.eventId}/`), expect: adminOnly(422) },
@@ -115,6 +116,12 @@ const matrix: Record<string, Entry> = {
     expect: adminOnly(200),
   },
   'GET /configs/status/': { request: get('/configs/status/'), expect: everyone(200) },
+  // the reference API's current event (issue 17): the event is active already, so nothing changes
+  'GET /configs/current-event/': { request: get('/configs/current-event/'), expect: everyone(200) },
+  'PUT /configs/current-event/:eventId/': {
+    request: (world) => ({ method: 'PUT', url: `/configs/current-event/${world.eventId}/` }),
+    expect: adminOnly(201),
+  },
   'GET /categories/': { request: get('/categories/'), expect: everyone(200) },
   'PUT /configs/status/': { request: send('PUT', '/configs/status/'), expect: adminOnly(422) },
 
@@ -244,6 +251,11 @@ const matrix: Record<string, Entry> = {
   // proposals
   'GET /proposals/': { request: (world) => ({ method: 'GET', url: `/proposals/?event_id=${world.eventId}` }), expect: everyone(200) },
   'GET /proposals/allocated': { request: get('/proposals/allocated'), expect: signedIn(200) },
+  // the reference API's counts (issue 17)
+  'GET /proposals/count/': { request: get('/proposals/count/'), expect: everyone(200) },
+  'GET /proposals/allocated/count': { request: get('/proposals/allocated/count'), expect: signedIn(200) },
+  'GET /proposal-reviews/count/': { request: get('/proposal-reviews/count/'), expect: everyone(200) },
+  'GET /proposal-reviews/filtered/count/': { request: get('/proposal-reviews/filtered/count/'), expect: everyone(200) },
   'GET /proposals/:id/': { request: (world) => ({ method: 'GET', url: `/proposals/${world.proposalIds[0]}/` }), expect: everyone(200) },
   'POST /proposals/import/:eventId': { request: send('POST', (world) => `/proposals/import/${world.eventId}`), expect: adminOnly(422) },
   // the web app (outside the API prefix)

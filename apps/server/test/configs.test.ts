@@ -28,7 +28,14 @@ describe.each(databaseKinds)('configs and categories routes on %s', (kind) => {
       const event = await f.newEvent(admin);
       const response = await f.get(`configs/reviews/${event.row_id}/`);
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual({ row_id: 0, id: 'reviews', id2: String(event.row_id), value: DEFAULT_REVIEWS_CONFIG });
+      expect(response.json()).toEqual({
+        row_id: 0,
+        id: 'reviews',
+        id2: String(event.row_id),
+        config_type: 'reviews',
+        event: String(event.row_id),
+        value: DEFAULT_REVIEWS_CONFIG,
+      });
       expect(response.json().value).toMatchObject({
         user_registration_enabled: true,
         review_submission_enabled: false,
@@ -74,7 +81,14 @@ describe.each(databaseKinds)('configs and categories routes on %s', (kind) => {
       const response = await f.put(`configs/reviews/${event.row_id}/`, admin, { record_update: settings });
       expect(response.statusCode).toBe(200);
       const record = response.json();
-      expect(record).toEqual({ row_id: expect.any(Number), id: 'reviews', id2: String(event.row_id), value: settings });
+      expect(record).toEqual({
+        row_id: expect.any(Number),
+        id: 'reviews',
+        id2: String(event.row_id),
+        config_type: 'reviews',
+        event: String(event.row_id),
+        value: settings,
+      });
       expect(record.row_id).toBeGreaterThan(0);
       expect((await f.get(`configs/reviews/${event.row_id}/`)).json()).toEqual(record);
     });
@@ -315,7 +329,14 @@ describe.each(databaseKinds)('configs and categories routes on %s', (kind) => {
       const event = await f.newEvent(admin);
       const response = await f.get(url(event.row_id), admin);
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual({ row_id: 0, id: 'reviews-level-qualifiers', id2: String(event.row_id), value: DEFAULT_LEVELS });
+      expect(response.json()).toEqual({
+        row_id: 0,
+        id: 'reviews-level-qualifiers',
+        id2: String(event.row_id),
+        config_type: 'reviews-level-qualifiers',
+        event: String(event.row_id),
+        value: DEFAULT_LEVELS,
+      });
     });
 
     it('saves both levels with PUT and answers them with GET afterwards (B-056)', async () => {
@@ -326,6 +347,8 @@ describe.each(databaseKinds)('configs and categories routes on %s', (kind) => {
         row_id: expect.any(Number),
         id: 'reviews-level-qualifiers',
         id2: String(event.row_id),
+        config_type: 'reviews-level-qualifiers',
+        event: String(event.row_id),
         value: levels,
       });
       expect((await f.get(url(event.row_id), admin)).json()).toEqual(response.json());
@@ -344,6 +367,13 @@ describe.each(databaseKinds)('configs and categories routes on %s', (kind) => {
       const response = await f.put(url(event.row_id), admin, { record_update: { lv1: edge, lv2: { ...edge, min_perc_valid_reviews: 1 } } });
       expect(response.statusCode).toBe(200);
       expect(response.json().value.lv2.min_perc_valid_reviews).toBe(1);
+    });
+
+    it('fills a level or a count left out with the reference API’s defaults (issue 17)', async () => {
+      const event = await f.newEvent(admin);
+      const response = await f.put(url(event.row_id), admin, { record_update: { lv1: { max_valid_reviews: 5 } } });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json().value).toEqual({ lv1: { ...DEFAULT_LEVEL_QUALIFIER, max_valid_reviews: 5 }, lv2: DEFAULT_LEVEL_QUALIFIER });
     });
 
     it('records each save with the levels before and after', async () => {
@@ -392,12 +422,6 @@ describe.each(databaseKinds)('configs and categories routes on %s', (kind) => {
           'Max active funds must be a number.',
         ],
         [
-          'a missing count (B-054)',
-          withField('lv2', 'max_valid_reviews', undefined),
-          ['body', 'record_update', 'lv2', 'max_valid_reviews'],
-          'Max valid reviews must be a number.',
-        ],
-        [
           'a percentage of -1 (B-055)',
           withField('lv1', 'min_perc_valid_reviews', -1),
           ['body', 'record_update', 'lv1', 'min_perc_valid_reviews'],
@@ -427,7 +451,6 @@ describe.each(databaseKinds)('configs and categories routes on %s', (kind) => {
           ['body', 'record_update', 'lv1', 'max_perc_valid_reviews'],
           'Max perc valid reviews must not be below the minimum.',
         ],
-        ['a missing level (B-053)', { lv1: levels.lv1 }, ['body', 'record_update', 'lv2'], undefined],
       ])('refuses %s', async (_label, value, loc, msg) => {
         const event = await f.newEvent(admin);
         const before = await snapshot();
@@ -474,6 +497,8 @@ describe.each(databaseKinds)('configs and categories routes on %s', (kind) => {
         row_id: 0,
         id: 'allocations',
         id2: String(event.row_id),
+        config_type: 'allocations',
+        event: String(event.row_id),
         value: { moderation_allocation_generated: false, proposal_allocation_generated: false },
       });
     });
@@ -510,8 +535,8 @@ describe.each(databaseKinds)('configs and categories routes on %s', (kind) => {
       const response = await f.get(`categories/?event_id=${a.row_id}`);
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual([
-        { id: expect.any(Number), title: 'Community', description: null, event_id: a.row_id },
-        { id: expect.any(Number), title: 'Open Source', description: 'Code', event_id: a.row_id },
+        expect.objectContaining({ id: expect.any(Number), title: 'Community', description: null, event_id: a.row_id, event: a.row_id }),
+        expect.objectContaining({ id: expect.any(Number), title: 'Open Source', description: 'Code', event_id: a.row_id, event: a.row_id }),
       ]);
       const all = (await f.get('categories/', user)).json() as { title: string; event_id: number }[];
       expect(all.filter((c) => c.event_id === a.row_id || c.event_id === b.row_id).map((c) => c.title)).toEqual([

@@ -167,7 +167,7 @@ describe.each(databaseKinds)('configs/status/ on %s', (kind) => {
         ['an empty message (B-039)', { message: '' }, 'message', 'Message is required.'],
         ['a message that is blank after trimming (B-040)', { message: ' \n\t ' }, 'message', 'Message is required.'],
         ['a message over 5000 characters', { message: 'm'.repeat(5001) }, 'message', 'Message is too long.'],
-        ['an unknown severity (B-038)', { severity: 'danger' }, 'severity', 'Severity is required.'],
+        ['an unknown severity (B-038)', { severity: 'danger' }, 'severity', 'Severity is invalid.'],
         ['no severity (B-038)', { severity: undefined }, 'severity', 'Severity is required.'],
         ['an action url that is not a URL (B-041)', { action_url: 'not a url' }, 'action_url', 'Please enter a valid URL.'],
         ['an action url without scheme (B-041)', { action_url: 'www.example.org' }, 'action_url', 'Please enter a valid URL.'],

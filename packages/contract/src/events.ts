@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { messages, requiredText, text } from './rules';
+import { messages, requiredText, text, missingOr } from './rules';
 import { bodyRowId, rowId } from './common';
 
 /**
@@ -142,9 +142,12 @@ export type ReviewsConfigValue = Record<string, boolean | string | null>;
 
 export const reviewsConfigBody = z.object({ record_update: reviewsConfigValue });
 
-/** A stored configuration record, as the reference API's ConfigPublic: `id` is its kind, `id2` the event. */
+/**
+ * A stored configuration record, as the reference API's ConfigPublic: `id` is its kind, `id2` the event; its
+ * AllocationGenerationPublic names them `config_type` and `event` (both are sent, issue 17).
+ */
 export function configRecord<T extends z.ZodType>(value: T) {
-  return z.object({ row_id: z.number().int(), id: z.string(), id2: z.string(), value });
+  return z.object({ row_id: z.number().int(), id: z.string(), id2: z.string(), config_type: z.string(), event: z.string(), value });
 }
 export const reviewsConfigPublic = configRecord(z.record(z.string(), settingValue));
 
@@ -155,25 +158,50 @@ export const reviewsConfigPublic = configRecord(z.record(z.string(), settingValu
 const count = z.number({ error: messages.number }).int(messages.integer).min(0, messages.atLeast0);
 const ratio = z.number({ error: messages.number }).min(0, messages.ratio).max(1, messages.ratio);
 
-export const levelQualifier = z
-  .object({
-    min_valid_reviews: count,
-    max_valid_reviews: count,
-    min_perc_valid_reviews: ratio,
-    max_perc_valid_reviews: ratio,
-    min_active_funds: count,
-    max_active_funds: count,
-  })
-  .superRefine((q, ctx) => {
-    for (const field of ['valid_reviews', 'perc_valid_reviews', 'active_funds'] as const) {
-      if (q[`max_${field}`] < q[`min_${field}`]) ctx.addIssue({ code: 'custom', message: messages.notBelowMin, path: [`max_${field}`] });
-    }
-  });
+const qualifierFields = {
+  min_valid_reviews: count,
+  max_valid_reviews: count,
+  min_perc_valid_reviews: ratio,
+  max_perc_valid_reviews: ratio,
+  min_active_funds: count,
+  max_active_funds: count,
+};
+const maxNotBelowMin = (q: Record<keyof typeof qualifierFields, number>, ctx: z.RefinementCtx) => {
+  for (const field of ['valid_reviews', 'perc_valid_reviews', 'active_funds'] as const) {
+    if (q[`max_${field}`] < q[`min_${field}`]) ctx.addIssue({ code: 'custom', message: messages.notBelowMin, path: [`max_${field}`] });
+  }
+};
+export const levelQualifier = z.object(qualifierFields).superRefine(maxNotBelowMin);
 export type LevelQualifier = z.infer<typeof levelQualifier>;
 
 export const levelQualifiers = z.object({ lv1: levelQualifier, lv2: levelQualifier });
 export type LevelQualifiers = z.infer<typeof levelQualifiers>;
-export const levelQualifiersBody = z.object({ record_update: levelQualifiers });
+/**
+ * The API body: a level or a field left out takes the reference API's default (`DEFAULT_LEVEL_QUALIFIER`, issue 17);
+ * the form (levelQualifiers) still asks for each.
+ */
+const levelQualifierWithDefaults = () =>
+  z
+    .object({
+      min_valid_reviews: count.default(0),
+      max_valid_reviews: count.default(10),
+      min_perc_valid_reviews: ratio.default(0.8),
+      max_perc_valid_reviews: ratio.default(1),
+      min_active_funds: count.default(0),
+      max_active_funds: count.default(10),
+    })
+    .superRefine(maxNotBelowMin)
+    .default({
+      min_valid_reviews: 0,
+      max_valid_reviews: 10,
+      min_perc_valid_reviews: 0.8,
+      max_perc_valid_reviews: 1,
+      min_active_funds: 0,
+      max_active_funds: 10,
+    });
+export const levelQualifiersBody = z.object({
+  record_update: z.object({ lv1: levelQualifierWithDefaults(), lv2: levelQualifierWithDefaults() }),
+});
 export const levelQualifiersPublic = configRecord(levelQualifiers);
 
 /** The reference API's defaults for both levels. */
@@ -214,7 +242,7 @@ export const statusMessageInput = z.object({
   row_id: bodyRowId.optional(),
   /** HTML allowed; sanitised before it is stored and again when it is shown. Blank after trimming is refused. */
   message: requiredText.max(5000, messages.maxLength),
-  severity: z.enum(SEVERITIES, { error: messages.required }),
+  severity: z.enum(SEVERITIES, { error: missingOr(messages.invalid) }),
   is_active: z.boolean().default(true),
   action_text: optionalText(100),
   action_url: optionalText(2000).pipe(
@@ -250,6 +278,10 @@ export const category = z.object({
   title: z.string(),
   description: z.string().nullable(),
   event_id: z.number().int(),
+  /** The reference API's names (issue 17): `row_id` (= id), `event` (= event_id), and the category document's id. */
+  row_id: z.number().int(),
+  event: z.number().int(),
+  document_id: z.string().nullable(),
 });
 export type Category = z.infer<typeof category>;
 export const categoriesQuery = z.object({ event_id: rowId.optional() });

@@ -42,6 +42,7 @@ export const validationMessages = {
   text: '{{field}} contains a character that is not allowed (a NUL character or an unpaired surrogate).',
   id: '{{field}} must be an id: a whole number from 1 to 2147483647.',
   unknownSetting: '{{field}} is not a setting this application knows.',
+  expectedText: '{{field}} must be text.',
   formInvalid: 'Sorry, not all fields are filled out correctly.',
 } as const;
 

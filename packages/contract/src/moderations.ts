@@ -105,7 +105,18 @@ export const moderationAllocationParams = z.object({
   dry_run: z.boolean().default(true),
 });
 export type ModerationAllocationParams = z.infer<typeof moderationAllocationParams>;
-export const moderationAllocationParamsBody = z.object({ allocation_params: moderationAllocationParams });
+/** The API body: a parameter left out takes the spec's default (the reference API has defaults too, issue 17). */
+export const moderationAllocationParamsBody = z.object({
+  allocation_params: moderationAllocationParams.extend({
+    moderation_seed: moderationAllocationParams.shape.moderation_seed.default(MODERATION_ALLOCATION_DEFAULTS.moderation_seed),
+    nr_of_moderations_per_review: moderationAllocationParams.shape.nr_of_moderations_per_review.default(
+      MODERATION_ALLOCATION_DEFAULTS.nr_of_moderations_per_review,
+    ),
+    min_spot_check_per_reviewer: moderationAllocationParams.shape.min_spot_check_per_reviewer.default(
+      MODERATION_ALLOCATION_DEFAULTS.min_spot_check_per_reviewer,
+    ),
+  }),
+});
 
 /** §3 result, plus the histograms and how many reviews were flagged and spot-checked. */
 export const moderationAllocationStats = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { bodyRowId } from './common';
-import { messages } from './rules';
+import { messages, missingOr } from './rules';
 
 /**
  * Review outcomes and proposal scores (spec §3 "Outcome parameters", "Score parameters", §5, §7
@@ -36,10 +36,15 @@ export const outcomeParams = z.object({
 });
 export type OutcomeParams = z.infer<typeof outcomeParams>;
 export type OutcomeParamsInput = z.input<typeof outcomeParams>;
-export const outcomeParamsBody = z.object({ results_params: outcomeParams });
+/** The API body: `minimum_sample` left out is the spec's default (the reference API has it too, issue 17). */
+export const outcomeParamsBody = z.object({
+  results_params: outcomeParams.extend({ minimum_sample: outcomeParams.shape.minimum_sample.default(OUTCOME_DEFAULTS.minimum_sample) }),
+});
 
 /** §3 "Outcome parameters" result (G-006), plus the excluded reviewers by anonymous id with their approval rate. */
 export const outcomeStats = z.object({
+  /** The reference API's `ProposalReviewResults` names the event (issue 17). */
+  event_id: z.number().int(),
   nr_of_reviewers: z.number().int(),
   nr_of_accepted_reviewers: z.number().int(),
   nr_of_excluded_reviewers: z.number().int(),
@@ -61,7 +66,19 @@ export const scoreParams = z.object({
 });
 export type ScoreParams = z.infer<typeof scoreParams>;
 export type ScoreParamsInput = z.input<typeof scoreParams>;
-export const scoreParamsBody = z.object({ results_params: scoreParams });
+/** The API body: a weight left out is the spec's default (the reference API has defaults too, issue 17). */
+export const scoreParamsBody = z.object({
+  results_params: scoreParams.extend({
+    allocation_weights: z.object({
+      allocated: ratio.default(SCORE_DEFAULTS.allocation_weights.allocated),
+      not_allocated: ratio.default(SCORE_DEFAULTS.allocation_weights.not_allocated),
+    }),
+    level_weights: z.object({
+      level_0: ratio.default(SCORE_DEFAULTS.level_weights.level_0),
+      level_1: ratio.default(SCORE_DEFAULTS.level_weights.level_1),
+    }),
+  }),
+});
 
 export const scoreAverages = z.object({
   overall: z.number(),
@@ -98,7 +115,11 @@ export const voteExportConfig = z.object({
     .number({ error: (issue) => (issue.input === undefined ? messages.required : messages.integer) })
     .int({ error: messages.integer })
     .min(0, { error: messages.atLeast0 }),
-  fund_name: z.string({ error: messages.required }).trim().min(1, { error: messages.required }).max(200, { error: messages.maxLength }),
+  fund_name: z
+    .string({ error: missingOr(messages.expectedText) })
+    .trim()
+    .min(1, { error: messages.required })
+    .max(200, { error: messages.maxLength }),
   events_id: z.array(bodyRowId).min(1, { error: messages.required }).max(100),
   threshold: z
     .number({ error: messages.integer })

@@ -110,7 +110,14 @@ export const allocationParams = z.object({
 });
 export type AllocationParams = z.infer<typeof allocationParams>;
 export type AllocationParamsInput = z.input<typeof allocationParams>;
-export const allocationParamsBody = z.object({ allocation_params: allocationParams });
+/** The API body: a parameter left out takes the spec's default (§4; the reference API has defaults too, issue 17). */
+export const allocationParamsBody = z.object({
+  allocation_params: allocationParams.extend({
+    allocation_seed: allocationParams.shape.allocation_seed.default(ALLOCATION_DEFAULTS.allocation_seed),
+    nr_of_proposals_lv0: allocationParams.shape.nr_of_proposals_lv0.default(ALLOCATION_DEFAULTS.nr_of_proposals_lv0),
+    nr_of_proposals_lv1: allocationParams.shape.nr_of_proposals_lv1.default(ALLOCATION_DEFAULTS.nr_of_proposals_lv1),
+  }),
+});
 
 export const averages = z.object({ avg: z.number(), min: z.number(), max: z.number() });
 /** Spec §3: tot, nr_of_reviewers (tot, lv0, lv1), per_reviewer and per_proposal (avg, max, min); plus histograms. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { bodyRowId, pageQuery, rowId } from './common';
-import { messages, nonWhitespaceLength, text } from './rules';
+import { messages, nonWhitespaceLength, text, missingOr } from './rules';
 
 /**
  * Reviews (spec §2.12 own-review form, §2.13, §2.15, §3 "Review", §4 "Review ranking", §5 "Review", §7 "Reviews";
@@ -42,7 +42,7 @@ export const reviewMessages = {
 
 /** A rating: a whole number from 1 to 5 (a new form starts at 0, which is not yet a rating). */
 export const rating = z
-  .number({ error: messages.required })
+  .number({ error: missingOr(messages.number) })
   .int({ error: reviewMessages.rating })
   .min(1, { error: reviewMessages.rating })
   .max(RATING_MAX, { error: reviewMessages.rating });
@@ -50,7 +50,7 @@ export const rating = z
 /** A note: 200 to 3000 characters, white space not counted (spec §5; the same rule on client and server). */
 /** White space is not counted, but a note of megabytes of it is refused all the same. */
 export const NOTE_RAW_MAX = NOTE_MAX * 4;
-export const note = text({ error: messages.required })
+export const note = text({ error: missingOr(messages.expectedText) })
   .max(NOTE_RAW_MAX, { error: messages.maxLength })
   .superRefine((value, context) => {
     const length = nonWhitespaceLength(value);
@@ -66,7 +66,7 @@ export const note = text({ error: messages.required })
  */
 export const countedText = (min: number, max: number) =>
   z
-    .string({ error: messages.required })
+    .string({ error: missingOr(messages.expectedText) })
     .max(max * 4, { error: messages.maxLength })
     .superRefine((value, context) => {
       const length = nonWhitespaceLength(value);
@@ -90,13 +90,17 @@ export const newProposalReviewBody = z.object({ new_proposal_review: newProposal
 
 export const proposalReviewUpdate = reviewFields.extend({ row_id: bodyRowId });
 export type ProposalReviewUpdate = z.infer<typeof proposalReviewUpdate>;
-export const proposalReviewUpdateBody = z.object({ proposal_review_update: proposalReviewUpdate });
+/** The API body: `row_id` may be left out, the path names the review (the reference API has none, issue 17). */
+export const proposalReviewUpdateBody = z.object({ proposal_review_update: reviewFields.extend({ row_id: bodyRowId.optional() }) });
 
 /** Spec §3 "Review". Moderation and flags arrive with the moderation issue; until then null and empty. */
 export const reviewPublic = z.object({
   row_id: z.number().int(),
   proposal_id: z.number().int(),
+  /** `row_id` and `pr_id`: what the reference API's `ProposalPublic` requires (issue 17). */
   proposal: z.object({
+    row_id: z.number().int(),
+    pr_id: z.string(),
     title: z.string(),
     url: z.string().nullable(),
     category: z.string().nullable(),
@@ -109,7 +113,10 @@ export const reviewPublic = z.object({
   allocated_for_moderation: z.boolean(),
   next_allocation: z.number().int().nullable(),
   ranking: z.number().int().nullable(),
-  moderation: z.object({ row_id: z.number().int(), classification: z.number().int(), rationale: z.string() }).nullable(),
+  /** `review_id`: the reference API's `ModerationPublic` (issue 17). */
+  moderation: z
+    .object({ row_id: z.number().int(), review_id: z.number().int(), classification: z.number().int(), rationale: z.string() })
+    .nullable(),
   moderated: z.boolean(),
   flags: z.array(
     z.object({
@@ -155,17 +162,28 @@ export const reviewsFilterQuery = pageQuery.extend({
     .max(200)
     .optional()
     .transform((value) => value?.trim() || undefined),
-  /** The objective (category) id. */
-  objective: rowId.optional(),
+  /** The objective (category): its id, or (as the reference API sends it) its title. */
+  objective: text()
+    .trim()
+    .max(200)
+    .optional()
+    .transform((value) => (value ? (/^[1-9]\d{0,9}$/.test(value) && Number(value) <= 2_147_483_647 ? Number(value) : value) : undefined)),
   /** Only the caller's own reviews (logged in). */
   my_reviews: boolParam,
   assessors: arrayParam(text().trim().min(1).max(40)),
   rankings: arrayParam(z.coerce.number().int().min(0).max(3)),
+  /** The reference API's names for `assessors` and `rankings` (issue 17). */
+  assessor: arrayParam(text().trim().min(1).max(40)),
+  rankings_included: arrayParam(z.coerce.number().int().min(0).max(3)),
   event_id: rowId.optional(),
 });
+/** The same filters for a count (`…/count/`): no page. */
+export const reviewsCountQuery = reviewsFilterQuery.omit({ size: true, page: true });
+export type ReviewsCountQuery = z.infer<typeof reviewsCountQuery>;
 export type ReviewsFilterQuery = z.infer<typeof reviewsFilterQuery>;
 
 export const byIdsQuery = z.object({
-  ids: z.preprocess((value) => (Array.isArray(value) ? value : [value]), z.array(rowId).min(1).max(500)),
+  /** No ids: no reviews (the reference API's `ids` is optional). */
+  ids: z.preprocess((value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]), z.array(rowId).max(500)),
 });
 export const reviewIdParams = z.object({ id: rowId });

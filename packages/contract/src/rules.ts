@@ -78,7 +78,18 @@ export const messages = {
   text: 'validation.text',
   id: 'validation.id',
   unknownSetting: 'validation.unknownSetting',
+  expectedText: 'validation.expectedText',
+  invalid: 'validation.invalid',
 } as const;
+
+/**
+ * A type check's message (issue 17 item 5): a field left out (or null, or a number field's NaN) is required; a value of
+ * the wrong type says what was expected instead.
+ */
+export const missingOr =
+  (expected: string) =>
+  (issue: { input?: unknown }): string =>
+    issue.input === undefined || issue.input === null || Number.isNaN(issue.input) ? messages.required : expected;
 
 // `abort`: an empty required field reports only that it is required, not every other rule as well.
 const required = { error: messages.required, abort: true } as const;
@@ -87,14 +98,16 @@ const required = { error: messages.required, abort: true } as const;
 export const text = (params?: Parameters<typeof z.string>[0]) =>
   z.string(params).refine(isAcceptableText, { error: messages.text, abort: true });
 
-export const requiredText = text({ error: messages.required }).trim().min(1, required);
+export const requiredText = text({ error: missingOr(messages.expectedText) })
+  .trim()
+  .min(1, required);
 
 export const catalystIdSchema = requiredText.max(500, messages.maxLength).refine(isCatalystId, messages.catalystId);
 
 export const emailSchema = requiredText.max(254, messages.maxLength).pipe(z.email({ error: messages.email }));
 
 /** A new password: at least 8 characters with a digit and an uppercase letter (spec §5, DOMAIN decision 2). */
-export const newPasswordSchema = text({ error: messages.required })
+export const newPasswordSchema = text({ error: missingOr(messages.expectedText) })
   .min(1, required)
   .min(PASSWORD_MIN_LENGTH, messages.passwordMin)
   .max(PASSWORD_MAX_LENGTH, messages.passwordLength)
@@ -102,7 +115,7 @@ export const newPasswordSchema = text({ error: messages.required })
   .refine(hasUppercase, messages.passwordUppercase);
 
 /** Confirmation and old password: 7 to 100 characters (spec §5 Password change). */
-export const passwordLengthSchema = text({ error: messages.required })
+export const passwordLengthSchema = text({ error: missingOr(messages.expectedText) })
   .min(1, required)
   .min(PASSWORD_CONFIRMATION_MIN_LENGTH, messages.passwordLength)
   .max(PASSWORD_MAX_LENGTH, messages.passwordLength);

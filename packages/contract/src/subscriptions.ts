@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { bodyRowId } from './common';
 import type { LevelQualifier, LevelQualifiers } from './events';
-import { messages, requiredText, text } from './rules';
-import { ReviewerLevel, type ReviewerLevelValue } from './plain';
+import { messages, requiredText, text, missingOr } from './rules';
+import { AccountStatus, RegistrationStatus, ReviewerLevel, type ReviewerLevelValue } from './plain';
+import type { UserInfo } from './users';
 
 /**
  * Reviewer subscriptions and levels (spec §3 "Subscription", §4 "Subscription status" and "Reviewer level", §5
@@ -36,7 +37,19 @@ export const newSubscription = z.object({
   event_id: bodyRowId,
 });
 export type NewSubscription = z.input<typeof newSubscription>;
-export const newSubscriptionBody = z.object({ new_subscription: newSubscription });
+/**
+ * The API body. As the reference API allows (issue 17): `want_to_be_reviewer` left out means yes (subscribing is
+ * asking to review), and a preferred category may be named by its document id instead of our id.
+ */
+export const newSubscriptionRequest = newSubscription.extend({
+  want_to_be_reviewer: accepted.default(true),
+  preferred_categories: z
+    .array(z.union([bodyRowId, text().trim().min(1).max(100)]))
+    .max(100)
+    .default([]),
+});
+export type NewSubscriptionRequest = z.infer<typeof newSubscriptionRequest>;
+export const newSubscriptionBody = z.object({ new_subscription: newSubscriptionRequest });
 
 /** A user's review history, over earlier events (DOMAIN.md). */
 export interface ReviewHistory {
@@ -88,7 +101,7 @@ export function decideLevel(history: ReviewHistory, qualifiers: LevelQualifiers)
 export const invitationAnswer = z
   .object({
     event_id: bodyRowId,
-    status: z.union([z.literal(0), z.literal(1)], { error: messages.required }),
+    status: z.union([z.literal(0), z.literal(1)], { error: missingOr(messages.invalid) }),
     role: z.literal(ReviewerLevel.level_2).default(ReviewerLevel.level_2),
     public_contact: text().trim().max(500, messages.maxLength).default(''),
     telegram_handle_private: text().trim().max(100, messages.maxLength).default(''),

@@ -11,6 +11,7 @@ import {
   passwordMatchIssue,
   requiredText,
   text,
+  missingOr,
 } from './rules';
 
 import { AccountStatus, DueDiligenceStatus, RegistrationStatus, UserRole } from './plain';
@@ -39,7 +40,9 @@ export const registerBody = z.object({ new_user: newUser });
 
 export const loginForm = z.object({
   username: catalystIdSchema,
-  password: text({ error: messages.required }).min(1, messages.required).max(1000, messages.maxLength),
+  password: text({ error: missingOr(messages.expectedText) })
+    .min(1, messages.required)
+    .max(1000, messages.maxLength),
 });
 export type LoginForm = z.infer<typeof loginForm>;
 
@@ -99,7 +102,9 @@ export type CatalystIdPublic = z.infer<typeof catalystIdPublic>;
 export const subscriptionPublic = z.object({
   row_id: z.number().int(),
   event_id: z.number().int(),
-  event: z.object({ name: z.string() }),
+  /** `user_id` and the event's `row_id`, `description`, `active`: the reference API's subscription (issue 17). */
+  user_id: z.number().int(),
+  event: z.object({ row_id: z.number().int(), name: z.string(), description: z.string(), active: z.boolean() }),
   role: z.number().int(),
   status: z.number().int(),
   extra: z.object({

@@ -361,7 +361,7 @@ describe('status message rules (B-038 to B-041)', () => {
   });
 
   it('refuses an unknown or missing severity (B-038)', () => {
-    expect(issuesOf(statusMessageInput, { ...base, severity: 'danger' })).toEqual([{ path: 'severity', message: messages.required }]);
+    expect(issuesOf(statusMessageInput, { ...base, severity: 'danger' })).toEqual([{ path: 'severity', message: messages.invalid }]);
     expect(issuesOf(statusMessageInput, { message: 'x' })).toEqual([{ path: 'severity', message: messages.required }]);
   });
 

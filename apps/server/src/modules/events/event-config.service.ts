@@ -24,6 +24,9 @@ const configRecord = <T>(row: { id: number } | undefined, kind: ConfigKind, even
   row_id: row?.id ?? 0,
   id: kind,
   id2: String(eventId),
+  // The reference API's other names for the same two (`AllocationGenerationPublic`, issue 17).
+  config_type: kind,
+  event: String(eventId),
   value,
 });
 

@@ -23,6 +23,13 @@ export async function eventsRoutes(app: FastifyInstance, options: { events: Even
     (request) => events.list(request.query),
   );
 
+  // The reference API's count of events (issue 17).
+  api.get(
+    '/events/count/',
+    { config: { access: 'public' }, schema: { tags: ['events'], response: { 200: z.number().int() } } },
+    async () => (await events.list({ size: 1, page: 0 })).page.total,
+  );
+
   api.get('/events/current/', { config: { access: 'public' }, schema: { tags: ['events'], response: { 200: z.array(eventPublic) } } }, () =>
     events.current(),
   );
@@ -56,5 +63,34 @@ export async function eventsRoutes(app: FastifyInstance, options: { events: Even
       schema: { tags: ['categories'], querystring: categoriesQuery, response: { 200: z.array(category), 422: validationErrorBody } },
     },
     (request) => events.categories(request.query.event_id),
+  );
+
+  // ---- the reference API's "current event" (issue 17) ----
+  // The newest active event. Making an event current makes it active (audited as an event update); the spec allows
+  // several current events (§7 `events/current/`), so the others stay as they are.
+  const currentEventPublic = z.object({
+    row_id: z.number().int(),
+    config_type: z.literal('current_event'),
+    value: z.number().int().optional(),
+  });
+  api.get(
+    '/configs/current-event/',
+    { config: { access: 'public' }, schema: { tags: ['configs'], response: { 200: currentEventPublic } } },
+    async () => {
+      const newest = (await events.current()).reduce<number | undefined>((max, event) => Math.max(max ?? 0, event.row_id), undefined);
+      return { row_id: newest ?? 0, config_type: 'current_event' as const, ...(newest === undefined ? {} : { value: newest }) };
+    },
+  );
+  api.put(
+    '/configs/current-event/:eventId/',
+    {
+      config: { access: 'admin' },
+      schema: { tags: ['configs'], security: [{ bearer: [] }], params: eventIdParams, response: { 201: currentEventPublic, ...errors } },
+    },
+    async (request, reply) => {
+      const event = await events.get(request.params.eventId);
+      if (!event.active) await events.update(currentUser(request).id, event.row_id, { ...event, active: true });
+      return reply.code(201).send({ row_id: event.row_id, config_type: 'current_event' as const, value: event.row_id });
+    },
   );
 }

@@ -99,7 +99,15 @@ export function createEventsService(db: Db) {
 
     async categories(eventId?: number) {
       const rows = await repo.listCategories(db, eventId);
-      return rows.map((row) => ({ id: row.id, title: row.title, description: row.description, event_id: row.eventId }));
+      return rows.map((row) => ({
+        id: row.id,
+        title: row.title,
+        description: row.description,
+        event_id: row.eventId,
+        row_id: row.id,
+        event: row.eventId,
+        document_id: row.externalId,
+      }));
     },
   };
 }

@@ -216,7 +216,7 @@ export function createModerationsService(deps: { db: Db; eventConfig: Pick<Event
         result.set(item.id, {
           allocated_for_moderation: allocated.has(item.id),
           moderated: mine !== undefined || (anyModeration.has(item.id) && seeAll.has(item.eventId)),
-          moderation: mine ? { row_id: mine.id, classification: mine.classification, rationale: mine.rationale } : null,
+          moderation: mine ? { row_id: mine.id, review_id: item.id, classification: mine.classification, rationale: mine.rationale } : null,
           next_allocation: allocated.has(item.id) ? nextAllocation(queue, item) : null,
           flags: flags
             .filter((flag) => flag.reviewId === item.id)

@@ -59,7 +59,12 @@ export const reviewOutcomesRun: AdminRun<OutcomeParams, Loaded, OutcomeResult, O
     });
     return {
       result,
-      stats: { ...result.stats, excluded_reviewers: excludedReviewers(loaded, result, params.validity_threshold), dry_run: params.dry_run },
+      stats: {
+        event_id: params.event_id,
+        ...result.stats,
+        excluded_reviewers: excludedReviewers(loaded, result, params.validity_threshold),
+        dry_run: params.dry_run,
+      },
     };
   },
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { errorBody, pageQuery, paged, validationErrorBody } from '@cr/contract/common';
 import {
   allocationParamsBody,
@@ -34,6 +35,25 @@ export async function proposalsRoutes(
       schema: { tags, querystring: proposalsQuery, response: { 200: paged(proposalRow), 422: validationErrorBody } },
     },
     (request) => options.proposals.list(request.query, request.user?.id),
+  );
+
+  // The reference API's counts (issue 17): the total of the same list.
+  api.get(
+    '/proposals/count/',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        querystring: proposalsQuery.omit({ size: true, page: true }),
+        response: { 200: z.number().int(), 422: validationErrorBody },
+      },
+    },
+    async (request) => (await options.proposals.list({ ...request.query, size: 1, page: 0 }, request.user?.id)).page.total,
+  );
+  api.get(
+    '/proposals/allocated/count',
+    { config: { access: 'user' }, schema: { tags, security: [{ bearer: [] }], response: { 200: z.number().int(), ...errors } } },
+    async (request) => (await options.proposals.allocated(currentUser(request).id, { size: 1, page: 0 })).page.total,
   );
 
   api.get(

@@ -9,6 +9,7 @@ export type ReviewInsert = typeof reviews.$inferInsert;
 const columns = {
   review: reviews,
   proposalTitle: proposals.title,
+  proposalPrId: proposals.prId,
   proposalUrl: proposals.url,
   categoryTitle: categories.title,
   assessor: subscriptions.anonymousId,
@@ -29,6 +30,8 @@ export interface ReviewFilter {
   proposalId?: number | undefined;
   proposalTitle?: string | undefined;
   objective?: number | undefined;
+  /** The objective's title, exactly but for case (the reference API filters by it). */
+  objectiveTitle?: string | undefined;
   subscriptionIds?: number[] | undefined;
   assessors?: string[] | undefined;
   rankings?: number[] | undefined;
@@ -50,6 +53,10 @@ function filterWhere(filter: ReviewFilter): SQL[] {
     );
   }
   if (filter.objective) parts.push(eq(reviews.categoryId, filter.objective));
+  if (filter.objectiveTitle)
+    parts.push(
+      sql`${reviews.categoryId} in (select id from ${categories} where lower(${categories.title}) = ${filter.objectiveTitle.toLowerCase()})`,
+    );
   if (filter.proposalTitle)
     parts.push(
       sql`${reviews.proposalId} in (select id from ${proposals} where lower(${proposals.title}) like ${likePattern(filter.proposalTitle)})`,
@@ -93,6 +100,7 @@ export async function findReview(db: DbOrTx, id: number, visibility?: ReviewVisi
 }
 
 export async function findReviewsByIds(db: DbOrTx, ids: number[], visibility: ReviewVisibility) {
+  if (ids.length === 0) return [];
   return joined(db)
     .where(and(inArray(reviews.id, ids), reviewVisibleTo(visibility)))
     .orderBy(asc(reviews.id));
@@ -129,6 +137,7 @@ export async function findProposalForReview(db: DbOrTx, proposalId: number) {
       eventId: proposals.eventId,
       categoryId: proposals.categoryId,
       title: proposals.title,
+      prId: proposals.prId,
       url: proposals.url,
       categoryTitle: categories.title,
     })

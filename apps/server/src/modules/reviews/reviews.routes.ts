@@ -9,6 +9,7 @@ import {
   proposalReviewUpdateBody,
   reviewIdParams,
   reviewPublic,
+  reviewsCountQuery,
   reviewsFilterQuery,
 } from '@cr/contract/reviews';
 import { currentUser } from '../../plugins/auth';
@@ -38,6 +39,17 @@ export async function reviewsRoutes(app: FastifyInstance, options: { reviews: Re
     },
     (request) => reviews.filtered(request.user, request.query),
   );
+  // The reference API's counts (issue 17): how many reviews the same filters find.
+  for (const url of ['/proposal-reviews/count/', '/proposal-reviews/filtered/count/']) {
+    api.get(
+      url,
+      {
+        config: { access: 'public' },
+        schema: { tags, querystring: reviewsCountQuery, response: { 200: z.number().int(), 422: validationErrorBody } },
+      },
+      (request) => reviews.count(request.user, request.query),
+    );
+  }
   api.get(
     '/proposal-reviews/by-ids/',
     {

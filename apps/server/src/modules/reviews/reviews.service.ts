@@ -2,9 +2,9 @@ import { reviewsVisible } from '@cr/contract/events';
 import {
   overallScore,
   type NewProposalReview,
-  type ProposalReviewUpdate,
   type ReviewFields,
   type ReviewPublic,
+  type ReviewsCountQuery,
   type ReviewsFilterQuery,
 } from '@cr/contract/reviews';
 import { AccountStatus, RegistrationStatus } from '@cr/contract/users';
@@ -67,6 +67,8 @@ export function toReviewPublic(row: repo.ReviewRow, moderation: ReviewModeration
     row_id: review.id,
     proposal_id: review.proposalId,
     proposal: {
+      row_id: review.proposalId,
+      pr_id: row.proposalPrId,
       title: row.proposalTitle,
       url: row.proposalUrl,
       category: row.categoryTitle,
@@ -149,6 +151,23 @@ export function createReviewsService(deps: {
     return found;
   }
 
+  /** The filters of a list or count query; the reference API's names (`assessor`, `rankings_included`) add to ours. */
+  async function filterOf(viewer: AuthUser | null, query: ReviewsCountQuery): Promise<repo.ReviewFilter> {
+    const asked = [...(query.rankings ?? []), ...(query.rankings_included ?? [])];
+    const rankings = asked.length > 0 ? [...new Set([...asked, ...(query.include_pending ? [0] : [])])] : undefined;
+    const assessors = [...(query.assessors ?? []), ...(query.assessor ?? [])];
+    return {
+      proposalId: query.proposal_id,
+      proposalTitle: query.proposal,
+      objective: typeof query.objective === 'number' ? query.objective : undefined,
+      objectiveTitle: typeof query.objective === 'string' ? query.objective : undefined,
+      eventId: query.event_id,
+      assessors: assessors.length > 0 ? assessors : undefined,
+      rankings,
+      subscriptionIds: query.my_reviews ? (viewer ? await lookups.subscriptionIdsOf(viewer.id) : []) : undefined,
+    };
+  }
+
   return {
     /** Submitting is the hot path of the last hour: five queries, and the answer built from what they returned. */
     async create(user: AuthUser, input: NewProposalReview): Promise<ReviewPublic> {
@@ -167,6 +186,7 @@ export function createReviewsService(deps: {
         return toReviewPublic({
           review,
           proposalTitle: proposal.title,
+          proposalPrId: proposal.prId,
           proposalUrl: proposal.url,
           categoryTitle: proposal.categoryTitle,
           assessor: context.anonymousId,
@@ -179,7 +199,7 @@ export function createReviewsService(deps: {
       }
     },
 
-    async update(user: AuthUser, id: number, input: ProposalReviewUpdate): Promise<ReviewPublic> {
+    async update(user: AuthUser, id: number, input: ReviewFields): Promise<ReviewPublic> {
       const found = await ownReview(user, id);
       await writer(user, found.review.eventId, found.review.proposalId);
       await repo.updateReview(db, id, toFields(input));
@@ -232,19 +252,16 @@ export function createReviewsService(deps: {
 
     async filtered(viewer: AuthUser | null, query: ReviewsFilterQuery) {
       const visibility = await visibilityFor(viewer);
-      const rankings =
-        query.rankings && query.rankings.length > 0 ? [...new Set([...query.rankings, ...(query.include_pending ? [0] : [])])] : undefined;
-      const filter: repo.ReviewFilter = {
-        proposalId: query.proposal_id,
-        proposalTitle: query.proposal,
-        objective: query.objective,
-        eventId: query.event_id,
-        assessors: query.assessors,
-        rankings,
-        subscriptionIds: query.my_reviews ? (viewer ? await lookups.subscriptionIdsOf(viewer.id) : []) : undefined,
-      };
+      const filter = await filterOf(viewer, query);
       const { rows, total } = await repo.listReviews(db, filter, visibility, query, (key, load) => totals.get(key, load));
       return { data: await answers(viewer, rows), page: { total, size: query.size, page: query.page } };
+    },
+
+    /** How many reviews the filters find (the reference API's `…/count/`). */
+    async count(viewer: AuthUser | null, query: ReviewsCountQuery): Promise<number> {
+      const visibility = await visibilityFor(viewer);
+      const filter = await filterOf(viewer, query);
+      return (await repo.listReviews(db, filter, visibility, { size: 1, page: 0 }, (key, load) => totals.get(key, load))).total;
     },
   };
 }

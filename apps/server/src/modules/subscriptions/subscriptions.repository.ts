@@ -4,6 +4,12 @@ import { categories, events, subscriptions } from '../../db/schema/index';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type NewSubscriptionRow = typeof subscriptions.$inferInsert;
+/** What a subscription answer tells of its event. */
+export interface SubscriptionEvent {
+  name: string;
+  description: string;
+  active: boolean;
+}
 
 export async function insertSubscription(db: DbOrTx, values: NewSubscriptionRow) {
   const rows = await db.insert(subscriptions).values(values).returning();
@@ -21,7 +27,7 @@ export async function listForUserEvent(db: DbOrTx, userId: number, eventId: numb
 /** A user's subscriptions, newest first, with the event's name. */
 export async function listForUser(db: DbOrTx, userId: number) {
   return db
-    .select({ subscription: subscriptions, eventName: events.name })
+    .select({ subscription: subscriptions, eventName: events.name, eventDescription: events.description, eventActive: events.active })
     .from(subscriptions)
     .innerJoin(events, eq(events.id, subscriptions.eventId))
     .where(eq(subscriptions.userId, userId))
@@ -37,6 +43,18 @@ export async function categoryTitles(db: DbOrTx, ids: number[]) {
   if (ids.length === 0) return new Map<number, string>();
   const rows = await db.select({ id: categories.id, title: categories.title }).from(categories).where(inArray(categories.id, ids));
   return new Map(rows.map((row) => [row.id, row.title]));
+}
+
+/** Category ids for ids or category document ids of the event; an unknown document id answers 0 (no category). */
+export async function categoryIdsOf(db: DbOrTx, eventId: number, refs: (number | string)[]): Promise<number[]> {
+  const documentIds = refs.filter((ref): ref is string => typeof ref === 'string');
+  if (documentIds.length === 0) return refs as number[];
+  const rows = await db
+    .select({ id: categories.id, externalId: categories.externalId })
+    .from(categories)
+    .where(and(eq(categories.eventId, eventId), inArray(categories.externalId, documentIds)));
+  const byDocument = new Map(rows.map((row) => [row.externalId, row.id]));
+  return refs.map((ref) => (typeof ref === 'number' ? ref : (byDocument.get(ref) ?? 0)));
 }
 
 export async function eventCategoryIds(db: DbOrTx, eventId: number) {

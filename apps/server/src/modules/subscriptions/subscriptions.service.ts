@@ -5,7 +5,7 @@ import {
   decideLevel,
   fitsLevel,
   type InvitationAnswer,
-  type NewSubscription,
+  type NewSubscriptionRequest,
   type ReviewHistory,
 } from '@cr/contract/subscriptions';
 import type { SubscriptionPublic, UserInfo } from '@cr/contract/users';
@@ -48,12 +48,17 @@ export function createSubscriptionsService(deps: {
   const { db, events, eventConfig, verification } = deps;
 
   /** Subscriptions in the wire shape; the category titles of all of them come in one query. */
-  async function toPublic(tx: DbOrTx, items: { row: repo.SubscriptionRow; eventName: string }[]): Promise<SubscriptionPublic[]> {
+  async function toPublic(
+    tx: DbOrTx,
+    items: { row: repo.SubscriptionRow; event: repo.SubscriptionEvent }[],
+  ): Promise<SubscriptionPublic[]> {
     const titles = await repo.categoryTitles(tx, [...new Set(items.flatMap(({ row }) => row.preferredCategories))]);
-    return items.map(({ row, eventName }) => ({
+    return items.map(({ row, event }) => ({
       row_id: row.id,
       event_id: row.eventId,
-      event: { name: eventName },
+      // `user_id` and the whole event: the reference API's `ReviewerSubscriptionPublic` (issue 17).
+      user_id: row.userId,
+      event: { row_id: row.eventId, name: event.name, description: event.description, active: event.active },
       role: row.role,
       status: row.status,
       extra: {
@@ -69,10 +74,10 @@ export function createSubscriptionsService(deps: {
   }
 
   /** The user's subscriptions to one event, in the wire shape. */
-  const eventSubscriptions = async (tx: DbOrTx, userId: number, event: { row_id: number; name: string }) =>
+  const eventSubscriptions = async (tx: DbOrTx, userId: number, event: { row_id: number } & repo.SubscriptionEvent) =>
     toPublic(
       tx,
-      (await repo.listForUserEvent(tx, userId, event.row_id)).map((row) => ({ row, eventName: event.name })),
+      (await repo.listForUserEvent(tx, userId, event.row_id)).map((row) => ({ row, event })),
     );
 
   /**
@@ -89,12 +94,12 @@ export function createSubscriptionsService(deps: {
      * Subscribes a user while subscription is open and they have none for the event. The level comes from their
      * history: LV2 answers an invited level-2 subscription, LV1 keeps the chosen categories, LV0 none.
      */
-    async subscribe(userId: number, input: NewSubscription): Promise<SubscriptionPublic[]> {
+    async subscribe(userId: number, input: NewSubscriptionRequest): Promise<SubscriptionPublic[]> {
       const event = await events.get(input.event_id);
       if (!(await eventConfig.switchActive(event.row_id, 'reviewer_subscription_enabled'))) throw forbidden(subscriptionMessages.closed);
       const qualifiers = (await eventConfig.levelQualifiers(event.row_id)).value;
       const level = decideLevel(await history(userId, event.row_id), qualifiers);
-      const chosen = [...new Set(input.preferred_categories ?? [])];
+      const chosen = [...new Set(await repo.categoryIdsOf(db, event.row_id, input.preferred_categories ?? []))];
       if (level === ReviewerLevel.level_1 && chosen.length > 0) {
         const known = await repo.eventCategoryIds(db, event.row_id);
         if (chosen.some((id) => !known.has(id))) throw badRequest(subscriptionMessages.unknownCategory);
@@ -221,7 +226,10 @@ export function createSubscriptionsService(deps: {
       const rows = await repo.listForUser(db, userId);
       return toPublic(
         db,
-        rows.map(({ subscription, eventName }) => ({ row: subscription, eventName })),
+        rows.map(({ subscription, eventName, eventDescription, eventActive }) => ({
+          row: subscription,
+          event: { name: eventName, description: eventDescription, active: eventActive },
+        })),
       );
     },
   };
