@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { bodyRowId } from './common';
 import type { LevelQualifier, LevelQualifiers } from './events';
 import { messages, requiredText, text, missingOr } from './rules';
-import { AccountStatus, RegistrationStatus, ReviewerLevel, type ReviewerLevelValue } from './plain';
-import type { UserInfo } from './users';
+import { ReviewerLevel, type ReviewerLevelValue } from './plain';
 
 /**
  * Reviewer subscriptions and levels (spec §3 "Subscription", §4 "Subscription status" and "Reviewer level", §5
