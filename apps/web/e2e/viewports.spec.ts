@@ -235,13 +235,53 @@ for (const viewport of VIEWPORTS) {
       await expect(stats).toBeHidden();
     });
 
-    for (const path of ['/', '/login', '/register']) {
+    for (const path of [
+      '/',
+      '/login',
+      '/register',
+      '/check-your-inbox',
+      '/reset-password',
+      '/account/activation',
+      '/account/email-verification',
+      '/no-such-screen',
+    ]) {
       test(`${path} fits`, async ({ page }) => {
         await page.goto(path);
         await page.getByRole('contentinfo').waitFor();
         await expectFits(page);
       });
     }
+
+    test('the admin status messages and a user profile fit', async ({ page }) => {
+      await login(page, demo.admin);
+      await page.goto('/admin/status');
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expectFits(page);
+      await page.goto('/admin/users');
+      await list(page, phone, 'Users')
+        .getByRole('link', { name: /^View the profile of / })
+        .first()
+        .click();
+      await expect(page).toHaveURL(/\/admin\/users\/.+/);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expectFits(page);
+    });
+
+    test('every section of an event configuration fits', async ({ page }) => {
+      await login(page, demo.admin);
+      await page.goto('/admin/events');
+      await list(page, phone, 'Events').getByRole('link', { name: 'Configure Fund 15 (demo)' }).click();
+      await expect(page.getByRole('heading', { level: 1, name: 'Fund 15 (demo)' })).toBeVisible();
+      const sections = page.getByRole('navigation', { name: 'Event configuration sections' }).getByRole('button');
+      const names = await sections.allTextContents();
+      expect(names.length).toBeGreaterThanOrEqual(9);
+      for (const name of names) {
+        await sections.filter({ hasText: name }).click();
+        await expect(page.getByRole('heading', { level: 2, name })).toBeVisible();
+        await expectNoOverflow(page);
+      }
+      await expectAccessible(page);
+    });
 
     test('the profile fits; its subscriptions table says when it scrolls sideways', async ({ page }) => {
       await login(page, demo.reviewer);
