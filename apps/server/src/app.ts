@@ -100,7 +100,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger ?? loggerOptions(config.LOG_LEVEL),
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
-    routerOptions: { ignoreTrailingSlash: true },
+    // A Catalyst ID (up to 500 characters, spec §3) travels URL-encoded in paths such as `admin/users/{id}`: up to
+    // three characters each. Fastify's default of 100 would answer a long one 404 as if no route matched.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1600 },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

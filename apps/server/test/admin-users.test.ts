@@ -129,6 +129,16 @@ describe.each(databaseKinds)('admin/users routes on %s', (kind) => {
       }
     });
 
+    it('finds a user whose Catalyst ID is 500 characters long, URL-encoded in the path (issue 19)', async () => {
+      const unique = uniqueName('long');
+      const catalystId = `id.catalyst://cardano/${unique}-${'x'.repeat(500 - 'id.catalyst://cardano/'.length - unique.length - 1)}`;
+      expect(catalystId).toHaveLength(500);
+      const registered = await ctx.register({ catalyst_id: catalystId, email: `${unique}@example.test` });
+      const response = await info(registered.catalystId);
+      expect(response.statusCode).toBe(200);
+      expect(response.json().email).toBe(registered.email);
+    });
+
     it('answers an admin about any account, whatever its status or role', async () => {
       const banned = await ctx.newUser();
       await ctx.setStatus(banned.id, AccountStatus.banned);

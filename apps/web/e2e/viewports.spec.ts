@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { freshReviewer, note, noteField, ownReview } from './review-helpers';
-import { activeUser, adminHeaders, demo, expectAccessible, login } from './support';
+import { activeUser, adminHeaders, demo, expectAccessible, login, registerThroughApi, uniqueIdentity } from './support';
 
 /*
  * Issue 19: every screen at a phone's size (390×844) and a tablet's (768×1024). On each: the page never scrolls
@@ -16,14 +16,45 @@ const VIEWPORTS = [
 
 /** The page body is no wider than the window: nothing runs off the right edge. */
 async function expectNoOverflow(page: Page) {
+  const overflow = () =>
+    page.evaluate(() => {
+      const by = document.documentElement.scrollWidth - window.innerWidth;
+      // The elements that reach past the right edge, named so that a failure says what to fix.
+      const culprits =
+        by <= 0
+          ? []
+          : [...document.body.querySelectorAll<HTMLElement>('*')]
+              .filter(
+                (element) =>
+                  element.getBoundingClientRect().right > window.innerWidth + 0.5 ||
+                  (element.clientWidth > 1 && element.scrollWidth > element.clientWidth + 1),
+              )
+              .slice(-5)
+              .map(
+                (element) =>
+                  `${element.tagName.toLowerCase()}.${[...element.classList].join('.')} "${(element.textContent ?? '').slice(0, 40)}"`,
+              );
+      return { by, culprits };
+    });
   await expect
-    .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), { message: 'page scrolls sideways' })
-    .toBeLessThanOrEqual(0);
+    .poll(async () => (await overflow()).by, { message: 'page scrolls sideways' })
+    .toBeLessThanOrEqual(0)
+    .catch(async (error: Error) => {
+      throw new Error(`${error.message}\nReaching past the edge: ${(await overflow()).culprits.join('; ')}`);
+    });
 }
 
 async function expectFits(page: Page) {
   await expectNoOverflow(page);
   await expectAccessible(page);
+}
+
+/** Registers a user whose Catalyst ID is one unbroken word of 500 characters (the longest allowed); answers the id. */
+async function registerLongId(request: APIRequestContext) {
+  const user = uniqueIdentity();
+  const catalystId = `${user.catalystId}-${'x'.repeat(500 - user.catalystId.length - 1)}`;
+  await registerThroughApi(request, { ...user, catalystId });
+  return catalystId;
 }
 
 /** A list as the window shows it: a list of cards on a phone, a table on a tablet. */
@@ -181,7 +212,8 @@ for (const viewport of VIEWPORTS) {
       await expect(form.getByRole('radio')).toHaveCount(0);
     });
 
-    test('the admin events and users fit; an event opens its configuration in one column', async ({ page }) => {
+    test('the admin events and users fit; an event opens its configuration in one column', async ({ page, request }) => {
+      await registerLongId(request); // the newest user, so the first row of the list
       await login(page, demo.admin);
       await page.goto('/admin/users');
       const users = list(page, phone, 'Users');
@@ -252,10 +284,15 @@ for (const viewport of VIEWPORTS) {
       });
     }
 
-    test('the admin status messages fit', async ({ page }) => {
+    test('the admin status messages and a user profile with a long Catalyst ID fit', async ({ page, request }) => {
       await login(page, demo.admin);
       await page.goto('/admin/status');
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expectFits(page);
+      const longId = await registerLongId(request);
+      await page.goto(`/admin/users/${encodeURIComponent(longId)}`);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expect(page.getByRole('region', { name: 'Invite to level 2' })).toBeVisible();
       await expectFits(page);
     });
 

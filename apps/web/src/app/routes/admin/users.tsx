@@ -119,7 +119,8 @@ export default function AdminUsers() {
                   <Table.Tr key={user.id}>
                     <Table.Td>
                       <Group gap={4} wrap="nowrap">
-                        <Text size="sm" ff="monospace">
+                        {/* One word of up to 500 characters: it wraps, so the table never widens past its frame. */}
+                        <Text size="sm" ff="monospace" miw={0} style={{ overflowWrap: 'anywhere' }}>
                           {user.catalyst_id}
                         </Text>
                         <CopyButton value={user.catalyst_id} />
