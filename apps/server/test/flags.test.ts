@@ -1,7 +1,15 @@
 import { FlagType, externalFlag, reviewFlag } from '@cr/contract/flags';
 import { describe, expect, it } from 'vitest';
-import { AI_FEATURE_WEIGHTS, aiFeatures, aiGeneratedScore } from '../src/domain/flags/ai-generated';
+import {
+  AI_FEATURE_WEIGHTS,
+  aiFeatures,
+  aiGeneratedScore,
+  STOCK_PATTERN,
+  TRANSITIONS,
+  type AiFeatures,
+} from '../src/domain/flags/ai-generated';
 import { computeFlags } from '../src/domain/flags/compute-flags';
+import { computeFlagsOnThreads } from '../src/modules/flags/flag-threads';
 import { ProfanityMatcher } from '../src/domain/flags/profanity';
 import { findSimilarNotes, jaccard, shingleSet, type Note } from '../src/domain/flags/similarity';
 import { createPrng } from '../src/domain/prng';
@@ -96,6 +104,76 @@ describe('ai_generated (flag type 2)', () => {
   });
 });
 
+/** The features' definitions as regular expressions (the scan in ai-generated.ts must answer exactly these). */
+function aiFeaturesByDefinition(text: string): AiFeatures {
+  const clamp = (value: number) => Math.min(1, Math.max(0, value));
+  const lower = text.toLowerCase();
+  const words = lower.match(/[\p{L}\p{N}'’-]+/gu) ?? [];
+  if (words.length === 0) return { stockPhrases: 0, uniformity: 0, transitions: 0, wordLength: 0 };
+  const stock = lower.match(STOCK_PATTERN)?.length ?? 0;
+  const sentences = text
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((sentence) => sentence.trim())
+    .filter((sentence) => /[\p{L}]/u.test(sentence));
+  const lengths = sentences.map((sentence) => (sentence.match(/[\p{L}\p{N}'’-]+/gu) ?? []).length);
+  let uniformity = 0;
+  if (lengths.length >= 4) {
+    const mean = lengths.reduce((a, b) => a + b, 0) / lengths.length;
+    const variance = lengths.reduce((sum, length) => sum + (length - mean) ** 2, 0) / lengths.length;
+    const cv = mean > 0 ? Math.sqrt(variance) / mean : 0;
+    uniformity = clamp((0.6 - cv) / 0.4);
+  }
+  const opening = sentences.filter((sentence) => TRANSITIONS.test(sentence)).length;
+  const letters = words.reduce((sum, word) => sum + word.length, 0);
+  return {
+    stockPhrases: clamp(((stock / words.length) * 100) / 3),
+    uniformity,
+    transitions: sentences.length ? clamp((opening / sentences.length) * 3) : 0,
+    wordLength: clamp((letters / words.length - 4.6) / 1.2),
+  };
+}
+
+describe('the one-pass scans answer exactly their regular-expression definitions', () => {
+  const edgeCases = [
+    '',
+    ' ',
+    '.',
+    'Furthermore',
+    '  Moreover, it works.\n\n\nThus done. However\tfine!  Overall. furthermore? thusly not. Notably',
+    'First.\u00a0Second!\u2003Third?\u3000Fourth.\ufeffFifth',
+    'a.\n b\n\n.c d. . . e',
+    "It's important to note: the team’s well-structured, ever-evolving roadmap—robust; robustness; ROBUST.",
+    'İstanbul ŞEHİR çok güzel. Ünlü straße. ΣΟΦΊΑ σοφία. 東京は大きい。 Дом 42 — кот.',
+    'Emoji 😀 words 𝒜𝒷𝒸 and 𝟘𝟙 numbers. 🙂🙂🙂. Next line\r\nwith CRLF.\rAnd CR.',
+    'in conclusion,in summary,overall,robust-seamless leverage-leverages navigate the theory navigate the, end',
+    "--- ' ' ’’ - - 123 4.5.6 !!! ??? ...",
+  ];
+  it('ai_generated features on edge cases (unicode, breaks, punctuation)', () => {
+    for (const text of edgeCases) expect(aiFeatures(text), JSON.stringify(text)).toEqual(aiFeaturesByDefinition(text));
+  });
+
+  it('ai_generated features and profanity on a corpus of 1,000 synthetic reviews', () => {
+    const matcher = new ProfanityMatcher();
+    const plain = new ProfanityMatcher();
+    for (const review of syntheticReviews(1000, { seed: 9, duplicateRate: 0.02 })) {
+      const text = review.notes.join('\n');
+      expect(aiFeatures(text)).toEqual(aiFeaturesByDefinition(text));
+      const bySplit = text
+        .toLowerCase()
+        .split(/\s+/)
+        .some((token) => token !== '' && plain.profaneWords(token).length > 0);
+      expect(matcher.hasProfanity(text)).toBe(bySplit);
+    }
+    for (const text of ['clean\u00a0shit', 'fine\u2028sh1t', 'x\tfuck', 'nothing here', '']) {
+      const bySplit = text
+        .toLowerCase()
+        .split(/\s+/)
+        .some((token) => token !== '' && plain.profaneWords(token).length > 0);
+      expect(matcher.hasProfanity(text), text).toBe(bySplit);
+    }
+  });
+});
+
 describe('computeFlags over an event', () => {
   const prng = createPrng(5);
   const base = syntheticNote(prng);
@@ -124,6 +202,27 @@ describe('computeFlags over an event', () => {
     expect(flags.get(3)).toEqual([{ flag_type: FlagType.profanity, score: 1, related_reviews: [], related_criteria: null }]);
     expect(flags.has(4)).toBe(false);
     expect(perType).toEqual({ profanity: 1, similarity: 2, ai_generated: 0 });
+  });
+});
+
+describe('Compute flags on two threads', () => {
+  it('answers exactly what one thread answers, the per-review types computed in a worker thread', async () => {
+    const reviews = syntheticReviews(300, { seed: 4, duplicateRate: 0.05 }).map((review, index) => ({
+      id: review.id,
+      notes: (index === 7 ? [review.notes[0], 'This is shit.', review.notes[2]] : review.notes) as [string, string, string],
+    }));
+    const options = { similarityThreshold: 0.8, aiGeneratedThreshold: 0.3 };
+    const expected = computeFlags(reviews, options);
+    expect(expected.perType.profanity).toBe(1);
+    expect(expected.perType.similarity).toBeGreaterThan(0);
+    const threadErrors: unknown[] = [];
+    const onThreads = await computeFlagsOnThreads(reviews, {
+      ...options,
+      minReviews: 0,
+      onThreadError: (error) => threadErrors.push(error),
+    });
+    expect(threadErrors).toEqual([]);
+    expect(onThreads).toEqual(expected);
   });
 });
 

@@ -31,33 +31,42 @@ export interface FlagResult {
 
 const round4 = (value: number) => Math.round(value * 10_000) / 10_000;
 
-/**
- * All three flag types over an event's submitted reviews (DOMAIN.md "Flags"). Pure: the run loads the reviews and
- * stores the answer. A similarity flag lists every other review with a note at or above the threshold, most similar
- * first, with the criterion of that review's matching note; its score is the highest similarity.
- */
-export function computeFlags(reviews: readonly FlagInputReview[], options: FlagOptions): FlagResult {
+type PerType = FlagResult['perType'];
+
+const addTo = (flags: Map<number, ComputedFlag[]>, review: number, flag: ComputedFlag) => {
+  const list = flags.get(review);
+  if (list) list.push(flag);
+  else flags.set(review, [flag]);
+};
+
+/** The two types judged one review at a time (profanity, then ai_generated): a worker thread can run them. */
+export function perReviewFlags(
+  reviews: readonly FlagInputReview[],
+  options: Pick<FlagOptions, 'aiGeneratedThreshold' | 'profanity'>,
+): FlagResult {
   const profanity = options.profanity ?? new ProfanityMatcher();
   const flags = new Map<number, ComputedFlag[]>();
-  const perType = { profanity: 0, similarity: 0, ai_generated: 0 };
-  const add = (review: number, flag: ComputedFlag) => {
-    const list = flags.get(review);
-    if (list) list.push(flag);
-    else flags.set(review, [flag]);
-  };
-
+  const perType: PerType = { profanity: 0, similarity: 0, ai_generated: 0 };
   for (const review of reviews) {
     if (review.notes.some((note) => profanity.hasProfanity(note))) {
-      add(review.id, { flag_type: FlagType.profanity, score: 1, related_reviews: [], related_criteria: null });
+      addTo(flags, review.id, { flag_type: FlagType.profanity, score: 1, related_reviews: [], related_criteria: null });
       perType.profanity += 1;
     }
     const ai = aiGeneratedScore(review.notes.join('\n'));
     if (ai > options.aiGeneratedThreshold) {
-      add(review.id, { flag_type: FlagType.ai_generated, score: ai, related_reviews: [], related_criteria: null });
+      addTo(flags, review.id, { flag_type: FlagType.ai_generated, score: ai, related_reviews: [], related_criteria: null });
       perType.ai_generated += 1;
     }
   }
+  return { flags, perType };
+}
 
+/**
+ * Similarity flags: a review's flag lists every other review with a note at or above the threshold, most similar
+ * first, with the criterion of that review's matching note; its score is the highest similarity.
+ */
+export function similarityFlags(reviews: readonly FlagInputReview[], options: Pick<FlagOptions, 'similarityThreshold'>): FlagResult {
+  const flags = new Map<number, ComputedFlag[]>();
   const notes: Note[] = [];
   for (const review of reviews)
     review.notes.forEach((text, criterion) => {
@@ -77,13 +86,24 @@ export function computeFlags(reviews: readonly FlagInputReview[], options: FlagO
   }
   for (const [review, byReview] of related) {
     const ordered = [...byReview.entries()].sort((x, y) => y[1].similarity - x[1].similarity || x[0] - y[0]);
-    add(review, {
+    addTo(flags, review, {
       flag_type: FlagType.similarity,
       score: round4(ordered[0]![1].similarity),
       related_reviews: ordered.map(([id]) => id),
       related_criteria: ordered.map(([, match]) => NOTE_CRITERIA[match.criterion]!),
     });
-    perType.similarity += 1;
   }
-  return { flags, perType };
+  return { flags, perType: { profanity: 0, similarity: related.size, ai_generated: 0 } };
+}
+
+/** Both parts together: each review's flags in type order (profanity, ai_generated, similarity). */
+export function mergeFlagResults(perReview: FlagResult, similarity: FlagResult): FlagResult {
+  const flags = new Map([...perReview.flags].map(([review, list]) => [review, [...list]]));
+  for (const [review, list] of similarity.flags) for (const flag of list) addTo(flags, review, flag);
+  return { flags, perType: { ...perReview.perType, similarity: similarity.perType.similarity } };
+}
+
+/** All three flag types over an event's submitted reviews (DOMAIN.md "Flags"). Pure: the run loads and stores. */
+export function computeFlags(reviews: readonly FlagInputReview[], options: FlagOptions): FlagResult {
+  return mergeFlagResults(perReviewFlags(reviews, options), similarityFlags(reviews, options));
 }

@@ -1,4 +1,5 @@
 import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'obscenity';
+import { isSpace } from './text-scan';
 
 /**
  * Profanity (DOMAIN.md "Flags", type 0) with obscenity's maintained English word list and its recommended
@@ -28,9 +29,18 @@ export class ProfanityMatcher {
     return hit;
   }
 
-  /** Whether any word of the text is profane. */
+  /** Whether any word of the text is profane (the tokens of `split(/\s+/)`, scanned without a regular expression). */
   hasProfanity(text: string): boolean {
-    for (const token of text.toLowerCase().split(/\s+/)) if (token && this.token(token)) return true;
+    const lower = text.toLowerCase();
+    let start = -1;
+    for (let i = 0; i <= lower.length; i += 1) {
+      if (i < lower.length && !isSpace(lower.charCodeAt(i))) {
+        if (start < 0) start = i;
+      } else if (start >= 0) {
+        if (this.token(lower.slice(start, i))) return true;
+        start = -1;
+      }
+    }
     return false;
   }
 

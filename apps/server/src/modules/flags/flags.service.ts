@@ -1,5 +1,6 @@
 import { FlagType, type ComputeFlagsParams, type ExternalFlag, type FlagRunStats } from '@cr/contract/flags';
-import { computeFlags, type FlagResult } from '../../domain/flags/compute-flags';
+import { type FlagResult } from '../../domain/flags/compute-flags';
+import { computeFlagsOnThreads } from './flag-threads';
 import { ProfanityMatcher } from '../../domain/flags/profanity';
 import type { Db, DbOrTx } from '../../db/client';
 import { ValidationFailure } from '../../errors';
@@ -17,9 +18,14 @@ const profanity = new ProfanityMatcher();
 /** Loads an event's notes and computes its flags (DOMAIN.md "Flags"); pure apart from the read. */
 export async function loadAndComputeFlags(db: DbOrTx, eventId: number, thresholds: { similarity: number; aiGenerated: number }) {
   const rows = await repo.reviewNotes(db, eventId);
-  const result = computeFlags(
+  const result = await computeFlagsOnThreads(
     rows.map((row) => ({ id: row.id, notes: [row.impact, row.feasibility, row.auditability] as const })),
-    { similarityThreshold: thresholds.similarity, aiGeneratedThreshold: thresholds.aiGenerated, profanity },
+    {
+      similarityThreshold: thresholds.similarity,
+      aiGeneratedThreshold: thresholds.aiGenerated,
+      profanity,
+      onThreadError: (error) => console.warn('Compute flags: the worker thread failed; computing on the main thread.', error),
+    },
   );
   return { reviews: rows.length, result };
 }
