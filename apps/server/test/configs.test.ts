@@ -36,12 +36,13 @@ describe.each(databaseKinds)('configs and categories routes on %s', (kind) => {
         event: String(event.row_id),
         value: DEFAULT_REVIEWS_CONFIG,
       });
-      expect(response.json().value).toMatchObject({
+      expect(response.json().value).toEqual({
         user_registration_enabled: true,
+        reviewer_subscription_enabled: false,
+        review_visibility_enabled: false,
         review_submission_enabled: false,
         moderation_submission_enabled: false,
-        reviewer_subscription_enabled: false,
-      });
+      }); // no window is set, so none is in the answer (issue 17)
     });
 
     it('answers a logged-in non-admin too (the stage is derived from it)', async () => {
@@ -62,7 +63,8 @@ describe.each(databaseKinds)('configs and categories routes on %s', (kind) => {
   });
 
   describe('PUT configs/reviews/:eventId/ (B-049, B-051)', () => {
-    const settings = {
+    /** What is stored and served for `settings`: a window saved as null is not set, and left out (issue 17). */
+    const served = {
       user_registration_enabled: false,
       reviewer_subscription_enabled: true,
       review_visibility_enabled: true,
@@ -70,10 +72,14 @@ describe.each(databaseKinds)('configs and categories routes on %s', (kind) => {
       moderation_submission_enabled: false,
       reviewer_subscription_starts_at: '2030-01-01T00:00:00Z',
       reviewer_subscription_ends_at: '2030-02-01T00:00:00+01:00',
+      moderation_submission_ends_at: '2030-03-01T00:00:00Z',
+    };
+    /** Every setting, as the web form saves them: the windows it leaves empty as null. */
+    const settings = {
+      ...served,
       review_submission_starts_at: null,
       review_submission_ends_at: null,
       moderation_submission_starts_at: null,
-      moderation_submission_ends_at: '2030-03-01T00:00:00Z',
     };
 
     it('stores the flat map with record_update and answers it; GET answers it afterwards (B-051)', async () => {
@@ -87,7 +93,7 @@ describe.each(databaseKinds)('configs and categories routes on %s', (kind) => {
         id2: String(event.row_id),
         config_type: 'reviews',
         event: String(event.row_id),
-        value: settings,
+        value: served,
       });
       expect(record.row_id).toBeGreaterThan(0);
       expect((await f.get(`configs/reviews/${event.row_id}/`)).json()).toEqual(record);
@@ -98,8 +104,31 @@ describe.each(databaseKinds)('configs and categories routes on %s', (kind) => {
       const first = (await f.put(`configs/reviews/${event.row_id}/`, admin, { record_update: settings })).json();
       const second = await f.put(`configs/reviews/${event.row_id}/`, admin, { record_update: { review_submission_enabled: false } });
       expect(second.statusCode).toBe(200);
-      expect(second.json()).toEqual({ ...first, value: { ...settings, review_submission_enabled: false } });
+      expect(second.json()).toEqual({ ...first, value: { ...served, review_submission_enabled: false } });
       expect((await f.get(`configs/reviews/${event.row_id}/`)).json()).toEqual(second.json());
+    });
+
+    it('clears a window saved as null: it is left out of the record, as the reference API has no null date-time (issue 17)', async () => {
+      const event = await f.newEvent(admin);
+      await f.put(`configs/reviews/${event.row_id}/`, admin, { record_update: settings });
+      const cleared = await f.put(`configs/reviews/${event.row_id}/`, admin, { record_update: { reviewer_subscription_starts_at: null } });
+      expect(cleared.statusCode).toBe(200);
+      const { reviewer_subscription_starts_at: _cleared, ...rest } = served;
+      expect(cleared.json().value).toEqual(rest);
+      expect((await f.get(`configs/reviews/${event.row_id}/`)).json().value).toEqual(rest);
+      const [row] = (await f.configRows()).filter((config) => config.kind === 'reviews' && config.eventId === event.row_id);
+      expect(row!.value).toEqual(rest);
+    });
+
+    it('serves a record stored while unset windows were kept as null without them (issue 17)', async () => {
+      const event = await f.newEvent(admin);
+      await f.put(`configs/reviews/${event.row_id}/`, admin, { record_update: { review_submission_enabled: true } });
+      await ctx.db
+        .update(configs)
+        .set({ value: { ...DEFAULT_REVIEWS_CONFIG, review_submission_enabled: true, review_submission_starts_at: null } })
+        .where(and(eq(configs.kind, 'reviews'), eq(configs.eventId, event.row_id)));
+      const answer = (await f.get(`configs/reviews/${event.row_id}/`)).json();
+      expect(answer.value).toEqual({ ...DEFAULT_REVIEWS_CONFIG, review_submission_enabled: true });
     });
 
     it('refuses a save whose merge with the stored settings puts the end of a window before its start', async () => {

@@ -64,7 +64,7 @@ describe.each(databaseKinds)('forced password reset on %s', (kind) => {
       method: 'POST',
       url: `${API}/users/password/update`,
       headers: auth,
-      // As the web app does: the refresh cookie keeps this session (a change without it ends every session, item 10).
+      // As the web app does, with its refresh cookie: the change keeps this session (and ends the others, item 10).
       cookies: { [REFRESH_COOKIE]: refreshToken },
       payload: { update_user: { old_password: DEMO_PASSWORD, password: PASSWORD, password_confirmation: PASSWORD } },
     });

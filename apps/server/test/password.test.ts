@@ -1,9 +1,10 @@
 import { and, count, eq, isNull } from 'drizzle-orm';
+import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { AccountStatus } from '@cr/contract/users';
 import { oneTimeTokens, outbox } from '../src/db/schema/index';
 import { API, databaseKinds, useTestApp } from './build-test-app';
-import { REFRESH_COOKIE, uniqueName } from './fixtures';
+import { REFRESH_COOKIE, uniqueName, type TestUser } from './fixtures';
 
 const NEW_PASSWORD = 'Brand-new-pass2';
 
@@ -164,22 +165,50 @@ describe.each(databaseKinds)('password reset and change on %s', (kind) => {
       password_confirmation: password,
     });
 
+    const me = (accessToken: string) =>
+      ctx.app.inject({ method: 'GET', url: `${API}/users/me/`, headers: { authorization: `Bearer ${accessToken}` } });
+    const otherLogin = async (user: TestUser) => {
+      const response = await ctx.login(user.catalystId, user.password);
+      return {
+        token: response.json().access_token as string,
+        refreshToken: response.cookies.find((c) => c.name === REFRESH_COOKIE)!.value,
+      };
+    };
+
     it('changes the password, keeps the current session and ends the other ones (A-100)', async () => {
       const user = await ctx.newUser({ forceReset: true });
-      const otherLogin = (await ctx.login(user.catalystId, user.password)).cookies.find((c) => c.name === REFRESH_COOKIE)!.value;
+      const other = await otherLogin(user);
       const response = await update(user, change(user.password), user.refreshToken);
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toBe(true);
       expect((await ctx.refresh(user.refreshToken)).statusCode).toBe(200);
-      expect((await ctx.refresh(otherLogin)).statusCode).toBe(401);
+      expect((await ctx.refresh(other.refreshToken)).statusCode).toBe(401);
+      expect((await me(other.token)).statusCode).toBe(401);
       expect((await ctx.login(user.catalystId, NEW_PASSWORD)).statusCode).toBe(200);
       expect((await ctx.accountOf(user.id)).forceReset).toBe(false);
     });
 
-    it('ends every refresh family when the request carries no refresh cookie', async () => {
+    it('answers a new access token of the same session, as the reference API does (issue 17)', async () => {
+      const user = await ctx.newUser({ forceReset: true });
+      const response = await update(user, change(user.password), user.refreshToken);
+      expect(response.statusCode).toBe(200);
+      const answer = response.json();
+      expect(answer).toEqual({ access_token: expect.any(String), token_type: 'bearer' });
+      expect(decodeJwt(answer.access_token)).toMatchObject({ sub: String(user.id), sid: decodeJwt(user.token).sid });
+      const mine = await me(answer.access_token);
+      expect(mine.statusCode).toBe(200);
+      expect(mine.json().extra.force_reset).toBe(false);
+      // The token the change was made with stays valid too: it belongs to the same session.
+      expect((await me(user.token)).statusCode).toBe(200);
+    });
+
+    it('keeps the session of the access token when the request carries no refresh cookie (a reference client)', async () => {
       const user = await ctx.newUser();
-      expect((await update(user, change(user.password))).statusCode).toBe(200);
-      expect((await ctx.refresh(user.refreshToken)).statusCode).toBe(401);
+      const other = await otherLogin(user);
+      const response = await update(user, change(user.password));
+      expect(response.statusCode).toBe(200);
+      expect((await me(response.json().access_token)).statusCode).toBe(200);
+      expect((await ctx.refresh(user.refreshToken)).statusCode).toBe(200);
+      expect((await ctx.refresh(other.refreshToken)).statusCode).toBe(401);
     });
 
     it('answers 400 for a wrong old password and keeps the password', async () => {

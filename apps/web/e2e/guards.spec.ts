@@ -32,10 +32,17 @@ test.describe('navigation guards of spec §2.2', () => {
     await passwordField(page, /^Password confirmation/).fill('Changed-pass3');
     const update = page.waitForRequest((r) => r.url().endsWith('/api/reviews/users/password/update'));
     await page.getByRole('button', { name: 'Save the new password' }).click();
-    expect((await update).postDataJSON()).toEqual({
+    const sent = await update;
+    expect(sent.postDataJSON()).toEqual({
       update_user: { old_password: 'Demo-pass1', password: 'Changed-pass3', password_confirmation: 'Changed-pass3' },
     });
     await expectToast(page, 'Password updated');
+    // Issue 17: the answer is a new access token of the same session, and the app goes on with it.
+    const answer = (await (await sent.response())!.json()) as { access_token: string; token_type: string };
+    expect(answer.token_type).toBe('bearer');
+    await expect
+      .poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('session') ?? '{}').state?.auth?.access_token))
+      .toBe(answer.access_token);
     // The form leaves for the profile once the fresh user info is in: the session no longer asks for a reset.
     await expect(page).toHaveURL(/\/profile$/);
     await page.goto('/reviews');

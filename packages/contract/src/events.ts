@@ -55,19 +55,27 @@ export { deriveStage, EVENT_STAGES, reviewsVisible, switchActive, SWITCHES, type
 /** Switches that have a time window: `<x>_starts_at` and `<x>_ends_at` next to `<x>_enabled`. */
 export const WINDOWED = ['reviewer_subscription', 'review_submission', 'moderation_submission'] as const;
 
-export const DEFAULT_REVIEWS_CONFIG: Record<string, boolean | string | null> = {
+/**
+ * A configuration as stored and served: a window that is not set is left out (never `null`), as the reference API's
+ * ConfigPublic has it: its `*_at` are date-time strings (issue 17). A reader takes a missing window as unset.
+ */
+export const reviewsConfig = z.record(z.string(), z.union([z.boolean(), z.string()]));
+export type ReviewsConfig = z.infer<typeof reviewsConfig>;
+
+/** The switches of an event that has no configuration stored yet; its windows are not set. */
+export const DEFAULT_REVIEWS_CONFIG: ReviewsConfig = {
   user_registration_enabled: true,
   reviewer_subscription_enabled: false,
   review_visibility_enabled: false,
   review_submission_enabled: false,
   moderation_submission_enabled: false,
-  reviewer_subscription_starts_at: null,
-  reviewer_subscription_ends_at: null,
-  review_submission_starts_at: null,
-  review_submission_ends_at: null,
-  moderation_submission_starts_at: null,
-  moderation_submission_ends_at: null,
 };
+
+/** What General Configuration shows for every event, set or not (B-050): the five switches and the three windows. */
+export const GENERAL_SETTINGS: readonly string[] = [
+  ...Object.keys(DEFAULT_REVIEWS_CONFIG),
+  ...WINDOWED.flatMap((prefix) => [`${prefix}_starts_at`, `${prefix}_ends_at`]),
+];
 
 /**
  * Every setting the general configuration knows (issue 13 item 12): each switch and its window's start and end. Any
@@ -85,9 +93,14 @@ export function knownSettings(map: ReviewsConfigValue): ReviewsConfigValue {
   return Object.fromEntries(Object.entries(map).filter(([name]) => KNOWN_SETTINGS.has(name)));
 }
 
-/** A save's result: the stored known settings (defaults where none is) with the saved ones over them. */
-export function mergeReviewsConfig(stored: ReviewsConfigValue, update: ReviewsConfigValue): ReviewsConfigValue {
-  return { ...DEFAULT_REVIEWS_CONFIG, ...knownSettings(stored), ...update };
+/**
+ * A configuration as stored and served: the stored known settings (defaults where none is) with a save's settings
+ * over them. A setting that ends up `null` is not set and is left out: a save clears a window by sending `null`, and
+ * a record stored while unset windows were kept as `null` is served without them.
+ */
+export function mergeReviewsConfig(stored: ReviewsConfigValue, update: ReviewsConfigValue = {}): ReviewsConfig {
+  const merged = { ...DEFAULT_REVIEWS_CONFIG, ...knownSettings(stored), ...update };
+  return Object.fromEntries(Object.entries(merged).filter((entry): entry is [string, boolean | string] => entry[1] !== null));
 }
 
 /** The `<x>_ends_at` settings of a map whose end is not after its start. */
@@ -138,6 +151,7 @@ export const reviewsConfigValue = z.record(z.string(), settingValue).superRefine
   }
   for (const name of windowsEndingBeforeStart(map)) ctx.addIssue({ code: 'custom', message: messages.endAfterStart, path: [name] });
 });
+/** The settings a save sends: `null` clears one (the web form sends it for an empty window). */
 export type ReviewsConfigValue = Record<string, boolean | string | null>;
 
 export const reviewsConfigBody = z.object({ record_update: reviewsConfigValue });
@@ -149,7 +163,7 @@ export const reviewsConfigBody = z.object({ record_update: reviewsConfigValue })
 export function configRecord<T extends z.ZodType>(value: T) {
   return z.object({ row_id: z.number().int(), id: z.string(), id2: z.string(), config_type: z.string(), event: z.string(), value });
 }
-export const reviewsConfigPublic = configRecord(z.record(z.string(), settingValue));
+export const reviewsConfigPublic = configRecord(reviewsConfig);
 
 // ---------- stage (spec §4) ----------
 

@@ -20,6 +20,9 @@ import {
   type ReviewsConfigValue,
   mergeReviewsConfig,
   REVIEWS_SETTINGS,
+  GENERAL_SETTINGS,
+  reviewsConfig,
+  SWITCHES,
 } from '../src/events';
 import { messages } from '../src/rules';
 
@@ -220,8 +223,23 @@ describe('reviewsConfigValue: suffix typing (B-049, B-050)', () => {
     });
   });
 
-  it('covers the five switches and the three windows (B-050)', () => {
-    expect(Object.keys(DEFAULT_REVIEWS_CONFIG).sort()).toEqual(
+  it('leaves a window that is not set out: a save clears one with null, and a stored null is not served (issue 17)', () => {
+    const stored = { ...DEFAULT_REVIEWS_CONFIG, review_submission_starts_at: BEFORE, review_submission_ends_at: null };
+    expect(mergeReviewsConfig(stored)).toEqual({ ...DEFAULT_REVIEWS_CONFIG, review_submission_starts_at: BEFORE });
+    expect(mergeReviewsConfig(stored, { review_submission_starts_at: null, moderation_submission_ends_at: AFTER })).toEqual({
+      ...DEFAULT_REVIEWS_CONFIG,
+      moderation_submission_ends_at: AFTER,
+    });
+    expect(reviewsConfig.safeParse(mergeReviewsConfig(stored)).success).toBe(true);
+    expect(reviewsConfig.safeParse({ review_submission_starts_at: null }).success).toBe(false);
+  });
+
+  it('sets no window by default: the defaults are the five switches', () => {
+    expect(Object.keys(DEFAULT_REVIEWS_CONFIG).sort()).toEqual([...SWITCHES].sort());
+  });
+
+  it('shows the five switches and the three windows in General Configuration, set or not (B-050)', () => {
+    expect([...GENERAL_SETTINGS].sort()).toEqual(
       [
         'user_registration_enabled',
         'reviewer_subscription_enabled',

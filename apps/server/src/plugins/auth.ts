@@ -37,12 +37,20 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     user: AuthUser | null;
+    /** The session (refresh-token family) of the caller's access token, when one was accepted. */
+    sessionId: string | null;
   }
 }
 
 export function currentUser(request: FastifyRequest): AuthUser {
   if (!request.user) throw unauthorized();
   return request.user;
+}
+
+/** The session the caller's access token belongs to (a signed-in route only). */
+export function currentSessionId(request: FastifyRequest): string {
+  if (!request.user || !request.sessionId) throw unauthorized();
+  return request.sessionId;
 }
 
 export const inactiveAccountMessage = 'Activate your account first: open the link we e-mailed you.';
@@ -74,6 +82,7 @@ export function registerAuth(
   },
 ) {
   app.decorateRequest('user', null);
+  app.decorateRequest('sessionId', null);
 
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
@@ -95,8 +104,10 @@ export function registerAuth(
     if (token) {
       const claims = await options.jwt.verify(token);
       const user = claims && (await options.sessionActive(claims.sessionId)) ? await options.loadUser(claims.userId) : null;
-      if (user && user.status !== AccountStatus.banned) request.user = user;
-      else if (access !== 'public') throw unauthorized('Your session has expired. Please log in again.');
+      if (claims && user && user.status !== AccountStatus.banned) {
+        request.user = user;
+        request.sessionId = claims.sessionId;
+      } else if (access !== 'public') throw unauthorized('Your session has expired. Please log in again.');
     }
     if (access === 'public') return;
     if (!request.user) throw unauthorized();

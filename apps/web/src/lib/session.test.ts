@@ -35,6 +35,7 @@ import {
   refreshSession,
   scheduleRefresh,
   setSessionEndedHandler,
+  takeAccessToken,
   tokenExpiry,
   useSession,
   type SessionState,
@@ -237,6 +238,25 @@ describe('the refresh timer', () => {
     const refreshes = fetchMock.mock.calls.filter(([input]) => String(input).endsWith('users/token/refresh'));
     expect(refreshes).toHaveLength(1);
     expect(useSession.getState().auth?.access_token).toBe(fresh);
+  });
+});
+
+describe('a new access token for the session (issue 17)', () => {
+  it('takes the token a password change answers: stored with its expiry, and the refresh planned from it', () => {
+    logIn('old-token', Date.now() + 60_000);
+    const exp = Math.floor(Date.now() / 1000) + 900;
+    const fresh = jwt({ exp });
+    takeAccessToken({ access_token: fresh, token_type: 'bearer' });
+    const state = useSession.getState();
+    expect(state.auth).toEqual({ access_token: fresh, token_type: 'bearer', expires_at: exp * 1000 });
+    expect(state.refreshTokenTimeout).toBe(exp * 1000 - 50_000);
+    expect(state).toMatchObject({ logged: true, userInfo: userInfo() });
+    expect(persisted()).toMatchObject({ auth: { access_token: fresh } });
+  });
+
+  it('ignores a token that arrives after logging out', () => {
+    takeAccessToken({ access_token: jwt({ exp: Math.floor(Date.now() / 1000) + 900 }), token_type: 'bearer' });
+    expect(useSession.getState()).toMatchObject(loggedOut);
   });
 });
 

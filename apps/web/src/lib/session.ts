@@ -142,6 +142,16 @@ export function endForcedReset() {
   if (userInfo?.extra.force_reset) useSession.setState({ userInfo: { ...userInfo, extra: { ...userInfo.extra, force_reset: false } } });
 }
 
+/**
+ * Takes a new access token for the current session (a password change answers one): stored, and the refresh timer
+ * planned from its expiry. Ignored once logged out.
+ */
+export function takeAccessToken(token: AccessToken) {
+  if (!useSession.getState().logged) return;
+  useSession.setState({ auth: toStored(token) });
+  scheduleRefresh();
+}
+
 /** Login: stores the auth and user info and starts the refresh timer (spec §4). */
 export async function login(catalystId: string, password: string): Promise<UserInfo | null> {
   const token = await api<AccessToken>('users/token/login', { method: 'POST', form: { username: catalystId, password } });

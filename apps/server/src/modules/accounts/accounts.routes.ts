@@ -14,7 +14,7 @@ import {
   userInfo,
   verifyEmailBody,
 } from '@cr/contract/users';
-import { currentUser } from '../../plugins/auth';
+import { currentSessionId, currentUser } from '../../plugins/auth';
 import type { AccountsService } from './accounts.service';
 import type { SessionService } from './session.service';
 import type { UserInfoService } from './user-info.service';
@@ -130,13 +130,15 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
     '/users/password/update',
     {
       config: { access: 'user', allowDuringReset: true },
-      schema: { tags, security: [{ bearer: [] }], body: updatePasswordBody, response: { 200: okBody, ...errors } },
+      schema: { tags, security: [{ bearer: [] }], body: updatePasswordBody, response: { 200: accessToken, ...errors } },
     },
+    // The caller's session (its access token's, whose refresh cookie stays valid) is kept and every other one ends;
+    // the answer is a new access token for it, as the reference API's (issue 17).
     async (request) => {
-      const cookie = refreshCookie(request);
-      const keepFamily = cookie ? await session.familyOf(cookie) : undefined;
-      await accounts.updatePassword(currentUser(request).id, request.body.update_user, keepFamily, request.ip);
-      return true;
+      const userId = currentUser(request).id;
+      const sessionId = currentSessionId(request);
+      await accounts.updatePassword(userId, request.body.update_user, sessionId, request.ip);
+      return { access_token: await session.accessToken(userId, sessionId), token_type: 'bearer' as const };
     },
   );
 

@@ -63,8 +63,9 @@ export function createSessionService(deps: SessionDeps) {
       return { accessToken: await deps.jwt.sign({ userId: outcome.userId, sessionId: outcome.familyId }), refreshToken: outcome.token };
     },
 
-    familyOf(refreshToken: string): Promise<string | undefined> {
-      return deps.refreshTokens.familyOf(refreshToken);
+    /** A new access token for a session that is on: a password change answers one, as the reference API does. */
+    accessToken(userId: number, sessionId: string): Promise<string> {
+      return deps.jwt.sign({ userId, sessionId });
     },
 
     async logout(refreshToken: string | undefined): Promise<void> {

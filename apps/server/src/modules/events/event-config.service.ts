@@ -1,12 +1,12 @@
 import {
   DEFAULT_LEVEL_QUALIFIER,
   DEFAULT_REVIEWS_CONFIG,
-  knownSettings,
   mergeReviewsConfig,
   switchActive,
   windowsEndingBeforeStart,
   type AllocationConfig,
   type LevelQualifiers,
+  type ReviewsConfig,
   type ReviewsConfigValue,
   type SwitchName,
 } from '@cr/contract/events';
@@ -30,9 +30,9 @@ const configRecord = <T>(row: { id: number } | undefined, kind: ConfigKind, even
   value,
 });
 
-async function reviewsConfigValue(tx: DbOrTx, eventId: number): Promise<{ row: { id: number } | undefined; value: ReviewsConfigValue }> {
+async function reviewsConfigValue(tx: DbOrTx, eventId: number): Promise<{ row: { id: number } | undefined; value: ReviewsConfig }> {
   const row = await records.findConfig(tx, 'reviews', eventId);
-  return { row, value: { ...DEFAULT_REVIEWS_CONFIG, ...knownSettings((row?.value as ReviewsConfigValue | undefined) ?? {}) } };
+  return { row, value: mergeReviewsConfig((row?.value as ReviewsConfigValue | undefined) ?? {}) };
 }
 
 /**
@@ -73,10 +73,11 @@ export function createEventConfigService(db: Db) {
 
     /**
      * A save changes the settings it sends and keeps the others as stored (defaults where none is): a partial save
-     * never resets a switch (issue 13 item 12). A window whose end the merge puts before its start is refused.
+     * never resets a switch (issue 13 item 12); a `null` clears a window, which is then left out of the record. A
+     * window whose end the merge puts before its start is refused.
      */
     putReviewsConfig(actorUserId: number, eventId: number, value: ReviewsConfigValue) {
-      const merge = (before: ReviewsConfigValue) => {
+      const merge = (before: ReviewsConfig) => {
         const merged = mergeReviewsConfig(before, value);
         const inverted = windowsEndingBeforeStart(merged);
         if (inverted.length > 0)
@@ -86,7 +87,7 @@ export function createEventConfigService(db: Db) {
           );
         return merged;
       };
-      return putConfig(actorUserId, 'reviews', eventId, merge, DEFAULT_REVIEWS_CONFIG);
+      return putConfig<ReviewsConfig>(actorUserId, 'reviews', eventId, merge, DEFAULT_REVIEWS_CONFIG);
     },
 
     async levelQualifiers(eventId: number) {

@@ -41,9 +41,12 @@ export const SECTIONS = [
 type Section = (typeof SECTIONS)[number];
 
 function GeneralSection({ eventId }: { eventId: number }) {
+  const { t } = useTranslation();
   const { data } = useQuery(eventConfigQuery(eventId));
   if (data === undefined) return <Loader size="sm" />;
-  return <GeneralConfigForm key={JSON.stringify(data)} eventId={eventId} config={data ?? {}} />;
+  // Not a form of defaults: saving one would switch the event's settings off.
+  if (data === null) return <Alert color="red">{t('errors.fetchConfigs')}</Alert>;
+  return <GeneralConfigForm key={JSON.stringify(data)} eventId={eventId} config={data} />;
 }
 
 function LevelsSection({ eventId }: { eventId: number }) {

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { CatalystIdPublic, NewUser, UpdateUser, UserReset } from '@cr/contract/users';
+import type { AccessToken, CatalystIdPublic, NewUser, UpdateUser, UserReset } from '@cr/contract/users';
 import { api } from '../../../lib/api-client';
 
 /** One request function per endpoint of spec §7 "Users and session", each with its mutation hook. */
@@ -23,8 +23,9 @@ export const resetPassword = (userReset: UserReset) =>
   api<boolean>('users/password/reset', { method: 'POST', body: { user_reset: userReset } });
 export const useResetPassword = () => useMutation({ mutationFn: resetPassword });
 
+/** Answers a new access token for the same session (the other sessions end). */
 export const updatePassword = (updateUser: UpdateUser) =>
-  api<boolean>('users/password/update', { method: 'POST', body: { update_user: updateUser } });
+  api<AccessToken>('users/password/update', { method: 'POST', body: { update_user: updateUser } });
 export const useUpdatePassword = () => useMutation({ mutationFn: updatePassword });
 
 export const changeEmail = (email: string) =>

@@ -4,7 +4,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { fieldError } from '../../../components/form-field';
 import { notifyError, notifySuccess } from '../../../lib/notify';
-import { endForcedReset, loadUserInfo } from '../../../lib/session';
+import { endForcedReset, loadUserInfo, takeAccessToken } from '../../../lib/session';
 import { useUpdatePassword } from '../api/accounts';
 import { changePasswordFormSchema, type ChangePasswordFormValues } from '../schemas';
 import { NewPasswordFields } from './new-password-fields';
@@ -20,7 +20,7 @@ export function ChangePasswordForm({ onDone }: { onDone?: () => void }) {
   });
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      await mutation.mutateAsync(values);
+      takeAccessToken(await mutation.mutateAsync(values));
       endForcedReset();
       notifySuccess('notify.passwordUpdated');
       form.reset();

@@ -7,6 +7,7 @@ import type {
   EventInput,
   EventPublic,
   LevelQualifiers,
+  ReviewsConfig,
   ReviewsConfigValue,
   StatusMessage,
   StatusMessageInput,
@@ -75,7 +76,7 @@ export const eventConfigQuery = (id: number) =>
     // A failed fetch toasts (spec §8 'Error fetching configs') and counts as no configuration: every switch off.
     queryFn: () =>
       orFallback(
-        api<ConfigRecord<ReviewsConfigValue>>(`configs/reviews/${id}/`).then((record) => record.value as ReviewsConfigValue | null),
+        api<ConfigRecord<ReviewsConfig>>(`configs/reviews/${id}/`).then((record) => record.value as ReviewsConfig | null),
         null,
         'errors.fetchConfigs',
       ),
@@ -137,7 +138,7 @@ export function useSaveEventConfig(eventId: number) {
   const invalidate = useInvalidate();
   return useMutation({
     mutationFn: (value: ReviewsConfigValue) =>
-      api<ConfigRecord<ReviewsConfigValue>>(`configs/reviews/${eventId}/`, { method: 'PUT', body: { record_update: value } }),
+      api<ConfigRecord<ReviewsConfig>>(`configs/reviews/${eventId}/`, { method: 'PUT', body: { record_update: value } }),
     onSuccess: () => invalidate(eventsKeys.config(eventId)),
   });
 }

@@ -1,11 +1,11 @@
 import { Badge, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { deriveStage, switchActive, WINDOWED, type EventPublic, type ReviewsConfigValue } from '@cr/contract/events';
+import { deriveStage, switchActive, WINDOWED, type EventPublic, type ReviewsConfig } from '@cr/contract/events';
 import { useTranslation } from 'react-i18next';
 import { formatDateLong, formatDateShort } from '../../../lib/format';
 import { useCurrentEvents } from '../api/events';
 import { STAGE_COLORS } from './stage-badge';
 
-function Windows({ config }: { config: ReviewsConfigValue | undefined }) {
+function Windows({ config }: { config: ReviewsConfig | undefined }) {
   const { t } = useTranslation();
   const rows = WINDOWED.map((prefix) => {
     const open = switchActive(config, `${prefix}_enabled`);
@@ -40,7 +40,7 @@ function Windows({ config }: { config: ReviewsConfigValue | undefined }) {
   );
 }
 
-function EventCard({ event, config }: { event: EventPublic; config: ReviewsConfigValue | undefined }) {
+function EventCard({ event, config }: { event: EventPublic; config: ReviewsConfig | undefined }) {
   const { t } = useTranslation();
   const stage = deriveStage([config]);
   return (

@@ -1,6 +1,6 @@
 import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { settingKind, WINDOWED, type ReviewsConfigValue } from '@cr/contract/events';
+import { GENERAL_SETTINGS, settingKind, WINDOWED, type ReviewsConfig, type ReviewsConfigValue } from '@cr/contract/events';
 import { messages } from '@cr/contract/rules';
 import { useMemo } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
@@ -40,12 +40,16 @@ function schemaFor(names: string[]) {
 
 /**
  * General Configuration (spec §2.17, §3 "Event config"): the flat map of settings, each input typed by its name's
- * suffix — `_enabled` a switch, `_at` a date-time, anything else text.
+ * suffix — `_enabled` a switch, `_at` a date-time, anything else text. The switches and the three windows are always
+ * shown: the server leaves a window that is not set out of the map (issue 17), and an empty window is saved as `null`.
  */
-export function GeneralConfigForm({ eventId, config }: { eventId: number; config: ReviewsConfigValue }) {
+export function GeneralConfigForm({ eventId, config }: { eventId: number; config: ReviewsConfig }) {
   const { t } = useTranslation();
   const save = useSaveEventConfig(eventId);
-  const names = useMemo(() => Object.keys(config).sort((a, b) => orderOf(a) - orderOf(b)), [config]);
+  const names = useMemo(
+    () => [...new Set([...GENERAL_SETTINGS, ...Object.keys(config)])].sort((a, b) => orderOf(a) - orderOf(b)),
+    [config],
+  );
   const defaults = useMemo(
     () =>
       Object.fromEntries(
