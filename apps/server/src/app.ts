@@ -148,7 +148,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db,
     eventConfig,
     lookups,
-    moderationOf: (viewer, items) => moderations.reviewModeration(viewer, items),
+    moderationOf: (viewer, reviewIds) => moderations.reviewModeration(viewer, reviewIds),
   });
   const proposals = createProposalsService({ db, lookups });
   const imports = createProposalImportService({

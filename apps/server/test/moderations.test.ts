@@ -380,6 +380,7 @@ describe.each(databaseKinds)('moderations on %s', (kind) => {
       const byId = new Map(filtered.data.map((review: { row_id: number }) => [review.row_id, review]));
       expect(byId.get(second)).toMatchObject({ moderated: true, moderation: { row_id: moderation.row_id } });
       expect(byId.get(first)).toMatchObject({ allocated_for_moderation: true, next_allocation: third });
+      expect(byId.get(third)).toMatchObject({ allocated_for_moderation: true, next_allocation: first }); // wraps round, batched
       expect(byId.get(fourth)).toMatchObject({ allocated_for_moderation: false });
       await remove(w.moderator, moderation.row_id);
     });

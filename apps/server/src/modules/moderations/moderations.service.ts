@@ -11,6 +11,7 @@ import { conflict, forbidden, notFound, ValidationFailure } from '../../errors';
 import type { AuthUser } from '../../plugins/auth';
 import type { EventConfigService } from '../events/event-config.service';
 import type { ReviewModeration } from '../reviews/reviews.service';
+import { eventIdsWithRunFlag } from '../runs/runs.service';
 import * as repo from './moderations.repository';
 
 export const moderationErrors = {
@@ -55,13 +56,18 @@ const toModerationPublic = ({ moderation, publicContact }: repo.ModerationRow): 
 export function createModerationsService(deps: { db: Db; eventConfig: Pick<EventConfigService, 'eventIdsWhere' | 'switchActive'> }) {
   const { db, eventConfig } = deps;
 
-  /** Of these events, those whose moderations are public: moderation closed and outcomes generated. */
+  /**
+   * Of these events, those whose moderations are public: moderation closed and outcomes generated. Both read through
+   * the in-process read cache (db/read-cache), as the reviews' own visibility rule reads them.
+   */
   async function publicEvents(eventIds: number[]): Promise<Set<number>> {
     if (eventIds.length === 0) return new Set();
-    const open = new Set(await eventConfig.eventIdsWhere((config) => switchActive(config, 'moderation_submission_enabled')));
-    const closed = [...new Set(eventIds)].filter((id) => !open.has(id));
-    const flags = await repo.runFlagsOf(db, closed);
-    return new Set(closed.filter((id) => flags.get(id)?.[OUTCOMES_FLAG] === true));
+    const [open, withOutcomes] = await Promise.all([
+      eventConfig.eventIdsWhere((config) => switchActive(config, 'moderation_submission_enabled')),
+      eventIdsWithRunFlag(db, OUTCOMES_FLAG),
+    ]);
+    const closed = new Set(eventIds.filter((id) => !open.includes(id)));
+    return new Set(withOutcomes.filter((id) => closed.has(id)));
   }
 
   /**
@@ -108,10 +114,10 @@ export function createModerationsService(deps: { db: Db; eventConfig: Pick<Event
     return found;
   }
 
+  /** A page of the caller's allocated or moderated review ids and their total, in one statement. */
   async function pageOf(user: AuthUser, which: 'allocated' | 'moderated', query: PageQuery) {
-    const { all, active } = await moderatorSubscriptions(user);
     const { ids, total } =
-      which === 'allocated' ? await repo.allocatedReviewIds(db, active, query) : await repo.moderatedReviewIds(db, all, query);
+      which === 'allocated' ? await repo.allocatedReviewIds(db, user.id, query) : await repo.moderatedReviewIds(db, user.id, query);
     return { ids, page: { total, size: query.size, page: query.page } };
   }
 
@@ -180,62 +186,39 @@ export function createModerationsService(deps: { db: Db; eventConfig: Pick<Event
     moderated: (user: AuthUser, query: PageQuery) => pageOf(user, 'moderated', query),
     /** The reference API's `…/count/` variants. */
     async allocatedCount(user: AuthUser) {
-      return (await repo.allocatedReviewIds(db, (await moderatorSubscriptions(user)).active, { size: 0, page: 0 })).total;
+      return (await repo.allocatedReviewIds(db, user.id, { size: 0, page: 0 })).total;
     },
     async moderatedCount(user: AuthUser) {
-      return (await repo.moderatedReviewIds(db, (await moderatorSubscriptions(user)).all, { size: 0, page: 0 })).total;
+      return (await repo.moderatedReviewIds(db, user.id, { size: 0, page: 0 })).total;
     },
 
     /**
-     * What each review answer carries about moderation for this viewer, in at most eight queries whatever the
-     * number of reviews: flags (public), allocated_for_moderation (allocated to the viewer's active LV2 subscription),
-     * moderation (the viewer's own), moderated (a moderation the viewer may see exists: their own, or any for an
-     * admin or once the event's moderations are public), next_allocation (the viewer's next review allocated in the
-     * same event and not yet moderated by them, after this one in review order, wrapping round; null when none).
+     * What each review answer carries about moderation for this viewer, in one statement whatever the number of
+     * reviews (repository `reviewModerationOf`): flags (public), allocated_for_moderation (allocated to the viewer's
+     * active LV2 subscription), moderation (the viewer's own), moderated (a moderation the viewer may see exists: their
+     * own, or any for an admin or once the event's moderations are public), next_allocation (the viewer's next review
+     * allocated in the same event and not yet moderated by them, after this one in review order, wrapping round; null
+     * when none).
      */
-    async reviewModeration(viewer: AuthUser | null, items: { id: number; eventId: number }[]): Promise<Map<number, ReviewModeration>> {
-      const result = new Map<number, ReviewModeration>();
-      if (items.length === 0) return result;
-      const ids = items.map((item) => item.id);
-      // Independent reads at once: a list's latency is its longest chain of round trips, not their sum.
-      const [flags, { all, active }, anyModeration] = await Promise.all([
-        repo.flagsOf(db, ids),
-        moderatorSubscriptions(viewer),
-        repo.moderatedAmong(db, ids),
-      ]);
-      const [allocated, ownRows] = await Promise.all([repo.allocatedAmong(db, ids, active), repo.moderationsAmong(db, ids, all)]);
-      const own = new Map(ownRows.map((row) => [row.reviewId, row]));
-      const seeAll = isAdmin(viewer)
-        ? new Set(items.map((item) => item.eventId))
-        : anyModeration.size > 0
-          ? await publicEvents(items.filter((item) => anyModeration.has(item.id)).map((item) => item.eventId))
-          : new Set<number>();
-      const queue = allocated.size > 0 ? await repo.unmoderatedAllocations(db, active) : [];
-      for (const item of items) {
-        const mine = own.get(item.id);
-        result.set(item.id, {
-          allocated_for_moderation: allocated.has(item.id),
-          moderated: mine !== undefined || (anyModeration.has(item.id) && seeAll.has(item.eventId)),
-          moderation: mine ? { row_id: mine.id, review_id: item.id, classification: mine.classification, rationale: mine.rationale } : null,
-          next_allocation: allocated.has(item.id) ? nextAllocation(queue, item) : null,
-          flags: flags
-            .filter((flag) => flag.reviewId === item.id)
-            .map((flag) => ({
-              flag_type: flag.flagType,
-              score: flag.score,
-              related_reviews: flag.relatedReviews,
-              related_criteria: flag.relatedCriteria,
-            })),
-        });
-      }
-      return result;
+    async reviewModeration(viewer: AuthUser | null, reviewIds: number[]): Promise<Map<number, ReviewModeration>> {
+      const rows = await repo.reviewModerationOf(db, reviewIds, viewer?.id ?? null);
+      const othersModerated = rows.filter((row) => row.anyModeration && !row.own).map((row) => row.eventId);
+      const seeAll = isAdmin(viewer) ? new Set(rows.map((row) => row.eventId)) : await publicEvents(othersModerated);
+      return new Map(
+        rows.map((row) => [
+          row.id,
+          {
+            allocated_for_moderation: row.allocated,
+            moderated: row.own !== null || (row.anyModeration && seeAll.has(row.eventId)),
+            moderation: row.own
+              ? { row_id: row.own.id, review_id: row.id, classification: row.own.classification, rationale: row.own.rationale }
+              : null,
+            next_allocation: row.allocated ? row.nextAllocation : null,
+            flags: row.flags,
+          },
+        ]),
+      );
     },
   };
 }
 export type ModerationsService = ReturnType<typeof createModerationsService>;
-
-/** The next unmoderated allocation of the same event after `item` in review order, wrapping round; null when none. */
-export function nextAllocation(queue: { reviewId: number; eventId: number }[], item: { id: number; eventId: number }): number | null {
-  const sameEvent = queue.filter((entry) => entry.eventId === item.eventId && entry.reviewId !== item.id);
-  return (sameEvent.find((entry) => entry.reviewId > item.id) ?? sameEvent[0])?.reviewId ?? null;
-}

@@ -98,19 +98,21 @@ export function createReviewsService(deps: {
   db: Db;
   eventConfig: Pick<EventConfigService, 'eventIdsWhere' | 'switchActive'>;
   lookups: Pick<LookupsService, 'subscriptionIdsOf'>;
-  /** The moderation fields of these reviews for this viewer, in a few queries for any number (moderations service). */
-  moderationOf?: (viewer: AuthUser | null, items: { id: number; eventId: number }[]) => Promise<Map<number, ReviewModeration>>;
+  /** The moderation fields of these reviews for this viewer, in one query for any number (moderations service). */
+  moderationOf?: (viewer: AuthUser | null, reviewIds: number[]) => Promise<Map<number, ReviewModeration>>;
 }) {
   const { db, eventConfig, lookups } = deps;
 
-  /** The rows as answers, with their moderation fields batched for the whole list (no query per review). */
+  /** The moderation fields of these reviews, batched for the whole list (no query per review). */
+  const moderationOf = (viewer: AuthUser | null, ids: number[]) =>
+    deps.moderationOf && ids.length > 0 ? deps.moderationOf(viewer, ids) : Promise.resolve(new Map<number, ReviewModeration>());
+
+  /** The rows as answers, with their moderation fields. */
   async function answers(viewer: AuthUser | null, rows: repo.ReviewRow[]): Promise<ReviewPublic[]> {
-    const moderation = deps.moderationOf
-      ? await deps.moderationOf(
-          viewer,
-          rows.map((row) => ({ id: row.review.id, eventId: row.review.eventId })),
-        )
-      : new Map<number, ReviewModeration>();
+    const moderation = await moderationOf(
+      viewer,
+      rows.map((row) => row.review.id),
+    );
     return rows.map((row) => toReviewPublic(row, moderation.get(row.review.id)));
   }
   const answer = async (viewer: AuthUser | null, row: repo.ReviewRow) => (await answers(viewer, [row]))[0]!;
@@ -230,13 +232,13 @@ export function createReviewsService(deps: {
      */
     async listedFor(viewer: AuthUser, ids: number[]): Promise<ReviewPublic[]> {
       if (ids.length === 0) return [];
-      const rows = new Map(
-        (await repo.findReviewsByIds(db, ids, { all: true, eventIds: [], ownSubscriptionIds: [] })).map((row) => [row.review.id, row]),
-      );
-      return answers(
-        viewer,
-        ids.flatMap((id) => rows.get(id) ?? []),
-      );
+      // The ids are known: the rows and their moderation fields are read side by side.
+      const [found, moderation] = await Promise.all([repo.findListedReviews(db, ids), moderationOf(viewer, ids)]);
+      const rows = new Map(found.map((row) => [row.review.id, row]));
+      return ids.flatMap((id) => {
+        const row = rows.get(id);
+        return row ? [toReviewPublic(row, moderation.get(id))] : [];
+      });
     },
 
     /** The viewer's own review of a proposal, or 404 (which the client treats as 'none yet'). */
