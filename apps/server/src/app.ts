@@ -200,8 +200,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerAuth(app, {
     jwt,
     apiBase: API_PREFIX,
-    loadUser: (id) => userInfo.loadAuthUser(id),
-    sessionActive: (sessionId) => refreshTokens.familyActive(sessionId),
+    sessionUser: (userId, sessionId) => userInfo.sessionUser(userId, sessionId),
   });
 
   await app.register(

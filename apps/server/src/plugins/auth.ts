@@ -76,9 +76,11 @@ export function registerAuth(
   options: {
     jwt: Jwt;
     apiBase: string;
-    loadUser: (id: number) => Promise<AuthUser | null>;
-    /** Whether the session (refresh family) a token names is still on: logout and revocation end its access tokens. */
-    sessionActive: (sessionId: string) => Promise<boolean>;
+    /**
+     * The token's user, or null when the session (refresh family) it names has ended: logout and revocation end its
+     * access tokens at once.
+     */
+    sessionUser: (userId: number, sessionId: string) => Promise<AuthUser | null>;
   },
 ) {
   app.decorateRequest('user', null);
@@ -103,7 +105,7 @@ export function registerAuth(
     const token = bearerToken(request);
     if (token) {
       const claims = await options.jwt.verify(token);
-      const user = claims && (await options.sessionActive(claims.sessionId)) ? await options.loadUser(claims.userId) : null;
+      const user = claims ? await options.sessionUser(claims.userId, claims.sessionId) : null;
       if (claims && user && user.status !== AccountStatus.banned) {
         request.user = user;
         request.sessionId = claims.sessionId;

@@ -1,6 +1,6 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
-import { catalystIds, oneTimeTokens, users, type TokenPurpose } from '../../db/schema/index';
+import { and, eq, exists, gt, isNull, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client';
+import { catalystIds, oneTimeTokens, refreshTokens, users, type TokenPurpose } from '../../db/schema/index';
 
 const accountColumns = {
   userId: users.id,
@@ -38,6 +38,25 @@ export type AccountRow = {
 };
 
 const accounts = (db: DbOrTx) => db.select(accountColumns).from(users).innerJoin(catalystIds, eq(users.catalystIdRef, catalystIds.id));
+
+/**
+ * The auth check of every signed-in request in one named statement: the caller's role, status and reset flag, found
+ * only while the session (refresh family) the access token names is still on — logout and revocation end it at once.
+ */
+export function prepareSessionAccount(db: Db) {
+  const sessionOn = db
+    .select({ one: sql`1` })
+    .from(refreshTokens)
+    .where(and(eq(refreshTokens.familyId, sql.placeholder('sessionId')), isNull(refreshTokens.revokedAt)));
+  const query = db
+    .select({ id: users.id, role: users.role, status: catalystIds.status, forceReset: users.forceReset })
+    .from(users)
+    .innerJoin(catalystIds, eq(users.catalystIdRef, catalystIds.id))
+    .where(and(eq(users.id, sql.placeholder('userId')), exists(sessionOn)))
+    .limit(1)
+    .prepare('auth_session_account');
+  return async (userId: number, sessionId: string) => (await query.execute({ userId, sessionId }))[0];
+}
 
 export async function findAccountByCatalystId(db: DbOrTx, catalystId: string): Promise<AccountRow | undefined> {
   const rows = await accounts(db).where(eq(catalystIds.catalystId, catalystId)).limit(1);

@@ -69,16 +69,6 @@ export function createRefreshTokens(db: Db, ttlDays: number, options: { secret: 
       });
     },
 
-    /** Whether a login is still on: its family has a token that is not revoked (one look-up on the family index). */
-    async familyActive(familyId: string): Promise<boolean> {
-      const rows = await db
-        .select({ id: refreshTokens.id })
-        .from(refreshTokens)
-        .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)))
-        .limit(1);
-      return rows.length > 0;
-    },
-
     async familyOf(token: string): Promise<string | undefined> {
       const [row] = await db
         .select({ familyId: refreshTokens.familyId })

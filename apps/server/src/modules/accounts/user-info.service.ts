@@ -10,7 +10,14 @@ import { RegistrationStatus } from '@cr/contract/users';
 import type { CatalystRegistry } from '../../adapters/catalyst-registry';
 import { unknownUserMessage, type LookupsService } from '../lookups/lookups.service';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service';
-import { findAccountByCatalystId, findAccountById, listAccounts, updateCatalystId, type AccountRow } from './accounts.repository';
+import {
+  findAccountByCatalystId,
+  findAccountById,
+  listAccounts,
+  prepareSessionAccount,
+  updateCatalystId,
+  type AccountRow,
+} from './accounts.repository';
 
 export { unknownUserMessage };
 
@@ -57,6 +64,7 @@ export function createUserInfoService(
     registryRecheckMs?: number;
   } = {},
 ) {
+  const sessionAccount = prepareSessionAccount(db);
   /**
    * A registration short of persistent is looked up again when its owner loads their info, at most once per
    * `registryRecheckMs`, so the 'registration pending' bar goes away once the chain confirms it (spec §2.3).
@@ -101,9 +109,9 @@ export function createUserInfoService(
       return service.userInfo(account.userId);
     },
 
-    async loadAuthUser(userId: number): Promise<AuthUser | null> {
-      const account = await findAccountById(db, userId);
-      return account ? { id: account.userId, role: account.role, status: account.status, forceReset: account.forceReset } : null;
+    /** The caller of a request, if their session is still on (one statement: see `prepareSessionAccount`). */
+    async sessionUser(userId: number, sessionId: string): Promise<AuthUser | null> {
+      return (await sessionAccount(userId, sessionId)) ?? null;
     },
 
     async catalystId(userId: number): Promise<CatalystIdPublic> {
