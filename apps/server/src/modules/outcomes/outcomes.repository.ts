@@ -3,34 +3,62 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { moderations, proposalAllocations, proposals, proposalScores, reviews, subscriptions } from '../../db/schema/index';
 import type { ProposalScore, ScoreReview } from '../../domain/proposal-scores';
+import type { OutcomeReview } from '../../domain/review-outcomes';
 
 /**
- * The event's reviews with their writer (user id and anonymous id) and their moderations' classifications (an
- * array, empty when unmoderated): the review outcomes run's input, in one query. The moderations are grouped once
- * per event and joined (a hash join), not looked up per review.
+ * The event's reviews with their writer (user id) and their moderations' classifications (1 included, any other value
+ * not): the review outcomes run's input, with each writer's anonymous id (that of the subscription of their first
+ * review). The moderations are counted once per event and joined (a hash join), not looked up per review; PostgreSQL
+ * packs the reviews per subscription into one string, `id,moderations,included;` a review, so a million reviews
+ * arrive as one row per reviewer instead of a million objects built by the driver and the ORM.
  */
-export function outcomeReviews(db: DbOrTx, eventId: number) {
-  const grouped = db
+export async function outcomeReviews(db: DbOrTx, eventId: number) {
+  const counted = db
     .select({
       reviewId: moderations.reviewId,
-      classifications: sql<number[]>`array_agg(${moderations.classification}::int)`.as('classifications'),
+      total: sql<number>`count(*)::int`.as('total'),
+      included: sql<number>`(count(*) filter (where ${moderations.classification} = 1))::int`.as('included'),
     })
     .from(moderations)
     .where(eq(moderations.eventId, eventId))
     .groupBy(moderations.reviewId)
-    .as('grouped');
-  return db
+    .as('counted');
+  const rows = await db
     .select({
-      id: reviews.id,
       reviewer: subscriptions.userId,
       assessor: subscriptions.anonymousId,
-      moderations: sql<number[]>`coalesce(${grouped.classifications}, '{}'::int[])`,
+      packed: sql<string>`string_agg(${reviews.id} || ',' || coalesce(${counted.total}, 0) || ',' || coalesce(${counted.included}, 0), ';' order by ${reviews.id})`,
     })
     .from(reviews)
     .innerJoin(subscriptions, eq(subscriptions.id, reviews.subscriptionId))
-    .leftJoin(grouped, eq(grouped.reviewId, reviews.id))
+    .leftJoin(counted, eq(counted.reviewId, reviews.id))
     .where(eq(reviews.eventId, eventId))
-    .orderBy(asc(reviews.id));
+    .groupBy(subscriptions.id)
+    .orderBy(sql`min(${reviews.id})`);
+  const unmoderated: readonly number[] = Object.freeze([]);
+  const outcomeInput: OutcomeReview[] = [];
+  const assessorOf = new Map<number, string>();
+  for (const { reviewer, assessor, packed } of rows) {
+    if (!assessorOf.has(reviewer)) assessorOf.set(reviewer, assessor);
+    const numbers = [0, 0, 0];
+    let field = 0;
+    for (let i = 0; i <= packed.length; i += 1) {
+      const code = i === packed.length ? 59 : packed.charCodeAt(i);
+      if (code === 44) field += 1;
+      else if (code !== 59) numbers[field] = numbers[field]! * 10 + code - 48;
+      else {
+        const [id, total, included] = numbers as [number, number, number];
+        outcomeInput.push({
+          id,
+          reviewer,
+          moderations: total === 0 ? unmoderated : Array.from({ length: total }, (_, k) => (k < included ? 1 : 0)),
+        });
+        numbers.fill(0);
+        field = 0;
+      }
+    }
+  }
+  return { reviews: outcomeInput, assessorOf };
 }
 
 const intArray = (values: Iterable<number>) => `{${[...values].join(',')}}`;
