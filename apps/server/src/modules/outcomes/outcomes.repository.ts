@@ -6,35 +6,51 @@ import type { ProposalScore, ScoreReview } from '../../domain/proposal-scores';
 import type { OutcomeReview } from '../../domain/review-outcomes';
 
 /**
+ * Runs a load's statement with room to aggregate a million reviews in memory (work_mem; PostgreSQL's 4 MB default
+ * sends the grouping to disk) and without JIT compilation (it costs more than it saves on one pass), in a transaction
+ * of its own (a savepoint inside a real run's), so that the settings go no further.
+ */
+function withRoom<T>(db: DbOrTx, query: (tx: DbOrTx) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local work_mem = '64MB'`);
+    await tx.execute(sql`set local jit = off`);
+    return query(tx);
+  });
+}
+
+/**
  * The event's reviews with their writer (user id) and their moderations' classifications (1 included, any other value
  * not): the review outcomes run's input, with each writer's anonymous id (that of the subscription of their first
  * review). The moderations are counted once per event and joined (a hash join), not looked up per review; PostgreSQL
- * packs the reviews per subscription into one string, `id,moderations,included;` a review, so a million reviews
- * arrive as one row per reviewer instead of a million objects built by the driver and the ORM.
+ * packs the reviews per subscription into one string, `id,moderations,included;` a review (in no particular order:
+ * the rule does not depend on it), so a million reviews arrive as one row per reviewer instead of a million objects
+ * built by the driver and the ORM.
  */
 export async function outcomeReviews(db: DbOrTx, eventId: number) {
-  const counted = db
-    .select({
-      reviewId: moderations.reviewId,
-      total: sql<number>`count(*)::int`.as('total'),
-      included: sql<number>`(count(*) filter (where ${moderations.classification} = 1))::int`.as('included'),
-    })
-    .from(moderations)
-    .where(eq(moderations.eventId, eventId))
-    .groupBy(moderations.reviewId)
-    .as('counted');
-  const rows = await db
-    .select({
-      reviewer: subscriptions.userId,
-      assessor: subscriptions.anonymousId,
-      packed: sql<string>`string_agg(${reviews.id} || ',' || coalesce(${counted.total}, 0) || ',' || coalesce(${counted.included}, 0), ';' order by ${reviews.id})`,
-    })
-    .from(reviews)
-    .innerJoin(subscriptions, eq(subscriptions.id, reviews.subscriptionId))
-    .leftJoin(counted, eq(counted.reviewId, reviews.id))
-    .where(eq(reviews.eventId, eventId))
-    .groupBy(subscriptions.id)
-    .orderBy(sql`min(${reviews.id})`);
+  const rows = await withRoom(db, (tx) => {
+    const counted = tx
+      .select({
+        reviewId: moderations.reviewId,
+        total: sql<number>`count(*)::int`.as('total'),
+        included: sql<number>`(count(*) filter (where ${moderations.classification} = 1))::int`.as('included'),
+      })
+      .from(moderations)
+      .where(eq(moderations.eventId, eventId))
+      .groupBy(moderations.reviewId)
+      .as('counted');
+    return tx
+      .select({
+        reviewer: subscriptions.userId,
+        assessor: subscriptions.anonymousId,
+        packed: sql<string>`string_agg(${reviews.id} || ',' || coalesce(${counted.total}, 0) || ',' || coalesce(${counted.included}, 0), ';')`,
+      })
+      .from(reviews)
+      .innerJoin(subscriptions, eq(subscriptions.id, reviews.subscriptionId))
+      .leftJoin(counted, eq(counted.reviewId, reviews.id))
+      .where(eq(reviews.eventId, eventId))
+      .groupBy(subscriptions.id)
+      .orderBy(sql`min(${reviews.id})`);
+  });
   const unmoderated: readonly number[] = Object.freeze([]);
   const outcomeInput: OutcomeReview[] = [];
   const assessorOf = new Map<number, string>();
@@ -97,21 +113,23 @@ export function scoreProposals(db: DbOrTx, eventId: number) {
  * million reviews arrive as some 20,000 short rows instead of a million objects built by the driver and the ORM.
  */
 export async function scoreReviews(db: DbOrTx, eventId: number): Promise<ScoreReview[]> {
-  const rows = await db
-    .select({
-      proposal: reviews.proposalId,
-      packed: sql<string>`string_agg(chr(48 + ${reviews.ranking}) || case when ${proposalAllocations.proposalId} is null then '0' else '1' end
+  const rows = await withRoom(db, (tx) =>
+    tx
+      .select({
+        proposal: reviews.proposalId,
+        packed: sql<string>`string_agg(chr(48 + ${reviews.ranking}) || case when ${proposalAllocations.proposalId} is null then '0' else '1' end
         || case when ${subscriptions.role} = 1 then '1' else '0' end
         || chr(48 + ${reviews.impactRating}) || chr(48 + ${reviews.feasibilityRating}) || chr(48 + ${reviews.auditabilityRating}), '')`,
-    })
-    .from(reviews)
-    .innerJoin(subscriptions, eq(subscriptions.id, reviews.subscriptionId))
-    .leftJoin(
-      proposalAllocations,
-      and(eq(proposalAllocations.subscriptionId, reviews.subscriptionId), eq(proposalAllocations.proposalId, reviews.proposalId)),
-    )
-    .where(eq(reviews.eventId, eventId))
-    .groupBy(reviews.proposalId);
+      })
+      .from(reviews)
+      .innerJoin(subscriptions, eq(subscriptions.id, reviews.subscriptionId))
+      .leftJoin(
+        proposalAllocations,
+        and(eq(proposalAllocations.subscriptionId, reviews.subscriptionId), eq(proposalAllocations.proposalId, reviews.proposalId)),
+      )
+      .where(eq(reviews.eventId, eventId))
+      .groupBy(reviews.proposalId),
+  );
   const unpacked: ScoreReview[] = [];
   for (const { proposal, packed } of rows)
     for (let i = 0; i < packed.length; i += 6)
