@@ -10,7 +10,7 @@ import { createGatewayReader } from './adapters/catalyst-gateway';
 import type { ImportFile } from '@cr/contract/proposals';
 import { createMailer } from './adapters/mail';
 import type { Config } from './config';
-import type { Db } from './db/client';
+import { type Db, postgresPool } from './db/client';
 import { createJwt } from './lib/jwt';
 import { guardedFetch } from './lib/outbound';
 import { createPasswordHasher, type PasswordHasher } from './lib/password-hasher';
@@ -173,7 +173,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const moderationAllocation = createModerationAllocationService({ runs });
   const reviewOutcomes = createReviewOutcomesService({ runs });
   const proposalScores = createProposalScoresService({ runs });
-  const exportsService = createExportsService({ db, events });
+  const exportsService = createExportsService({ db, pool: postgresPool(db), events });
   const dashboard = createDashboardService({ db, events, eventConfig, onError: (error) => app.log.error(error) });
   const audit = createAuditService(db);
   const accounts = createAccountsService({

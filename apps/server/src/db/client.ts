@@ -118,6 +118,12 @@ export async function openPostgres(url: string, options: { onConnectionError?: (
   };
 }
 
+/** The pool under a PostgreSQL database's drizzle instance (streams such as COPY need a connection of their own); none on PGlite. */
+export function postgresPool(db: Db): pg.Pool | undefined {
+  const client = (db as { $client?: unknown }).$client;
+  return client instanceof pg.Pool ? client : undefined;
+}
+
 export function openDatabase(config: { DATABASE_URL?: string | undefined; DATA_DIR: string }): Promise<Database> {
   return config.DATABASE_URL ? openPostgres(config.DATABASE_URL) : openPglite(config.DATA_DIR);
 }

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 
 /** A cell a spreadsheet would read as a formula (=, +, -, @, tab, carriage return first). */
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -45,6 +45,52 @@ export function csvStream<Row extends Record<string, unknown>>(columns: readonly
   }
   return Readable.from(chunks(), { objectMode: false });
 }
+
+const QUOTE = 0x22;
+const LF = 0x0a;
+const CRLF = Buffer.from('\r\n');
+
+/**
+ * PostgreSQL's CSV (`COPY … TO STDOUT WITH (FORMAT csv)`) ends each row with LF; this turns those row ends into CRLF
+ * (RFC 4180, as csvStream writes them), leaving a line break inside a quoted cell as it is. A cell's quotes come in
+ * pairs (an opening, a closing, and doubled ones inside), so a LF is a row end exactly when an even number of quotes
+ * precede it: one pass with indexOf, the state carried from chunk to chunk.
+ */
+export function crlfRows() {
+  let quoted = false;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const parts: Buffer[] = [];
+      let start = 0;
+      let quote = chunk.indexOf(QUOTE);
+      let newline = chunk.indexOf(LF);
+      while (newline !== -1) {
+        if (quote !== -1 && quote < newline) {
+          quoted = !quoted;
+          quote = chunk.indexOf(QUOTE, quote + 1);
+          continue;
+        }
+        if (!quoted) {
+          parts.push(chunk.subarray(start, newline), CRLF);
+          start = newline + 1;
+        }
+        newline = chunk.indexOf(LF, newline + 1);
+      }
+      for (; quote !== -1; quote = chunk.indexOf(QUOTE, quote + 1)) quoted = !quoted;
+      if (start === 0) return done(null, chunk);
+      parts.push(chunk.subarray(start));
+      done(null, Buffer.concat(parts));
+    },
+  });
+}
+
+/**
+ * A text column as csvStream writes it, in SQL for COPY: formula cells neutralised as `neutralise` does (a leading
+ * apostrophe before =, +, -, @, tab or carriage return) and an empty text as an empty cell (COPY would write `""`, to
+ * tell it from NULL; csvStream writes both as nothing).
+ */
+export const csvText = (column: string) =>
+  `nullif(case when left(${column}, 1) in ('=', '+', '-', '@', chr(9), chr(13)) then '''' || ${column} else ${column} end, '')`;
 
 /** `attachment; filename="<what>-event-<id>-<yyyy-mm-dd>.csv"`: the event and the date in the file name. */
 export function attachment(what: string, eventId: number | null, now = new Date()) {

@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { csvText } from './csv';
 import {
   categories,
   moderationAllocations,
@@ -162,4 +163,51 @@ export async function moderationStats(db: DbOrTx, eventId: number | null) {
     buckets[key] += group.reviews;
   }
   return { moderations: counted!.n, allocations: allocated!.n, flagged_reviews: flagged!.n, reviews_moderated: buckets };
+}
+
+/**
+ * The CSV exports as single SELECTs for PostgreSQL's `COPY (…) TO STDOUT WITH (FORMAT csv, HEADER)`: the same columns,
+ * in the same order and with the same cells as csvStream writes from the pages above (booleans as true/false, text
+ * through csvText). COPY takes no bind parameters: the event id is checked to be an integer and written in.
+ */
+const eventLiteral = (eventId: number) => {
+  if (!Number.isSafeInteger(eventId)) throw new Error(`not an event id: ${eventId}`);
+  return String(eventId);
+};
+
+/** The reviews CSV (light or full) of an event, id order; moderation counts from one grouping of the moderations. */
+export function reviewExportCopy(eventId: number, full: boolean) {
+  const extra = full
+    ? `, r.proposal_id, ${csvText('p.pr_id')} as pr_id, ${csvText('p.title')} as proposal_title,
+       ${csvText('s.anonymous_id')} as assessor, s.role as assessor_level, r.ranking,
+       r.impact_alignment_rating_given, ${csvText('r.impact_alignment_note')} as impact_alignment_note,
+       r.feasibility_rating_given, ${csvText('r.feasibility_note')} as feasibility_note,
+       r.auditability_rating_given, ${csvText('r.auditability_note')} as auditability_note`
+    : '';
+  return `select (r.ranking = 1)::text as valid, r.id as row_id, s.user_id,
+      coalesce(m.tot, 0) as moderations_tot, coalesce(m.as_valid, 0) as moderations_as_valid${extra}
+    from reviews r
+    join subscriptions s on s.id = r.subscription_id
+    join proposals p on p.id = r.proposal_id
+    left join (select review_id, count(*) as tot, count(*) filter (where classification = 1) as as_valid
+               from moderations group by review_id) m on m.review_id = r.id
+    where r.event_id = ${eventLiteral(eventId)}
+    order by r.id`;
+}
+
+/** The moderations CSV, of one event or all, id order. */
+export function moderationExportCopy(eventId: number | null) {
+  return `select m.id as row_id, m.event_id, m.review_id, s.user_id, ${csvText('s.public_contact')} as public_contact,
+      m.classification, ${csvText('m.predefined_reason')} as predefined_reason, ${csvText('m.rationale')} as rationale
+    from moderations m join subscriptions s on s.id = m.subscription_id
+    ${eventId === null ? '' : `where m.event_id = ${eventLiteral(eventId)}`}
+    order by m.id`;
+}
+
+/** The moderator stats CSV, of one event or all, user order. */
+export function moderatorStatsCopy(eventId: number | null) {
+  return `select s.user_id, count(distinct m.review_id) as reviews_moderated
+    from moderations m join subscriptions s on s.id = m.subscription_id
+    ${eventId === null ? '' : `where m.event_id = ${eventLiteral(eventId)}`}
+    group by s.user_id order by s.user_id`;
 }

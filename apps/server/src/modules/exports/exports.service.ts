@@ -1,7 +1,9 @@
 import type { VoteExportConfig } from '@cr/contract/outcomes';
+import type pg from 'pg';
 import type { Db } from '../../db/client';
 import { recordAudit } from '../system/audit.service';
 import { attachment, csvStream } from './csv';
+import { copyCsv } from './csv-copy';
 import * as repo from './exports.repository';
 
 export const REVIEW_COLUMNS = ['valid', 'row_id', 'user_id', 'moderations_tot', 'moderations_as_valid'] as const;
@@ -21,10 +23,6 @@ export const FULL_REVIEW_COLUMNS = [
   'auditability_note',
 ] as const;
 
-/**
- * Exports (spec §7 "Exports", DOMAIN.md "Import and export"): CSV streamed page by page (keyset pages of
- * EXPORT_PAGE rows), admins only, each audited. Issue 15 item 3.
- */
 export const MODERATION_COLUMNS = [
   'row_id',
   'event_id',
@@ -36,8 +34,13 @@ export const MODERATION_COLUMNS = [
   'rationale',
 ] as const;
 
-export function createExportsService(deps: { db: Db; events: { get(eventId: number): Promise<unknown> } }) {
-  const { db, events } = deps;
+/**
+ * Exports (spec §7 "Exports", DOMAIN.md "Import and export"), admins only, each audited. Issue 15 item 3. The CSVs are
+ * streamed: on PostgreSQL (`pool` given) by PostgreSQL's own `COPY … TO STDOUT` (csv-copy.ts, the same bytes); on
+ * PGlite page by page (keyset pages of EXPORT_PAGE rows) through csvStream.
+ */
+export function createExportsService(deps: { db: Db; pool?: pg.Pool | undefined; events: { get(eventId: number): Promise<unknown> } }) {
+  const { db, pool, events } = deps;
 
   async function* reviewPages(eventId: number, full: boolean) {
     let after = 0;
@@ -125,7 +128,9 @@ export function createExportsService(deps: { db: Db; events: { get(eventId: numb
       await audited(actorUserId, 'moderations', eventId);
       return {
         filename: attachment('moderations', eventId),
-        stream: csvStream<Record<string, unknown>>(MODERATION_COLUMNS, moderationPages(eventId)),
+        stream: pool
+          ? await copyCsv(pool, repo.moderationExportCopy(eventId))
+          : csvStream<Record<string, unknown>>(MODERATION_COLUMNS, moderationPages(eventId)),
       };
     },
 
@@ -135,7 +140,9 @@ export function createExportsService(deps: { db: Db; events: { get(eventId: numb
       await audited(actorUserId, 'moderator-stats', eventId);
       return {
         filename: attachment('moderator-stats', eventId),
-        stream: csvStream<Record<string, unknown>>(['user_id', 'reviews_moderated'], single(repo.moderatorStats(db, eventId))),
+        stream: pool
+          ? await copyCsv(pool, repo.moderatorStatsCopy(eventId))
+          : csvStream<Record<string, unknown>>(['user_id', 'reviews_moderated'], single(repo.moderatorStats(db, eventId))),
       };
     },
 
@@ -153,7 +160,12 @@ export function createExportsService(deps: { db: Db; events: { get(eventId: numb
         after: null,
       });
       const columns = full ? FULL_REVIEW_COLUMNS : REVIEW_COLUMNS;
-      return { filename: attachment(what, eventId), stream: csvStream<Record<string, unknown>>(columns, reviewPages(eventId, full)) };
+      return {
+        filename: attachment(what, eventId),
+        stream: pool
+          ? await copyCsv(pool, repo.reviewExportCopy(eventId, full))
+          : csvStream<Record<string, unknown>>(columns, reviewPages(eventId, full)),
+      };
     },
   };
 }

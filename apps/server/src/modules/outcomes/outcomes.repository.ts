@@ -2,52 +2,98 @@ import { ReviewRanking } from '@cr/contract/reviews';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { moderations, proposalAllocations, proposals, proposalScores, reviews, subscriptions } from '../../db/schema/index';
-import type { ProposalScore } from '../../domain/proposal-scores';
+import type { ProposalScore, ScoreReview } from '../../domain/proposal-scores';
+import type { OutcomeReview } from '../../domain/review-outcomes';
 
 /**
- * The event's reviews with their writer (user id and anonymous id) and their moderations' classifications (an
- * array, empty when unmoderated): the review outcomes run's input, in one query. The moderations are grouped once
- * per event and joined (a hash join), not looked up per review.
+ * Runs a load's statement with room to aggregate a million reviews in memory (work_mem; PostgreSQL's 4 MB default
+ * sends the grouping to disk) and without JIT compilation (it costs more than it saves on one pass), in a transaction
+ * of its own (a savepoint inside a real run's), so that the settings go no further.
  */
-export function outcomeReviews(db: DbOrTx, eventId: number) {
-  const grouped = db
-    .select({
-      reviewId: moderations.reviewId,
-      classifications: sql<number[]>`array_agg(${moderations.classification}::int)`.as('classifications'),
-    })
-    .from(moderations)
-    .where(eq(moderations.eventId, eventId))
-    .groupBy(moderations.reviewId)
-    .as('grouped');
-  return db
-    .select({
-      id: reviews.id,
-      reviewer: subscriptions.userId,
-      assessor: subscriptions.anonymousId,
-      moderations: sql<number[]>`coalesce(${grouped.classifications}, '{}'::int[])`,
-    })
-    .from(reviews)
-    .innerJoin(subscriptions, eq(subscriptions.id, reviews.subscriptionId))
-    .leftJoin(grouped, eq(grouped.reviewId, reviews.id))
-    .where(eq(reviews.eventId, eventId))
-    .orderBy(asc(reviews.id));
+function withRoom<T>(db: DbOrTx, query: (tx: DbOrTx) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local work_mem = '64MB'`);
+    await tx.execute(sql`set local jit = off`);
+    return query(tx);
+  });
+}
+
+/**
+ * The event's reviews with their writer (user id) and their moderations' classifications (1 included, any other value
+ * not): the review outcomes run's input, with each writer's anonymous id (that of the subscription of their first
+ * review). The moderations are counted once per event and joined (a hash join), not looked up per review; PostgreSQL
+ * packs the reviews per subscription into one string, `id,moderations,included;` a review (in no particular order:
+ * the rule does not depend on it), so a million reviews arrive as one row per reviewer instead of a million objects
+ * built by the driver and the ORM.
+ */
+export async function outcomeReviews(db: DbOrTx, eventId: number) {
+  const rows = await withRoom(db, (tx) => {
+    const counted = tx
+      .select({
+        reviewId: moderations.reviewId,
+        total: sql<number>`count(*)::int`.as('total'),
+        included: sql<number>`(count(*) filter (where ${moderations.classification} = 1))::int`.as('included'),
+      })
+      .from(moderations)
+      .where(eq(moderations.eventId, eventId))
+      .groupBy(moderations.reviewId)
+      .as('counted');
+    return tx
+      .select({
+        reviewer: subscriptions.userId,
+        assessor: subscriptions.anonymousId,
+        packed: sql<string>`string_agg(${reviews.id} || ',' || coalesce(${counted.total}, 0) || ',' || coalesce(${counted.included}, 0), ';')`,
+      })
+      .from(reviews)
+      .innerJoin(subscriptions, eq(subscriptions.id, reviews.subscriptionId))
+      .leftJoin(counted, eq(counted.reviewId, reviews.id))
+      .where(eq(reviews.eventId, eventId))
+      .groupBy(subscriptions.id)
+      .orderBy(sql`min(${reviews.id})`);
+  });
+  const unmoderated: readonly number[] = Object.freeze([]);
+  const outcomeInput: OutcomeReview[] = [];
+  const assessorOf = new Map<number, string>();
+  for (const { reviewer, assessor, packed } of rows) {
+    if (!assessorOf.has(reviewer)) assessorOf.set(reviewer, assessor);
+    const numbers = [0, 0, 0];
+    let field = 0;
+    for (let i = 0; i <= packed.length; i += 1) {
+      const code = i === packed.length ? 59 : packed.charCodeAt(i);
+      if (code === 44) field += 1;
+      else if (code !== 59) numbers[field] = numbers[field]! * 10 + code - 48;
+      else {
+        const [id, total, included] = numbers as [number, number, number];
+        outcomeInput.push({
+          id,
+          reviewer,
+          moderations: total === 0 ? unmoderated : Array.from({ length: total }, (_, k) => (k < included ? 1 : 0)),
+        });
+        numbers.fill(0);
+        field = 0;
+      }
+    }
+  }
+  return { reviews: outcomeInput, assessorOf };
 }
 
 const intArray = (values: Iterable<number>) => `{${[...values].join(',')}}`;
 
-/** Writes the rankings: one statement per ranking value and 50,000 reviews, inside the run's transaction. */
+/**
+ * Writes the rankings inside the run's transaction in one set-based statement: the ids and their rankings as two
+ * array parameters, unnested and joined to the reviews (a hash join over one pass of the event's reviews, as a raw
+ * `update … set ranking = …` would do), only the loaded reviews (one submitted since is left as it is). The join's
+ * hash of the pairs gets the memory it needs for this transaction only (`set local work_mem`), instead of spilling.
+ */
 export async function writeRankings(tx: DbOrTx, eventId: number, rankings: Map<number, number>) {
-  const byRanking = new Map<number, number[]>();
-  for (const [id, ranking] of rankings) {
-    const ids = byRanking.get(ranking) ?? [];
-    ids.push(id);
-    byRanking.set(ranking, ids);
-  }
-  for (const [ranking, ids] of byRanking)
-    for (let i = 0; i < ids.length; i += 50_000)
-      await tx.execute(
-        sql`update ${reviews} set ranking = ${ranking} where event_id = ${eventId} and id = any(${intArray(ids.slice(i, i + 50_000))}::int[])`,
-      );
+  if (rankings.size === 0) return;
+  const megabytes = Math.min(1_024, 16 + Math.ceil(rankings.size / 10_000));
+  await tx.execute(sql.raw(`set local work_mem = '${megabytes}MB'`));
+  await tx.execute(
+    sql`update ${reviews} as r set ranking = v.ranking
+        from unnest(${intArray(rankings.keys())}::int[], ${intArray(rankings.values())}::smallint[]) as v(id, ranking)
+        where r.id = v.id and r.event_id = ${eventId}`,
+  );
 }
 
 /** The event's proposals (id order): every one gets a row of the scores' result, reviewed or not. */
@@ -60,27 +106,43 @@ export function scoreProposals(db: DbOrTx, eventId: number) {
 }
 
 /**
- * The event's reviews with what the scores weigh: ranking, ratings, the writer's level and whether allocated (a
- * left join on the allocations, which the planner hashes, rather than a lookup per review).
+ * The event's reviews with what the scores weigh: ranking, ratings, the writer's level (1 for LV1, else 0: the rule
+ * weighs LV1 and the rest) and whether allocated (a left join on the allocations, which the planner hashes, rather
+ * than a lookup per review). PostgreSQL packs them per proposal into one string, six characters a review (each value
+ * v as the character 48 + v: '0'–'5' for the usual values), in the order it reads them, as the rows came before: a
+ * million reviews arrive as some 20,000 short rows instead of a million objects built by the driver and the ORM.
  */
-export function scoreReviews(db: DbOrTx, eventId: number) {
-  return db
-    .select({
-      proposal: reviews.proposalId,
-      ranking: reviews.ranking,
-      level: subscriptions.role,
-      allocated: sql<boolean>`${proposalAllocations.proposalId} is not null`,
-      impact: reviews.impactRating,
-      feasibility: reviews.feasibilityRating,
-      valueForMoney: reviews.auditabilityRating,
-    })
-    .from(reviews)
-    .innerJoin(subscriptions, eq(subscriptions.id, reviews.subscriptionId))
-    .leftJoin(
-      proposalAllocations,
-      and(eq(proposalAllocations.subscriptionId, reviews.subscriptionId), eq(proposalAllocations.proposalId, reviews.proposalId)),
-    )
-    .where(eq(reviews.eventId, eventId));
+export async function scoreReviews(db: DbOrTx, eventId: number): Promise<ScoreReview[]> {
+  const rows = await withRoom(db, (tx) =>
+    tx
+      .select({
+        proposal: reviews.proposalId,
+        packed: sql<string>`string_agg(chr(48 + ${reviews.ranking}) || case when ${proposalAllocations.proposalId} is null then '0' else '1' end
+        || case when ${subscriptions.role} = 1 then '1' else '0' end
+        || chr(48 + ${reviews.impactRating}) || chr(48 + ${reviews.feasibilityRating}) || chr(48 + ${reviews.auditabilityRating}), '')`,
+      })
+      .from(reviews)
+      .innerJoin(subscriptions, eq(subscriptions.id, reviews.subscriptionId))
+      .leftJoin(
+        proposalAllocations,
+        and(eq(proposalAllocations.subscriptionId, reviews.subscriptionId), eq(proposalAllocations.proposalId, reviews.proposalId)),
+      )
+      .where(eq(reviews.eventId, eventId))
+      .groupBy(reviews.proposalId),
+  );
+  const unpacked: ScoreReview[] = [];
+  for (const { proposal, packed } of rows)
+    for (let i = 0; i < packed.length; i += 6)
+      unpacked.push({
+        proposal,
+        ranking: packed.charCodeAt(i) - 48,
+        allocated: packed.charCodeAt(i + 1) === 49,
+        level: packed.charCodeAt(i + 2) - 48,
+        impact: packed.charCodeAt(i + 3) - 48,
+        feasibility: packed.charCodeAt(i + 4) - 48,
+        valueForMoney: packed.charCodeAt(i + 5) - 48,
+      });
+  return unpacked;
 }
 
 /** A PostgreSQL array literal of numbers (null → NULL): one parameter per column, whatever the row count. */

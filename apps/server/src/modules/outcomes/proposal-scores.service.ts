@@ -30,11 +30,7 @@ export const proposalScoresRun: AdminRun<ScoreParams, Loaded, Scored, ScoreResul
     const flags = await readRunFlags(tx, params.event_id);
     if (!flags.value.review_outcomes_generated) throw conflict(outcomeMessages.outcomesFirst);
     const proposals = await repo.scoreProposals(tx, params.event_id);
-    const reviews = await repo.scoreReviews(tx, params.event_id);
-    return {
-      proposals,
-      reviews: reviews.map((review) => ({ ...review, allocated: Boolean(review.allocated) })),
-    };
+    return { proposals, reviews: await repo.scoreReviews(tx, params.event_id) };
   },
 
   compute(loaded, params) {

@@ -41,15 +41,7 @@ export const reviewOutcomesRun: AdminRun<OutcomeParams, Loaded, OutcomeResult, O
   flag: 'review_outcomes_generated',
   once: true,
 
-  async load(tx, params) {
-    const rows = await repo.outcomeReviews(tx, params.event_id);
-    const assessorOf = new Map<number, string>();
-    for (const row of rows) if (!assessorOf.has(row.reviewer)) assessorOf.set(row.reviewer, row.assessor);
-    return {
-      reviews: rows.map((row) => ({ id: row.id, reviewer: row.reviewer, moderations: row.moderations.map(Number) })),
-      assessorOf,
-    };
-  },
+  load: (tx, params) => repo.outcomeReviews(tx, params.event_id),
 
   compute(loaded, params) {
     const result = computeReviewOutcomes(loaded.reviews, {
