@@ -9,7 +9,9 @@
  * [0, 2 × BENCH_THINK_MS) (1,000 ms), between actions; BENCH_THINK_MS=0 makes it a closed loop.
  * Reports p50/p95/p99 per endpoint (targets: reads ≤ 100 ms, writes ≤ 300 ms), the errors (target 0) and, afterwards,
  * every acknowledged write checked in the database: each created review and moderation present, each edited review
- * and moderation holding its last acknowledged edit (or a later unacknowledged one). Writes bench/results/mix.json.
+ * and moderation holding its last acknowledged edit (or a later unacknowledged one). With BENCH_INSTANCES=n the same
+ * mix goes through HAProxy (Debian's haproxy, lib/haproxy.ts) to n server processes on the one database (item 3;
+ * BENCH_INSTANCES=1 measures one instance behind the same proxy). Writes bench/results/mix[-<n>-instances].json.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -19,6 +21,7 @@ import { promisify } from 'node:util';
 import { sql, type SQL } from 'drizzle-orm';
 import { arrayLiteral, SCALE_PASSWORD } from '../apps/server/src/scale-seed';
 import { benchDatabase, loadSettings, percentile, round } from './lib/database';
+import { haproxyInstalled, startHaproxy } from './lib/haproxy';
 import { loadAverage, login, rssSampler, startServer } from './lib/processes';
 import { roundAccounts, seedRound } from './lib/round';
 
@@ -31,6 +34,11 @@ const USERS = Number(process.env.BENCH_USERS ?? 200);
 const MODERATORS = Number(process.env.BENCH_MODERATORS ?? Math.round(USERS / 10));
 const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 1_000);
 const EXPORT_EVERY = Number(process.env.BENCH_EXPORT_EVERY ?? 60);
+const INSTANCES = process.env.BENCH_INSTANCES ? Number(process.env.BENCH_INSTANCES) : undefined;
+if (INSTANCES && !haproxyInstalled()) {
+  console.log('mix: BENCH_INSTANCES needs haproxy (apt-get install -y haproxy); skipped.');
+  process.exit(0);
+}
 const WORDS = ['wallet', 'open', 'governance', 'education', 'identity', 'payments', 'defi', 'oracle', 'tooling', 'community'];
 const rowsOf = <T>(result: unknown) => (result as { rows?: T[] }).rows ?? (result as T[]);
 const ids = (values: number[]) => sql`${arrayLiteral(values)}::int[]`;
@@ -61,7 +69,8 @@ function acceptable(edits: { id: number; marker: string; acked: boolean }[]) {
 
 const database = await benchDatabase();
 const report: Record<string, unknown> = { date: new Date().toISOString() };
-let server: Awaited<ReturnType<typeof startServer>> | undefined;
+const servers: Awaited<ReturnType<typeof startServer>>[] = [];
+let proxy: Awaited<ReturnType<typeof startHaproxy>> | undefined;
 try {
   const db = database.db;
   const query = async <T>(statement: SQL) => rowsOf<T>(await db.execute(statement));
@@ -102,8 +111,9 @@ try {
   const categoryIds = (await query<{ id: number }>(sql`select id from categories where event_id = ${eventId}`)).map((row) => row.id);
   const perModerator = Math.floor(seeded.moderationAllocations / seeded.moderators);
 
-  server = await startServer(database.url);
-  const origin = server.origin;
+  for (let i = 0; i < (INSTANCES ?? 1); i += 1) servers.push(await startServer(database.url));
+  if (INSTANCES) proxy = await startHaproxy(servers.map((server) => Number(new URL(server.origin).port)));
+  const origin = proxy ? `http://127.0.0.1:${proxy.port}` : servers[0]!.origin;
   // Log in 8 at a time (argon2id is bounded in the server; its queue holds 64).
   const accounts = [{ catalystId: seeded.admin, subscriptionId: 0, userId: seeded.adminUserId }, ...moderators, ...reviewers];
   const tokens: string[] = [];
@@ -135,7 +145,7 @@ try {
   });
 
   const loadBefore = loadAverage();
-  const sampler = rssSampler(server.rss);
+  const sampler = rssSampler(() => servers.reduce((sum, server) => sum + server.rss(), 0));
   const { stdout } = await run(
     process.execPath,
     [
@@ -241,6 +251,7 @@ try {
   };
   const errors = rows.reduce((sum, row) => sum + row.errors, 0);
   const summary = {
+    instances: INSTANCES ? `${INSTANCES} behind HAProxy` : '1',
     users: users.length,
     reviewers: reviewers.length,
     moderators: moderators.length,
@@ -257,15 +268,16 @@ try {
   };
   Object.assign(report, { summary, rows, verification, firstErrors: result.firstErrors });
   console.log(
-    `Mix on the whole round (${seeded.reviews.toLocaleString('en')} reviews, ${seeded.moderationAllocations.toLocaleString('en')} moderation allocations): ${users.length} users, ${SECONDS} s, think time ${THINK_MS} ms (targets: reads p95 ≤ 100 ms, writes p95 ≤ 300 ms, 0 errors, every acknowledged write present)`,
+    `Mix on the whole round, ${INSTANCES ? `${INSTANCES} instance(s) behind HAProxy` : 'one instance'} (${seeded.reviews.toLocaleString('en')} reviews, ${seeded.moderationAllocations.toLocaleString('en')} moderation allocations): ${users.length} users, ${SECONDS} s, think time ${THINK_MS} ms (targets: reads p95 ≤ 100 ms, writes p95 ≤ 300 ms, 0 errors, every acknowledged write present)`,
   );
   console.table([summary]);
   console.table(rows);
   console.table([verification]);
   if (result.firstErrors.length) console.log('first errors:', JSON.stringify(result.firstErrors.slice(0, 5), null, 1));
 } finally {
-  await server?.stop();
+  await proxy?.stop();
+  await Promise.all(servers.map((server) => server.stop()));
   await database.drop();
 }
 mkdirSync(join(here, 'results'), { recursive: true });
-writeFileSync(join(here, 'results/mix.json'), JSON.stringify(report, null, 2));
+writeFileSync(join(here, `results/mix${INSTANCES ? `-${INSTANCES}-instances` : ''}.json`), JSON.stringify(report, null, 2));
