@@ -145,6 +145,7 @@ try {
   });
 
   const loadBefore = loadAverage();
+  const cpuBefore = servers.reduce((sum, server) => sum + server.cpuSeconds(), 0);
   const sampler = rssSampler(() => servers.reduce((sum, server) => sum + server.rss(), 0));
   const { stdout } = await run(
     process.execPath,
@@ -167,6 +168,7 @@ try {
     { maxBuffer: 1024 * 1024 * 1024 },
   );
   const memory = sampler.stop();
+  const cpu = servers.reduce((sum, server) => sum + server.cpuSeconds(), 0) - cpuBefore;
   const loadAfter = loadAverage();
   const result = JSON.parse(stdout) as MixResult;
 
@@ -263,6 +265,17 @@ try {
     reads_p95_ms: all('read').p95_ms,
     writes_p95_ms: all('write').p95_ms,
     server_rss_peak_mib: round(memory.peak / 2 ** 20, 0),
+    // The servers' CPU: seconds used, its share of the run's wall time, and per request.
+    server_cpu_s: round(cpu, 1),
+    server_cpu_share: round(cpu / result.seconds, 2),
+    server_cpu_ms_per_request: round(
+      (cpu * 1000) /
+        Math.max(
+          1,
+          rows.reduce((sum, row) => sum + row.requests, 0),
+        ),
+      1,
+    ),
     load_avg_before: loadBefore,
     load_avg_after: loadAfter,
   };
