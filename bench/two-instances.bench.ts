@@ -5,16 +5,15 @@
  * Writes bench/results/two-instances.json. On a 2-core machine the load generator, HAProxy, PostgreSQL and the
  * servers share the cores, so the ratio says little about a real deployment (target there: two ≥ 1.6 × one).
  */
-import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { seedScale } from '../apps/server/src/scale-seed';
 import { benchDatabase, loadSettings, percentile, round } from './lib/database';
+import { freePort, haproxyInstalled, startHaproxy, waitFor } from './lib/haproxy';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const root = join(here, '..');
@@ -22,29 +21,9 @@ const run = promisify(execFile);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const JWT_SECRET = 'bench-two-instances-secret-bench-two!';
 
-if (spawnSync('haproxy', ['-v']).error) {
+if (!haproxyInstalled()) {
   console.log('two-instances: haproxy is not installed (apt-get install -y haproxy); skipped.');
   process.exit(0);
-}
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-
-async function waitFor(url: string, child: ChildProcess) {
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${url}: the process exited`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 async function startServer(databaseUrl: string) {
@@ -64,34 +43,6 @@ async function startServer(databaseUrl: string) {
     },
   });
   await waitFor(`http://127.0.0.1:${port}/api/reviews/readyz`, child);
-  return { port, child };
-}
-
-async function startHaproxy(backends: number[]) {
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'cr-haproxy-'));
-  const config = [
-    'global',
-    '  maxconn 4096',
-    'defaults',
-    '  mode http',
-    '  timeout connect 5s',
-    '  timeout client 60s',
-    '  timeout server 60s',
-    '  option http-keep-alive',
-    '  http-reuse always',
-    'frontend api',
-    `  bind 127.0.0.1:${port}`,
-    '  option forwardfor',
-    '  default_backend servers',
-    'backend servers',
-    '  balance roundrobin',
-    '  option httpchk GET /api/reviews/readyz',
-    ...backends.map((backend, i) => `  server s${i} 127.0.0.1:${backend} check inter 2s`),
-  ].join('\n');
-  writeFileSync(join(dir, 'haproxy.cfg'), `${config}\n`);
-  const child = spawn('haproxy', ['-f', join(dir, 'haproxy.cfg'), '-db'], { stdio: 'ignore' });
-  await waitFor(`http://127.0.0.1:${port}/api/reviews/livez`, child);
   return { port, child };
 }
 

@@ -16,6 +16,8 @@ export interface ServerProcess {
   pid: number;
   /** The process's resident memory now, in bytes (from /proc). */
   rss(): number;
+  /** The CPU time (user + system) the process has used so far, in seconds (from /proc; 0 once it has ended). */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -37,6 +39,15 @@ async function start(args: string[], env: NodeJS.ProcessEnv): Promise<ServerProc
     rss: () => {
       try {
         return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+      } catch {
+        return 0;
+      }
+    },
+    cpuSeconds: () => {
+      try {
+        // Fields 14 and 15 of /proc/<pid>/stat (after the parenthesised name): utime and stime in clock ticks (100/s).
+        const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        return (Number(fields[11]) + Number(fields[12])) / 100;
       } catch {
         return 0;
       }

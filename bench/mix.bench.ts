@@ -1,0 +1,296 @@
+/**
+ * A realistic mix on the whole round (issue 18 item 2): BENCH_USERS (200) simulated users for BENCH_SECONDS (300)
+ * from a second process (lib/mix-load.mjs) against the server in a process of its own on PostgreSQL, the round of
+ * lib/round.ts `seedRound` (BENCH_REVIEWERS 50,000 × 20 reviews, 500 moderators, 400,000 moderation allocations,
+ * 200,000 moderations; review and moderation submission open). One admin (dashboard, stats, users, lists, a CSV export
+ * every BENCH_EXPORT_EVERY s, 60), BENCH_MODERATORS (10 % of the users) moderators reading their lists and saving
+ * moderations on their allocations, and reviewers browsing and filtering proposals and reviews, reading pages,
+ * submitting reviews on their allocations and editing their own. Each user waits a think time, uniform in
+ * [0, 2 × BENCH_THINK_MS) (1,000 ms), between actions; BENCH_THINK_MS=0 makes it a closed loop.
+ * Reports p50/p95/p99 per endpoint (targets: reads ≤ 100 ms, writes ≤ 300 ms), the errors (target 0) and, afterwards,
+ * every acknowledged write checked in the database: each created review and moderation present, each edited review
+ * and moderation holding its last acknowledged edit (or a later unacknowledged one). With BENCH_INSTANCES=n the same
+ * mix goes through HAProxy (Debian's haproxy, lib/haproxy.ts) to n server processes on the one database (item 3;
+ * BENCH_INSTANCES=1 measures one instance behind the same proxy). Writes bench/results/mix[-<n>-instances].json.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { sql, type SQL } from 'drizzle-orm';
+import { arrayLiteral, SCALE_PASSWORD } from '../apps/server/src/scale-seed';
+import { benchDatabase, loadSettings, percentile, round } from './lib/database';
+import { haproxyInstalled, startHaproxy } from './lib/haproxy';
+import { loadAverage, login, rssSampler, startServer } from './lib/processes';
+import { roundAccounts, seedRound } from './lib/round';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const run = promisify(execFile);
+const REVIEWERS = Number(process.env.BENCH_REVIEWERS ?? 50_000);
+const PROPOSALS = Number(process.env.BENCH_PROPOSALS ?? 20_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 300);
+const USERS = Number(process.env.BENCH_USERS ?? 200);
+const MODERATORS = Number(process.env.BENCH_MODERATORS ?? Math.round(USERS / 10));
+const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 1_000);
+const EXPORT_EVERY = Number(process.env.BENCH_EXPORT_EVERY ?? 60);
+const INSTANCES = process.env.BENCH_INSTANCES ? Number(process.env.BENCH_INSTANCES) : undefined;
+if (INSTANCES && !haproxyInstalled()) {
+  console.log('mix: BENCH_INSTANCES needs haproxy (apt-get install -y haproxy); skipped.');
+  process.exit(0);
+}
+const WORDS = ['wallet', 'open', 'governance', 'education', 'identity', 'payments', 'defi', 'oracle', 'tooling', 'community'];
+const rowsOf = <T>(result: unknown) => (result as { rows?: T[] }).rows ?? (result as T[]);
+const ids = (values: number[]) => sql`${arrayLiteral(values)}::int[]`;
+
+type MixResult = {
+  labels: Record<string, { latencies: number[]; errors: number; statuses: Record<string, number> }>;
+  firstErrors: unknown[];
+  writes: {
+    reviewCreates: { row_id: number; proposal_id: number; subscription_id: number }[];
+    reviewEdits: { row_id: number; marker: string; acked: boolean }[];
+    moderationCreates: { id: number; review_id: number; subscription_id: number }[];
+    moderationEdits: { id: number; marker: string; acked: boolean }[];
+  };
+  seconds: number;
+};
+
+/** Of a sequence of edits per row, the markers the row may hold: from the last acknowledged edit on. */
+function acceptable(edits: { id: number; marker: string; acked: boolean }[]) {
+  const byRow = new Map<number, { marker: string; acked: boolean }[]>();
+  for (const edit of edits) byRow.set(edit.id, [...(byRow.get(edit.id) ?? []), edit]);
+  const out = new Map<number, Set<string>>();
+  for (const [id, list] of byRow) {
+    const last = list.findLastIndex((edit) => edit.acked);
+    if (last >= 0) out.set(id, new Set(list.slice(last).map((edit) => edit.marker)));
+  }
+  return out;
+}
+
+const database = await benchDatabase();
+const report: Record<string, unknown> = { date: new Date().toISOString() };
+const servers: Awaited<ReturnType<typeof startServer>>[] = [];
+let proxy: Awaited<ReturnType<typeof startHaproxy>> | undefined;
+try {
+  const db = database.db;
+  const query = async <T>(statement: SQL) => rowsOf<T>(await db.execute(statement));
+  const seeded = await seedRound(db, { reviewers: REVIEWERS, proposals: PROPOSALS });
+  console.error(
+    `seeded ${seeded.reviews} reviews, ${seeded.moderationAllocations} moderation allocations, ${seeded.moderations} moderations in ${seeded.seconds} s, completed in ${seeded.completedSeconds} s`,
+  );
+  report.seeded = seeded;
+  const eventId = seeded.eventId;
+  const reviewers = await roundAccounts(db, eventId, 'reviewer', USERS - 1 - MODERATORS);
+  const moderators = await roundAccounts(db, eventId, 'moderator', MODERATORS);
+
+  // What each user may write: reviewers their allocations not yet reviewed and their reviews, moderators their
+  // allocations not yet moderated and their moderations.
+  const reviewerSubs = reviewers.map((account) => account.subscriptionId);
+  const moderatorSubs = moderators.map((account) => account.subscriptionId);
+  const allocations = await query<{ subscription_id: number; proposal_id: number }>(sql`
+    select pa.subscription_id, pa.proposal_id from proposal_allocations pa
+    where pa.subscription_id = any(${ids(reviewerSubs)}) and not exists
+      (select 1 from reviews r where r.subscription_id = pa.subscription_id and r.proposal_id = pa.proposal_id)
+    order by pa.subscription_id, pa.proposal_id`);
+  const reviews = await query<{ id: number; subscription_id: number; proposal_id: number }>(
+    sql`select id, subscription_id, proposal_id from reviews where subscription_id = any(${ids(reviewerSubs)}) order by id`,
+  );
+  const toModerate = await query<{ subscription_id: number; review_id: number }>(sql`
+    select ma.subscription_id, ma.review_id from moderation_allocations ma
+    where ma.subscription_id = any(${ids(moderatorSubs)}) and not exists
+      (select 1 from moderations m where m.subscription_id = ma.subscription_id and m.review_id = ma.review_id)
+    order by ma.subscription_id, ma.review_id`);
+  const moderations = await query<{ id: number; subscription_id: number; review_id: number }>(
+    sql`select id, subscription_id, review_id from moderations where subscription_id = any(${ids(moderatorSubs)}) order by id`,
+  );
+  const of = <T extends { subscription_id: number }>(rows: T[], subscriptionId: number) =>
+    rows.filter((row) => row.subscription_id === subscriptionId);
+  const proposalIds = (
+    await query<{ id: number }>(sql`select id from proposals where event_id = ${eventId} order by random() limit 500`)
+  ).map((row) => row.id);
+  const categoryIds = (await query<{ id: number }>(sql`select id from categories where event_id = ${eventId}`)).map((row) => row.id);
+  const perModerator = Math.floor(seeded.moderationAllocations / seeded.moderators);
+
+  for (let i = 0; i < (INSTANCES ?? 1); i += 1) servers.push(await startServer(database.url));
+  if (INSTANCES) proxy = await startHaproxy(servers.map((server) => Number(new URL(server.origin).port)));
+  const origin = proxy ? `http://127.0.0.1:${proxy.port}` : servers[0]!.origin;
+  // Log in 8 at a time (argon2id is bounded in the server; its queue holds 64).
+  const accounts = [{ catalystId: seeded.admin, subscriptionId: 0, userId: seeded.adminUserId }, ...moderators, ...reviewers];
+  const tokens: string[] = [];
+  const loginStarted = performance.now();
+  for (let i = 0; i < accounts.length; i += 8)
+    tokens.push(...(await Promise.all(accounts.slice(i, i + 8).map((account) => login(origin, account.catalystId, SCALE_PASSWORD)))));
+  console.error(`${tokens.length} users logged in in ${round((performance.now() - loginStarted) / 1000)} s`);
+  const users = accounts.map((account, i) => {
+    const token = tokens[i]!;
+    if (i === 0) return { kind: 'admin', token };
+    if (i <= moderators.length)
+      return {
+        kind: 'moderator',
+        token,
+        subscriptionId: account.subscriptionId,
+        pages: Math.max(1, Math.floor(perModerator / 25)),
+        moderate: of(toModerate, account.subscriptionId).map((row) => row.review_id),
+        moderations: of(moderations, account.subscriptionId).map((row) => ({ id: row.id, review_id: row.review_id })),
+      };
+    const own = of(reviews, account.subscriptionId);
+    return {
+      kind: 'reviewer',
+      token,
+      subscriptionId: account.subscriptionId,
+      allocations: of(allocations, account.subscriptionId).map((row) => row.proposal_id),
+      reviews: own.map((row) => row.id),
+      reviewed: own.map((row) => row.proposal_id),
+    };
+  });
+
+  const loadBefore = loadAverage();
+  const cpuBefore = servers.reduce((sum, server) => sum + server.cpuSeconds(), 0);
+  const sampler = rssSampler(() => servers.reduce((sum, server) => sum + server.rss(), 0));
+  const { stdout } = await run(
+    process.execPath,
+    [
+      join(here, 'lib/mix-load.mjs'),
+      loadSettings({
+        base: `${origin}/api/reviews`,
+        seconds: SECONDS,
+        thinkMs: THINK_MS,
+        eventId,
+        proposalIds,
+        categoryIds,
+        words: WORDS,
+        proposalPages: Math.ceil(PROPOSALS / 25),
+        reviewPages: Math.min(400, Math.ceil(seeded.reviews / 25)),
+        exportEvery: EXPORT_EVERY,
+        users,
+      }),
+    ],
+    { maxBuffer: 1024 * 1024 * 1024 },
+  );
+  const memory = sampler.stop();
+  const cpu = servers.reduce((sum, server) => sum + server.cpuSeconds(), 0) - cpuBefore;
+  const loadAfter = loadAverage();
+  const result = JSON.parse(stdout) as MixResult;
+
+  const kindOf = (label: string) => (label.includes('export') ? 'export' : label.startsWith('GET') ? 'read' : 'write');
+  const rows = Object.entries(result.labels)
+    .map(([label, entry]) => {
+      const sorted = [...entry.latencies].sort((a, b) => a - b);
+      const kind = kindOf(label);
+      const p95 = percentile(sorted, 95);
+      return {
+        endpoint: label,
+        kind,
+        requests: sorted.length + entry.errors,
+        errors: entry.errors,
+        p50_ms: round(percentile(sorted, 50), 1),
+        p95_ms: round(p95, 1),
+        p99_ms: round(percentile(sorted, 99), 1),
+        max_ms: round(sorted.at(-1) ?? 0, 0),
+        target: kind === 'read' ? (p95 <= 100 ? 'met' : 'missed') : kind === 'write' ? (p95 <= 300 ? 'met' : 'missed') : '—',
+      };
+    })
+    .sort((a, b) => a.kind.localeCompare(b.kind) || b.requests - a.requests);
+  const all = (kind: string) => {
+    const latencies = Object.entries(result.labels)
+      .filter(([label]) => kindOf(label) === kind)
+      .flatMap(([, entry]) => entry.latencies)
+      .sort((a, b) => a - b);
+    return { requests: latencies.length, p95_ms: round(percentile(latencies, 95), 1) };
+  };
+
+  // Every acknowledged write, looked for in the database.
+  const { writes } = result;
+  const createdReviews = new Map(
+    (
+      await query<{ id: number; subscription_id: number; proposal_id: number }>(
+        sql`select id, subscription_id, proposal_id from reviews where id = any(${ids(writes.reviewCreates.map((w) => w.row_id))})`,
+      )
+    ).map((row) => [row.id, row]),
+  );
+  const reviewsPresent = writes.reviewCreates.filter((w) => {
+    const row = createdReviews.get(w.row_id);
+    return row?.subscription_id === w.subscription_id && row.proposal_id === w.proposal_id;
+  }).length;
+  const createdModerations = new Map(
+    (
+      await query<{ id: number; subscription_id: number; review_id: number }>(
+        sql`select id, subscription_id, review_id from moderations where id = any(${ids(writes.moderationCreates.map((w) => w.id))})`,
+      )
+    ).map((row) => [row.id, row]),
+  );
+  const moderationsPresent = writes.moderationCreates.filter((w) => {
+    const row = createdModerations.get(w.id);
+    return row?.subscription_id === w.subscription_id && row.review_id === w.review_id;
+  }).length;
+  const reviewEdits = acceptable(writes.reviewEdits.map((w) => ({ id: w.row_id, marker: w.marker, acked: w.acked })));
+  const reviewNotes = await query<{ id: number; note: string }>(
+    sql`select id, impact_alignment_note as note from reviews where id = any(${ids([...reviewEdits.keys()])})`,
+  );
+  const reviewEditsHeld = reviewNotes.filter((row) => reviewEdits.get(row.id)?.has(row.note.split(' ')[0]!)).length;
+  const moderationEdits = acceptable(writes.moderationEdits);
+  const rationales = await query<{ id: number; rationale: string }>(
+    sql`select id, rationale from moderations where id = any(${ids([...moderationEdits.keys()])})`,
+  );
+  const moderationEditsHeld = rationales.filter((row) => moderationEdits.get(row.id)?.has(row.rationale.split(' ')[0]!)).length;
+  const verification = {
+    review_creates_acknowledged: writes.reviewCreates.length,
+    review_creates_present: reviewsPresent,
+    review_edits_acknowledged: writes.reviewEdits.filter((w) => w.acked).length,
+    reviews_edited: reviewEdits.size,
+    reviews_holding_last_acknowledged_edit: reviewEditsHeld,
+    moderation_creates_acknowledged: writes.moderationCreates.length,
+    moderation_creates_present: moderationsPresent,
+    moderation_edits_acknowledged: writes.moderationEdits.filter((w) => w.acked).length,
+    moderations_edited: moderationEdits.size,
+    moderations_holding_last_acknowledged_edit: moderationEditsHeld,
+    lost:
+      writes.reviewCreates.length -
+      reviewsPresent +
+      (reviewEdits.size - reviewEditsHeld) +
+      (writes.moderationCreates.length - moderationsPresent) +
+      (moderationEdits.size - moderationEditsHeld),
+  };
+  const errors = rows.reduce((sum, row) => sum + row.errors, 0);
+  const summary = {
+    instances: INSTANCES ? `${INSTANCES} behind HAProxy` : '1',
+    users: users.length,
+    reviewers: reviewers.length,
+    moderators: moderators.length,
+    seconds: round(result.seconds, 1),
+    think_ms: THINK_MS,
+    requests: rows.reduce((sum, row) => sum + row.requests, 0),
+    rps: round(rows.reduce((sum, row) => sum + row.requests, 0) / result.seconds, 0),
+    errors,
+    reads_p95_ms: all('read').p95_ms,
+    writes_p95_ms: all('write').p95_ms,
+    server_rss_peak_mib: round(memory.peak / 2 ** 20, 0),
+    // The servers' CPU: seconds used, its share of the run's wall time, and per request.
+    server_cpu_s: round(cpu, 1),
+    server_cpu_share: round(cpu / result.seconds, 2),
+    server_cpu_ms_per_request: round(
+      (cpu * 1000) /
+        Math.max(
+          1,
+          rows.reduce((sum, row) => sum + row.requests, 0),
+        ),
+      1,
+    ),
+    load_avg_before: loadBefore,
+    load_avg_after: loadAfter,
+  };
+  Object.assign(report, { summary, rows, verification, firstErrors: result.firstErrors });
+  console.log(
+    `Mix on the whole round, ${INSTANCES ? `${INSTANCES} instance(s) behind HAProxy` : 'one instance'} (${seeded.reviews.toLocaleString('en')} reviews, ${seeded.moderationAllocations.toLocaleString('en')} moderation allocations): ${users.length} users, ${SECONDS} s, think time ${THINK_MS} ms (targets: reads p95 ≤ 100 ms, writes p95 ≤ 300 ms, 0 errors, every acknowledged write present)`,
+  );
+  console.table([summary]);
+  console.table(rows);
+  console.table([verification]);
+  if (result.firstErrors.length) console.log('first errors:', JSON.stringify(result.firstErrors.slice(0, 5), null, 1));
+} finally {
+  await proxy?.stop();
+  await Promise.all(servers.map((server) => server.stop()));
+  await database.drop();
+}
+mkdirSync(join(here, 'results'), { recursive: true });
+writeFileSync(join(here, `results/mix${INSTANCES ? `-${INSTANCES}-instances` : ''}.json`), JSON.stringify(report, null, 2));
