@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
@@ -31,11 +32,34 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Mantine's ScrollArea (imported by every Table) takes one hook, `useMergeRefs`, from @floating-ui/react, which brings
+ * the whole positioning library (16 KB compressed) into the first load of every list; it gets a local copy instead
+ * (src/lib/merge-refs.ts). Popovers, menus and tooltips still use floating-ui, loaded with them (issue 16).
+ */
+function scrollAreaWithoutFloatingUi(): Plugin {
+  const shim = fileURLToPath(new URL('./src/lib/merge-refs.ts', import.meta.url));
+  return {
+    name: 'cr-scroll-area-merge-refs',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (
+        source === '@floating-ui/react' &&
+        importer &&
+        /[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/]ScrollArea[\\/]/.test(importer)
+      ) {
+        return shim;
+      }
+      return null;
+    },
+  };
+}
+
 const apiTarget = process.env.API_PROXY_TARGET ?? 'http://localhost:3000';
 
 export default defineConfig({
   base: '/',
-  plugins: [react(), precompress()],
+  plugins: [react(), scrollAreaWithoutFloatingUi(), precompress()],
   server: {
     port: 5173,
     proxy: { '/api': apiTarget, '/env.js': apiTarget },
