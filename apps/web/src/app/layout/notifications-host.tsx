@@ -1,3 +1,4 @@
+import '@mantine/notifications/styles.css';
 import { Notifications } from '@mantine/notifications';
 
 /** The toasts' container, in its own module so that it loads with the first toast (issue 16: first load). */
