@@ -67,12 +67,8 @@ export function ResponsiveList<Row>({
   ) : (
     table()
   );
-  if (!isLoading || reserveRows <= 0) return <>{list}</>;
-  return (
-    <Box mih={reservedHeight(reserveRows, isNarrow)} data-testid="list-reserved">
-      {list}
-    </Box>
-  );
+  // Always the same wrapper, so that the rows do not mount again when the loading ends.
+  return <Box mih={isLoading ? reservedHeight(reserveRows, isNarrow) : undefined}>{list}</Box>;
 }
 
 function CardList<Row>({
