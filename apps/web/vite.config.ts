@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
@@ -31,11 +32,36 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Two of Mantine's imports replaced (issue 16: /proposals first load): ScrollArea takes one hook, `useMergeRefs`, from
+ * @floating-ui/react, which brings the whole positioning library (16 KB compressed) along; it gets a local copy
+ * (src/lib/merge-refs.ts). And Table imports ScrollArea (5 KB) for `Table.ScrollContainer`, which the app does not use;
+ * it gets a plain scrolling box (src/lib/table-scroll-area.tsx). Popovers, menus, tooltips and dialogs still use
+ * floating-ui and ScrollArea, loaded with them.
+ */
+function leanMantineImports(): Plugin {
+  const mergeRefs = fileURLToPath(new URL('./src/lib/merge-refs.ts', import.meta.url));
+  const tableScrollArea = fileURLToPath(new URL('./src/lib/table-scroll-area.tsx', import.meta.url));
+  const mantine = (path: string) => new RegExp(`[\\\\/]@mantine[\\\\/]core[\\\\/]esm[\\\\/]components[\\\\/]${path}`);
+  return {
+    name: 'cr-lean-mantine-imports',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (!importer) return null;
+      if (source === '@floating-ui/react' && mantine('ScrollArea[\\\\/]').test(importer)) return mergeRefs;
+      if (source === '../ScrollArea/ScrollArea.mjs' && mantine('Table[\\\\/]TableScrollContainer\\.mjs$').test(importer)) {
+        return tableScrollArea;
+      }
+      return null;
+    },
+  };
+}
+
 const apiTarget = process.env.API_PROXY_TARGET ?? 'http://localhost:3000';
 
 export default defineConfig({
   base: '/',
-  plugins: [react(), precompress()],
+  plugins: [react(), leanMantineImports(), precompress()],
   server: {
     port: 5173,
     proxy: { '/api': apiTarget, '/env.js': apiTarget },

@@ -1,6 +1,4 @@
 import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
-import '@mantine/dates/styles.css';
 import './styles.css';
 import './lib/i18n';
 import { StrictMode } from 'react';

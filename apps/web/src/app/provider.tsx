@@ -1,20 +1,11 @@
-import {
-  DEFAULT_THEME,
-  Drawer,
-  MantineProvider,
-  Modal,
-  Notification,
-  createTheme,
-  type CSSVariablesResolver,
-  type MantineColorsTuple,
-} from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
+import { DEFAULT_THEME, MantineProvider, createTheme, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
+import { notificationsStore } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useReducedMotion } from '@mantine/hooks';
-import { useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { setAuthHandlers } from '../lib/api-client';
 import i18n from '../lib/i18n';
+import { useModalsWanted } from '../lib/modals';
 import { notifyError } from '../lib/notify';
 import { queryClient } from '../lib/query-client';
 import { listenAcrossTabs, refreshSession, resumeSession, setSessionEndedHandler, useSession } from '../lib/session';
@@ -64,9 +55,10 @@ const theme = createTheme({
   respectReducedMotion: true,
   components: {
     // Close buttons of dialogs carry a name (axe 'button-name').
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': i18n.t('common.close') } } }),
-    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': i18n.t('common.close') } } }),
-    Notification: Notification.extend({ styles: { description: { color: 'var(--mantine-color-gray-7)' } } }),
+    // Plain objects, not Modal.extend(): the theme must not pull the dialogs into every page's first load (issue 16).
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': i18n.t('common.close') } } },
+    Drawer: { defaultProps: { closeButtonProps: { 'aria-label': i18n.t('common.close') } } },
+    Notification: { styles: { description: { color: 'var(--mantine-color-gray-7)' } } },
   },
   defaultRadius: 'md',
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
@@ -86,8 +78,38 @@ setSessionEndedHandler((reason) => {
   void router.navigate('/login');
 });
 
+// The toasts' container (and its transitions) loads with the first toast (issue 16: first load); the store that
+// notify.ts writes to is tiny and keeps what was shown meanwhile.
+const NotificationsContainer = lazy(() => import('./layout/notifications-host'));
+// Mantine's modals manager, mounted with the first confirmation dialog (lib/modals.ts).
+const ModalsHost = lazy(() => import('./layout/modals-host'));
+
+const hasNotifications = () => {
+  const { notifications, queue } = notificationsStore.getState();
+  return notifications.length > 0 || queue.length > 0;
+};
+
+function NotificationsHost({ transitionDuration }: { transitionDuration: number }) {
+  const [wanted, setWanted] = useState(hasNotifications);
+  useEffect(() => {
+    if (wanted) return undefined;
+    const check = () => {
+      if (hasNotifications()) setWanted(true);
+    };
+    check();
+    return notificationsStore.subscribe(check);
+  }, [wanted]);
+  if (!wanted) return null;
+  return (
+    <Suspense fallback={null}>
+      <NotificationsContainer transitionDuration={transitionDuration} />
+    </Suspense>
+  );
+}
+
 export function AppProvider({ children }: { children: ReactNode }) {
   const reduceMotion = useReducedMotion();
+  const modalsWanted = useModalsWanted();
   useEffect(() => {
     resumeSession();
     return listenAcrossTabs();
@@ -95,10 +117,13 @@ export function AppProvider({ children }: { children: ReactNode }) {
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <QueryClientProvider client={queryClient}>
-        <ModalsProvider>
-          <Notifications position="bottom-left" autoClose={5000} transitionDuration={reduceMotion ? 0 : 250} />
-          {children}
-        </ModalsProvider>
+        <NotificationsHost transitionDuration={reduceMotion ? 0 : 250} />
+        {modalsWanted && (
+          <Suspense fallback={null}>
+            <ModalsHost />
+          </Suspense>
+        )}
+        {children}
       </QueryClientProvider>
     </MantineProvider>
   );

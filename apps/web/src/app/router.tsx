@@ -1,4 +1,5 @@
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
+import { loadMoreStrings } from '../lib/i18n';
 import { isForcedReset, useSession } from '../lib/session';
 import { AppLayout } from './layout/app-layout';
 import { RouteError } from './routes/route-error';
@@ -38,7 +39,16 @@ function pageInPath({ request, params }: { request: Request; params: { page?: st
   return redirect(`${base}?${url.searchParams}`);
 }
 
-const lazyPage = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({ Component: (await load()).default });
+/**
+ * A route's module, loaded on first visit, with the strings outside the first load (lib/i18n.ts) unless the page
+ * needs only the first load's (`firstLoadStrings`: the home page, the proposals list, the login page).
+ */
+const lazyPage =
+  (load: () => Promise<{ default: React.ComponentType }>, firstLoadStrings = false) =>
+  async () => {
+    const [module] = await Promise.all([load(), firstLoadStrings ? undefined : loadMoreStrings()]);
+    return { Component: module.default };
+  };
 
 export const routes: RouteObject[] = [
   {
@@ -49,15 +59,15 @@ export const routes: RouteObject[] = [
     loader: guard,
     shouldRevalidate: () => true,
     children: [
-      { id: 'home', index: true, lazy: lazyPage(() => import('./routes/home')) },
-      { id: 'login', path: 'login', lazy: lazyPage(() => import('./routes/auth/login')) },
+      { id: 'home', index: true, lazy: lazyPage(() => import('./routes/home'), true) },
+      { id: 'login', path: 'login', lazy: lazyPage(() => import('./routes/auth/login'), true) },
       { id: 'profile', path: 'profile', lazy: lazyPage(() => import('./routes/profile/profile')) },
       { id: 'reset-requested', path: 'check-your-inbox', lazy: lazyPage(() => import('./routes/auth/check-your-inbox')) },
       { id: 'reset-password', path: 'reset-password', lazy: lazyPage(() => import('./routes/auth/reset-password')) },
       { id: 'register', path: 'register', lazy: lazyPage(() => import('./routes/auth/register')) },
       { id: 'account-activation', path: 'account/activation', lazy: lazyPage(() => import('./routes/auth/account-activation')) },
       { id: 'email-verification', path: 'account/email-verification', lazy: lazyPage(() => import('./routes/auth/email-verification')) },
-      { id: 'proposals', path: 'proposals/:page?', loader: pageInPath, lazy: lazyPage(() => import('./routes/proposals/proposals')) },
+      { id: 'proposals', path: 'proposals/:page?', loader: pageInPath, lazy: lazyPage(() => import('./routes/proposals/proposals'), true) },
       { id: 'proposal', path: 'proposal/:id', lazy: lazyPage(() => import('./routes/proposals/proposal')) },
       // Loaded lazily (spec §2.1): its code is fetched on first visit.
       { id: 'AllocatedProposals', path: 'allocated-proposals', lazy: lazyPage(() => import('./routes/proposals/allocated-proposals')) },
@@ -88,7 +98,7 @@ export const routes: RouteObject[] = [
           { id: 'admin-event', path: ':id', lazy: lazyPage(() => import('./routes/admin/event-configuration')) },
         ],
       },
-      { id: 'not-found', path: '*', lazy: lazyPage(() => import('./routes/not-found')) },
+      { id: 'not-found', path: '*', lazy: lazyPage(() => import('./routes/not-found'), true) },
     ],
   },
 ];

@@ -1,10 +1,13 @@
-import { describe, expect, it } from 'vitest';
-import i18n from '../lib/i18n';
+import { beforeAll, describe, expect, it } from 'vitest';
+import i18n, { loadMoreStrings } from '../lib/i18n';
 import { MULTI_SELECT_LIMIT, multiSelectMessages, type MessageKey } from './app-multi-select';
 
 const text = (message: MessageKey | undefined) => (message ? i18n.t(message.key, message.values) : undefined);
 
 describe('multi-select messages (spec §8, §9)', () => {
+  // The forms' strings load with their pages (issue 16).
+  beforeAll(() => loadMoreStrings());
+
   it('shows up to 1000 options (A-142)', () => {
     expect(MULTI_SELECT_LIMIT).toBe(1000);
   });

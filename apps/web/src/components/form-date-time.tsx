@@ -1,3 +1,5 @@
+// The date pickers' styles load with them, not with every page (issue 16: render-blocking CSS).
+import '@mantine/dates/styles.css';
 import { DateTimePicker, type DateTimePickerProps } from '@mantine/dates';
 import { useTranslation } from 'react-i18next';
 import { Controller, type Control, type FieldValues, type Path, type RegisterOptions } from 'react-hook-form';

@@ -1,4 +1,4 @@
-import { Group, Loader, Paper, Stack, Text, useMantineTheme, type MantineBreakpoint } from '@mantine/core';
+import { Box, Group, Loader, Paper, Stack, Text, useMantineTheme, type MantineBreakpoint } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { Key, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -26,6 +26,24 @@ interface ResponsiveListProps<Row> {
   card: (row: Row) => ReactNode;
   /** Below this width the rows show as cards (issue 19). */
   breakpoint?: MantineBreakpoint | undefined;
+  /**
+   * Rows whose height the list keeps while its first page loads (its page size), so that what follows it (the pager,
+   * the footer) does not move down when the rows arrive (issue 16: no layout shift).
+   */
+  reserveRows?: number | undefined;
+}
+
+/**
+ * The least height of a table row and of a card, in pixels (one line of text: a row of `verticalSpacing="sm"` with a
+ * copy button measures 45 px, a card with a one-line title 130 px), and of the table's header: what a loading list
+ * reserves never exceeds what its rows take, so the rows only ever push the pager further down, out of view.
+ */
+const RESERVED = { row: 40, header: 40, card: 110 };
+
+/** The height a loading list keeps for `rows` rows: what a page of rows takes at least. */
+export function reservedHeight(rows: number, narrow: boolean) {
+  if (rows <= 0) return undefined;
+  return narrow ? rows * RESERVED.card : RESERVED.header + rows * RESERVED.row;
 }
 
 /**
@@ -41,10 +59,27 @@ export function ResponsiveList<Row>({
   table,
   card,
   breakpoint,
+  reserveRows = 0,
 }: ResponsiveListProps<Row>) {
-  const { t } = useTranslation();
   const isNarrow = useIsNarrow(breakpoint);
-  if (!isNarrow) return <>{table()}</>;
+  const list = isNarrow ? (
+    <CardList rows={rows} label={label} isLoading={isLoading} isFetching={isFetching} rowKey={rowKey} card={card} />
+  ) : (
+    table()
+  );
+  // Always the same wrapper, so that the rows do not mount again when the loading ends.
+  return <Box mih={isLoading ? reservedHeight(reserveRows, isNarrow) : undefined}>{list}</Box>;
+}
+
+function CardList<Row>({
+  rows,
+  label,
+  isLoading,
+  isFetching,
+  rowKey,
+  card,
+}: Pick<ResponsiveListProps<Row>, 'rows' | 'label' | 'isLoading' | 'isFetching' | 'rowKey' | 'card'>) {
+  const { t } = useTranslation();
   return (
     <Stack
       component="ul"

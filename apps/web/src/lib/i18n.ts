@@ -15,6 +15,20 @@ void i18n.use(initReactI18next).init({
   returnNull: false,
 });
 
+let moreStrings: Promise<void> | undefined;
+
+/**
+ * The strings of every screen but the shell, the home page, the proposals list and the login page
+ * (locales/en-US.more.json), added once; route modules and the shell's dialogs wait for them before they render, so
+ * that a visitor's first load does not carry them (issue 16).
+ */
+export function loadMoreStrings(): Promise<void> {
+  moreStrings ??= import('../locales/en-US.more.json').then((module) => {
+    i18n.addResourceBundle(LANGUAGE, 'translation', module.default, true, false);
+  });
+  return moreStrings;
+}
+
 /** The translated label of a field named by a server location (`['body','new_user','password']`), if we have one. */
 export function fieldLabel(loc: (string | number)[]): string | undefined {
   const name = [...loc].reverse().find((part): part is string => typeof part === 'string');

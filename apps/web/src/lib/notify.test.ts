@@ -1,9 +1,10 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const show = vi.hoisted(() => vi.fn());
 vi.mock('@mantine/notifications', () => ({ notifications: { show } }));
 
 import { ApiError } from './api-error';
+import { loadMoreStrings } from './i18n';
 import { TOAST_MS, notifyError, notifySuccess } from './notify';
 
 type Shown = { color: string; title: string; message: string; autoClose: number };
@@ -12,6 +13,9 @@ const shown = () => show.mock.calls.at(-1)?.[0] as Shown;
 beforeEach(() => show.mockReset());
 
 describe('toasts (spec §8)', () => {
+  // The reviews' strings load with their pages (issue 16).
+  beforeAll(() => loadMoreStrings());
+
   it('shows errors as red toasts for 5 seconds (A-123)', () => {
     expect(TOAST_MS).toBe(5000);
     notifyError(new Error('x'), 'notify.loginFailed');

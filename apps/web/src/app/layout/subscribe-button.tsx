@@ -4,12 +4,15 @@ import { AccountStatus, switchActive } from '@cr/contract/plain';
 import { useDisclosure } from '@mantine/hooks';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { loadMoreStrings } from '../../lib/i18n';
 import { useSession } from '../../lib/session';
 import { categoriesQuery, useCurrentEvents } from '../../features/events/api/events';
 
 // Loaded when first opened: its form (react-hook-form, multi-select) stays out of every page's first load (issue 16).
 const SubscribeModal = lazy(() =>
-  import('../../features/subscriptions/components/subscribe-modal').then((module) => ({ default: module.SubscribeModal })),
+  Promise.all([import('../../features/subscriptions/components/subscribe-modal'), loadMoreStrings()]).then(([module]) => ({
+    default: module.SubscribeModal,
+  })),
 );
 
 /**

@@ -4,11 +4,14 @@ import { DueDiligenceStatus, RegistrationStatus } from '@cr/contract/plain';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { StatusBanner } from '../../features/events/components/status-banner';
+import { loadMoreStrings } from '../../lib/i18n';
 import { isInactive, useSession } from '../../lib/session';
 
 // Loaded when first opened (issue 16: only what a page uses on its first load).
 const DueDiligenceModal = lazy(() =>
-  import('../../features/profile/components/due-diligence-modal').then((module) => ({ default: module.DueDiligenceModal })),
+  Promise.all([import('../../features/profile/components/due-diligence-modal'), loadMoreStrings()]).then(([module]) => ({
+    default: module.DueDiligenceModal,
+  })),
 );
 
 const openDueDiligence: number[] = [DueDiligenceStatus.initialized, DueDiligenceStatus.pending];

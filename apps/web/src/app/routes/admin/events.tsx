@@ -80,6 +80,7 @@ export default function AdminEvents() {
         rows={rows}
         label={t('admin.events')}
         isLoading={isLoading}
+        reserveRows={PAGE_SIZE}
         rowKey={(event) => event.row_id}
         card={(event) => <EventCard event={event} onEdit={() => openForm(event)} />}
         table={() => (

@@ -99,6 +99,7 @@ export default function AdminUsers() {
         rows={rows}
         label={t('admin.users')}
         isLoading={isLoading}
+        reserveRows={PAGE_SIZE}
         rowKey={(user) => user.id}
         card={(user) => <UserCard user={user} />}
         table={() => (

@@ -1,9 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
+import { loadMoreStrings } from '../../../lib/i18n';
 import { statusQuery } from '../api/events';
 
 // The messages and their sanitiser (DOMPurify) load only when there is a message to show (issue 16: first load).
-const StatusMessages = lazy(() => import('./status-messages').then((module) => ({ default: module.StatusMessages })));
+const StatusMessages = lazy(() =>
+  Promise.all([import('./status-messages'), loadMoreStrings()]).then(([module]) => ({ default: module.StatusMessages })),
+);
 
 /** Above the navigation: every active status message (spec §2.3), its HTML sanitised, coloured by severity. */
 export function StatusBanner() {

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyTableRow } from '../../../components/empty-table-row';
 import { ResponsiveList } from '../../../components/responsive-list';
+import { MODERATION_PAGE_SIZE } from '../api/keys';
 import { ScrollTable } from '../../../components/scroll-table';
 import { paths } from '../../../config/paths';
 import { formatRating } from '../../../lib/format';
@@ -147,6 +148,7 @@ export function ModerationReviewsTable(props: ModerationReviewsTableProps) {
       rows={props.rows}
       label={props.label}
       isLoading={props.isLoading}
+      reserveRows={MODERATION_PAGE_SIZE}
       rowKey={(review) => review.row_id}
       table={() => <WideTable {...props} />}
       card={(review) => <ModerationCard review={review} />}

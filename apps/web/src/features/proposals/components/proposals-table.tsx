@@ -9,6 +9,7 @@ import { EmptyTableRow } from '../../../components/empty-table-row';
 import { ResponsiveList } from '../../../components/responsive-list';
 import { ScrollTable } from '../../../components/scroll-table';
 import { paths } from '../../../config/paths';
+import { PROPOSALS_PAGE_SIZE } from '../api/proposals';
 import { formatFunds } from '../values';
 
 interface ProposalsTableProps {
@@ -80,12 +81,19 @@ export function ProposalsTable(props: ProposalsTableProps) {
       label={label}
       isLoading={isLoading}
       isFetching={isFetching}
+      reserveRows={PROPOSALS_PAGE_SIZE}
       rowKey={(proposal) => proposal.row_id}
       table={() => <WideTable {...props} />}
       card={(proposal) => <ProposalCard proposal={proposal} showReviewed={showReviewed} />}
     />
   );
 }
+
+/**
+ * Fixed widths for the narrow columns (the table's layout is fixed): the columns keep their widths when the rows
+ * arrive, instead of the header shifting sideways to fit them (issue 16: no layout shift).
+ */
+const COLUMN_WIDTHS: Record<string, number | undefined> = { id: 150, funds: 150, reviewed: 140 };
 
 function WideTable({ rows, label, isLoading, isFetching = false, showReviewed = false }: ProposalsTableProps) {
   const { t } = useTranslation();
@@ -96,6 +104,7 @@ function WideTable({ rows, label, isLoading, isFetching = false, showReviewed = 
         striped
         highlightOnHover
         verticalSpacing="sm"
+        layout="fixed"
         aria-label={label}
         aria-busy={isLoading || isFetching}
         style={{ opacity: isFetching && !isLoading ? 0.6 : 1 }}
@@ -103,7 +112,7 @@ function WideTable({ rows, label, isLoading, isFetching = false, showReviewed = 
         <Table.Thead>
           <Table.Tr>
             {columns.map((name) => (
-              <Table.Th key={name} ta={name === 'funds' ? 'right' : undefined}>
+              <Table.Th key={name} ta={name === 'funds' ? 'right' : undefined} w={COLUMN_WIDTHS[name]}>
                 {t(`proposals.columns.${name}`)}
               </Table.Th>
             ))}

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyTableRow } from '../../../components/empty-table-row';
 import { ResponsiveList } from '../../../components/responsive-list';
+import { REVIEWS_PAGE_SIZE } from '../api/keys';
 import { ScrollTable } from '../../../components/scroll-table';
 import { paths } from '../../../config/paths';
 import { formatRating } from '../../../lib/format';
@@ -85,6 +86,7 @@ export function ReviewsTable(props: ReviewsTableProps) {
       label={props.label}
       isLoading={props.isLoading}
       isFetching={props.isFetching}
+      reserveRows={REVIEWS_PAGE_SIZE}
       rowKey={(review) => review.row_id}
       table={() => <WideTable {...props} />}
       card={(review) => <ReviewCard review={review} />}

@@ -1,6 +1,6 @@
 import { Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { useTranslation } from 'react-i18next';
+import { openConfirmModal } from '../../../lib/modals';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useDeleteReview } from '../api/delete-review';
 import { clearDraft } from '../values';
@@ -24,7 +24,7 @@ export function useConfirmDelete({ proposalId, draftStorageKey, onDeleted }: Con
     },
   });
   const confirmDelete = (rowId: number) =>
-    modals.openConfirmModal({
+    openConfirmModal({
       title: t('reviews.deleteTitle'),
       children: <Text size="sm">{t('reviews.deleteText')}</Text>,
       labels: { confirm: t('reviews.deleteConfirm'), cancel: t('reviews.cancel') },
