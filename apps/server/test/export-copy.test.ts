@@ -1,12 +1,12 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { postgresPool } from '../src/db/client';
 import { createExportsService } from '../src/modules/exports/exports.service';
-import { SCALE_PASSWORD, seedScale } from '../src/scale-seed';
+import { seedScale } from '../src/scale-seed';
 import { API, useTestApp } from './build-test-app';
+import { largeExportRound } from './large-export-round';
 
 const rowsOf = <T>(result: unknown) => (result as { rows?: T[] }).rows ?? (result as T[]);
 const bytesOf = async (stream: Readable) => {
@@ -116,28 +116,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('CSV exports by COPY on PostgreS
   });
 
   it('G-026: a client that goes away mid-export ends the COPY and gives its connection back', async () => {
-    const seed = await seedScale(ctx.database.db, {
-      proposals: 2_000,
-      reviewers: 1_500,
-      categories: 10,
-      reviewsPerReviewer: 20,
-      authorShare: 0,
-    });
-    const [admin] = rowsOf<{ id: number; catalyst_id: string }>(
-      await ctx.database.db.execute(
-        sql`select u.id, c.catalyst_id from subscriptions s join users u on u.id = s.user_id join catalyst_ids c on c.id = u.catalyst_id_ref where s.event_id = ${seed.eventId} order by s.id limit 1`,
-      ),
-    );
-    await ctx.database.db.execute(sql`update users set role = 100 where id = ${admin!.id}`);
-    const login = await ctx.app.inject({
-      method: 'POST',
-      url: `${API}/users/token/login`,
-      payload: `username=${encodeURIComponent(admin!.catalyst_id)}&password=${SCALE_PASSWORD}`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
-    const token = login.json().access_token as string;
-    await ctx.app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = ctx.app.server.address() as AddressInfo;
+    const { seeded: seed, token, port } = await largeExportRound(ctx);
     const copies = async () =>
       rowsOf<{ n: number }>(
         await ctx.database.db.execute(

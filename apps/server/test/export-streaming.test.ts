@@ -1,9 +1,8 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { SCALE_PASSWORD, seedScale } from '../src/scale-seed';
 import { API, databaseKinds, useTestApp } from './build-test-app';
+import { largeExportRound } from './large-export-round';
 
 const rowsOf = <T>(result: unknown) => (result as { rows?: T[] }).rows ?? (result as T[]);
 
@@ -19,29 +18,8 @@ describe.each(databaseKinds)('a large export streams (%s)', (kind) => {
   const ctx = useTestApp(kind);
 
   it('G-026: the full CSV is sent while the server still reads the reviews (PGlite: a review written after its first bytes is in it; PostgreSQL: the COPY waits on the client)', async () => {
-    const { database, app } = ctx;
-    const seeded = await seedScale(database.db, {
-      proposals: 2_000,
-      reviewers: 1_500,
-      categories: 10,
-      reviewsPerReviewer: 20,
-      authorShare: 0,
-    });
-    const [admin] = rowsOf<{ id: number; catalyst_id: string }>(
-      await database.db.execute(
-        sql`select u.id, c.catalyst_id from subscriptions s join users u on u.id = s.user_id join catalyst_ids c on c.id = u.catalyst_id_ref where s.event_id = ${seeded.eventId} order by s.id limit 1`,
-      ),
-    );
-    await database.db.execute(sql`update users set role = 100 where id = ${admin!.id}`);
-    const login = await app.inject({
-      method: 'POST',
-      url: `${API}/users/token/login`,
-      payload: `username=${encodeURIComponent(admin!.catalyst_id)}&password=${SCALE_PASSWORD}`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
-    const token = login.json().access_token as string;
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = app.server.address() as AddressInfo;
+    const { database } = ctx;
+    const { seeded, token, port } = await largeExportRound(ctx);
 
     const response = await new Promise<http.IncomingMessage>((resolve, reject) =>
       http
