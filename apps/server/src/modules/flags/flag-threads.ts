@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import {
+  computeFlags,
   mergeFlagResults,
   perReviewFlags,
   similarityFlags,
@@ -34,8 +35,7 @@ export async function computeFlagsOnThreads(
   reviews: readonly FlagInputReview[],
   options: FlagOptions & { minReviews?: number; onThreadError?: (error: unknown) => void },
 ): Promise<FlagResult> {
-  if (reviews.length < (options.minReviews ?? THREAD_MIN_REVIEWS))
-    return mergeFlagResults(perReviewFlags(reviews, options), similarityFlags(reviews, options));
+  if (reviews.length < (options.minReviews ?? THREAD_MIN_REVIEWS)) return computeFlags(reviews, options);
   const perReview = perReviewFlagsInThread(reviews, options.aiGeneratedThreshold).catch((error: unknown) => {
     options.onThreadError?.(error);
     return undefined;
