@@ -55,6 +55,28 @@ type MixResult = {
   seconds: number;
 };
 
+/**
+ * pg_stat_statements, when the PostgreSQL server has it loaded: reset before the mix, then the statements that took
+ * the most time in it. Without it (the default configuration), nothing.
+ */
+async function statementStats(query: <T>(statement: SQL) => Promise<T[]>) {
+  const available = await query(sql`create extension if not exists pg_stat_statements`).then(
+    () => query(sql`select pg_stat_statements_reset()`).then(() => true),
+    () => false,
+  );
+  return {
+    top: async (count: number) =>
+      available
+        ? query<Record<string, unknown>>(sql`
+            select calls, round(total_exec_time::numeric, 0) as total_ms, round(mean_exec_time::numeric, 2) as mean_ms,
+              round(total_plan_time::numeric, 0) as plan_ms, rows, shared_blks_read as blks_read,
+              left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 160) as query
+            from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
+            order by total_exec_time + total_plan_time desc limit ${count}`)
+        : [],
+  };
+}
+
 /** Of a sequence of edits per row, the markers the row may hold: from the last acknowledged edit on. */
 function acceptable(edits: { id: number; marker: string; acked: boolean }[]) {
   const byRow = new Map<number, { marker: string; acked: boolean }[]>();
@@ -144,6 +166,8 @@ try {
     };
   });
 
+  // With pg_stat_statements loaded in the server (shared_preload_libraries), the statements of the mix itself.
+  const statements = await statementStats(query);
   const loadBefore = loadAverage();
   const cpuBefore = servers.reduce((sum, server) => sum + server.cpuSeconds(), 0);
   const sampler = rssSampler(() => servers.reduce((sum, server) => sum + server.rss(), 0));
@@ -171,6 +195,7 @@ try {
   const cpu = servers.reduce((sum, server) => sum + server.cpuSeconds(), 0) - cpuBefore;
   const loadAfter = loadAverage();
   const result = JSON.parse(stdout) as MixResult;
+  const hot = await statements.top(15);
 
   const kindOf = (label: string) => (label.includes('export') ? 'export' : label.startsWith('GET') ? 'read' : 'write');
   const rows = Object.entries(result.labels)
@@ -286,6 +311,11 @@ try {
   console.table([summary]);
   console.table(rows);
   console.table([verification]);
+  if (hot.length) {
+    report.statements = hot;
+    console.log('PostgreSQL statements of the mix by total time (pg_stat_statements):');
+    console.table(hot);
+  }
   if (result.firstErrors.length) console.log('first errors:', JSON.stringify(result.firstErrors.slice(0, 5), null, 1));
 } finally {
   await proxy?.stop();

@@ -37,9 +37,19 @@ describe('shared rules, pure (domain/rules.ts)', () => {
   });
 
   it('reviewVisibility: an admin sees all; others the open events and their own; anonymous no own', () => {
-    expect(reviewVisibility({ role: UserRole.admin }, [1], [2])).toEqual({ all: true, eventIds: [], ownSubscriptionIds: [] });
-    expect(reviewVisibility({ role: UserRole.user }, [1], [2])).toEqual({ all: false, eventIds: [1], ownSubscriptionIds: [2] });
-    expect(reviewVisibility(null, [1], [2])).toEqual({ all: false, eventIds: [1], ownSubscriptionIds: [] });
+    const own = [{ id: 2, eventId: 5 }];
+    expect(reviewVisibility({ role: UserRole.admin }, [1], own)).toEqual({ all: true, eventIds: [], ownSubscriptionIds: [] });
+    expect(reviewVisibility({ role: UserRole.user }, [1], own)).toEqual({ all: false, eventIds: [1], ownSubscriptionIds: [2] });
+    expect(reviewVisibility(null, [1], own)).toEqual({ all: false, eventIds: [1], ownSubscriptionIds: [] });
+  });
+
+  it('reviewVisibility: own subscriptions to open events add nothing, so viewers of the same events share one filter', () => {
+    const own = [
+      { id: 2, eventId: 1 },
+      { id: 3, eventId: 5 },
+    ];
+    expect(reviewVisibility({ role: UserRole.user }, [1], own)).toEqual({ all: false, eventIds: [1], ownSubscriptionIds: [3] });
+    expect(reviewVisibility({ role: UserRole.user }, [1, 5], own)).toEqual(reviewVisibility({ role: UserRole.user }, [1, 5], []));
   });
 });
 

@@ -38,6 +38,7 @@ export function conflictsByAuthor(rows: { catalystKey: string; objectiveId: numb
 export interface ReviewVisibility {
   all: boolean;
   eventIds: number[];
+  /** The viewer's subscriptions to events not in eventIds: their reviews and the reviews allocated to them. */
   ownSubscriptionIds: number[];
 }
 
@@ -49,8 +50,12 @@ export interface ReviewVisibility {
 export function reviewVisibility(
   viewer: { role: number } | null | undefined,
   openEventIds: number[],
-  ownSubscriptionIds: number[],
+  ownSubscriptions: { id: number; eventId: number }[],
 ): ReviewVisibility {
   if (isAdmin(viewer)) return { all: true, eventIds: [], ownSubscriptionIds: [] };
-  return { all: false, eventIds: openEventIds, ownSubscriptionIds: viewer ? ownSubscriptionIds : [] };
+  // A subscription's reviews and the reviews allocated to it for moderation belong to its event: where that event is
+  // open already, it adds nothing, and viewers of the same events share one filter (and one cached total).
+  const open = new Set(openEventIds);
+  const own = viewer ? ownSubscriptions.filter((subscription) => !open.has(subscription.eventId)) : [];
+  return { all: false, eventIds: openEventIds, ownSubscriptionIds: own.map((subscription) => subscription.id) };
 }

@@ -32,11 +32,13 @@ export const reviews = pgTable(
   },
   (table) => [
     uniqueIndex('reviews_subscription_proposal_key').on(table.subscriptionId, table.proposalId),
-    index('reviews_proposal_idx').on(table.proposalId, table.id),
+    // A proposal's or an objective's reviews in id order; event and subscription after the id (which orders alone) let
+    // the totals of these filters, under a viewer's visibility (db/rules reviewVisibleTo), count from the index only.
+    index('reviews_proposal_idx').on(table.proposalId, table.id, table.eventId, table.subscriptionId),
     index('reviews_event_ranking_idx').on(table.eventId, table.ranking, table.id),
     // The lists read newest first: an event's (or an objective's) reviews in id order straight from an index.
     index('reviews_event_id_idx').on(table.eventId, table.id),
-    index('reviews_category_id_idx').on(table.categoryId, table.id),
+    index('reviews_category_id_idx').on(table.categoryId, table.id, table.eventId, table.subscriptionId),
     // The dashboard's reviews per day: an index-only scan, not a read of every review's notes.
     index('reviews_event_created_idx').on(table.eventId, table.createdAt),
   ],

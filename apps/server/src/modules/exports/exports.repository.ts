@@ -132,37 +132,53 @@ export function voteReviewPage(db: DbOrTx, eventIds: number[], after: number) {
     .limit(EXPORT_PAGE);
 }
 
-/** `moderations/stats/`: counts of one event (or all), and how many reviews have 0, 1, 2, 3 or more moderations. */
+/**
+ * `moderations/stats/`: counts of one event (or all), and how many reviews have 0, 1, 2, 3 or more moderations. Two
+ * statements: the counts side by side (each from an index), then the moderated reviews grouped by their number of
+ * moderations from the moderations alone; the reviews with none are the rest.
+ */
 export async function moderationStats(db: DbOrTx, eventId: number | null) {
-  const ofEvent = (column: typeof moderations.eventId | typeof moderationAllocations.eventId | typeof reviewFlags.eventId) =>
-    eventId === null ? undefined : eq(column, eventId);
+  const ofEvent = (
+    column: typeof moderations.eventId | typeof moderationAllocations.eventId | typeof reviewFlags.eventId | typeof reviews.eventId,
+  ) => (eventId === null ? undefined : eq(column, eventId));
+  const count = (table: typeof moderations | typeof moderationAllocations | typeof reviews, where: SQL | undefined) =>
+    sql<number>`(${db
+      .select({ n: sql`count(*)::int` })
+      .from(table)
+      .where(where)})`;
   const [counted] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(moderations)
-    .where(ofEvent(moderations.eventId));
-  const [allocated] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(moderationAllocations)
-    .where(ofEvent(moderationAllocations.eventId));
-  const [flagged] = await db
-    .select({ n: sql<number>`count(distinct ${reviewFlags.reviewId})::int` })
-    .from(reviewFlags)
-    .where(ofEvent(reviewFlags.eventId));
-  // Reviews grouped by their number of moderations (GROUP BY 1: the first column), then put into buckets.
-  const groups = await db
     .select({
-      moderations: sql<number>`(select count(*)::int from moderations m where m.review_id = "reviews"."id")`,
-      reviews: sql<number>`count(*)::int`,
+      moderations: count(moderations, ofEvent(moderations.eventId)),
+      allocations: count(moderationAllocations, ofEvent(moderationAllocations.eventId)),
+      reviews: count(reviews, ofEvent(reviews.eventId)),
+      flagged: sql<number>`(${db
+        .select({ n: sql`count(distinct ${reviewFlags.reviewId})::int` })
+        .from(reviewFlags)
+        .where(ofEvent(reviewFlags.eventId))})`,
     })
-    .from(reviews)
-    .where(eventId === null ? undefined : eq(reviews.eventId, eventId))
-    .groupBy(sql`1`);
-  const buckets = { by_0: 0, by_1: 0, by_2: 0, by_3: 0, by_more: 0 };
+    .from(sql`(select 1) as one`);
+  const perReview = db
+    .select({ n: sql<number>`count(*)::int`.as('n') })
+    .from(moderations)
+    .where(ofEvent(moderations.eventId))
+    .groupBy(moderations.reviewId)
+    .as('per_review');
+  const groups = await db
+    .select({ moderations: perReview.n, reviews: sql<number>`count(*)::int` })
+    .from(perReview)
+    .groupBy(perReview.n);
+  const buckets = { by_0: counted!.reviews, by_1: 0, by_2: 0, by_3: 0, by_more: 0 };
   for (const group of groups) {
-    const key = group.moderations > 3 ? 'by_more' : (`by_${group.moderations}` as 'by_0' | 'by_1' | 'by_2' | 'by_3');
+    const key = group.moderations > 3 ? 'by_more' : (`by_${group.moderations}` as 'by_1' | 'by_2' | 'by_3');
     buckets[key] += group.reviews;
+    buckets.by_0 -= group.reviews;
   }
-  return { moderations: counted!.n, allocations: allocated!.n, flagged_reviews: flagged!.n, reviews_moderated: buckets };
+  return {
+    moderations: counted!.moderations,
+    allocations: counted!.allocations,
+    flagged_reviews: counted!.flagged,
+    reviews_moderated: buckets,
+  };
 }
 
 /**

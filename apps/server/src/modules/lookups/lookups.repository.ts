@@ -15,8 +15,12 @@ export async function userIdOfCatalystId(db: DbOrTx, catalystId: string) {
 }
 
 export async function subscriptionIdsOf(db: DbOrTx, userId: number) {
-  const rows = await db.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.userId, userId));
-  return rows.map((row) => row.id);
+  return (await subscriptionsOf(db, userId)).map((row) => row.id);
+}
+
+/** Every subscription of a user with its event. */
+export async function subscriptionsOf(db: DbOrTx, userId: number) {
+  return db.select({ id: subscriptions.id, eventId: subscriptions.eventId }).from(subscriptions).where(eq(subscriptions.userId, userId));
 }
 
 /** A user's active LV0/LV1 subscriptions to active events: whose allocations they see. */

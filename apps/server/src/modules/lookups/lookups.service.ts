@@ -25,6 +25,9 @@ export function createLookupsService(db: Db) {
     /** Every subscription of a user, whatever its level, status or event: whose reviews are theirs. */
     subscriptionIdsOf,
 
+    /** Every subscription of a user with its event. */
+    subscriptionsOf: (userId: number) => repo.subscriptionsOf(db, userId),
+
     /** A user's active LV0/LV1 subscriptions to active events: whose allocations they see. */
     activeReviewerSubscriptionIds: (userId: number) => repo.activeReviewerSubscriptionIds(db, userId),
 

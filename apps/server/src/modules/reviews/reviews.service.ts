@@ -97,7 +97,7 @@ export function toReviewPublic(row: repo.ReviewRow, moderation: ReviewModeration
 export function createReviewsService(deps: {
   db: Db;
   eventConfig: Pick<EventConfigService, 'eventIdsWhere' | 'switchActive'>;
-  lookups: Pick<LookupsService, 'subscriptionIdsOf'>;
+  lookups: Pick<LookupsService, 'subscriptionIdsOf' | 'subscriptionsOf'>;
   /** The moderation fields of these reviews for this viewer, in one query for any number (moderations service). */
   moderationOf?: (viewer: AuthUser | null, reviewIds: number[]) => Promise<Map<number, ReviewModeration>>;
 }) {
@@ -127,7 +127,7 @@ export function createReviewsService(deps: {
       ...(await eventConfig.eventIdsWhere((config) => reviewsVisible(config))),
       ...(await eventIdsWithRunFlag(db, 'review_outcomes_generated')),
     ];
-    return reviewVisibility(viewer, open, viewer ? await lookups.subscriptionIdsOf(viewer.id) : []);
+    return reviewVisibility(viewer, open, viewer ? await lookups.subscriptionsOf(viewer.id) : []);
   }
 
   /**
@@ -148,7 +148,7 @@ export function createReviewsService(deps: {
     const visibility = await visibilityFor(user);
     const found = await repo.findReview(db, id, visibility);
     if (!found) throw notFound(reviewErrors.notFound);
-    const own = visibility.all ? await lookups.subscriptionIdsOf(user.id) : visibility.ownSubscriptionIds;
+    const own = await lookups.subscriptionIdsOf(user.id);
     if (!own.includes(found.review.subscriptionId)) throw forbidden(reviewErrors.notYours);
     return found;
   }
