@@ -50,24 +50,49 @@ function filterWhere(filter: ProposalFilter): SQL | undefined {
 }
 
 /**
- * A page of proposals in id order (spec §2.11). The page's ids come first from a narrow index-only scan, so a deep
- * offset never reads the rows it skips; only the 25 found are joined with their category.
+ * The page statement of one filter shape (which of title and category it has), with placeholders: built once and run
+ * as a named statement, which each pooled connection parses and plans once (its planning costs more than its run).
+ * The page's ids come first from a narrow index-only scan, so a deep offset never reads the rows it skips; only the 25
+ * found are joined with their category.
  */
-export async function listProposals(db: DbOrTx, filter: ProposalFilter, page: { size: number; page: number }) {
+function pageQuery(db: DbOrTx, shape: { events: boolean; title: boolean; category: boolean }) {
+  const where: SQL[] = [];
+  if (shape.events) where.push(sql`${proposals.eventId} = any(${sql.placeholder('events')}::int[])`);
+  if (shape.title) where.push(sql`lower(${proposals.title}) like ${sql.placeholder('title')}`);
+  if (shape.category) where.push(sql`${proposals.categoryId} = ${sql.placeholder('category')}`);
   const pageIds = db
     .select({ id: proposals.id })
     .from(proposals)
-    .where(filterWhere(filter))
+    .where(and(...where))
     .orderBy(asc(proposals.id))
-    .limit(page.size)
-    .offset(page.size * page.page)
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
     .as('page_ids');
   return db
     .select(rowColumns)
     .from(pageIds)
     .innerJoin(proposals, eq(proposals.id, pageIds.id))
     .leftJoin(categories, eq(categories.id, proposals.categoryId))
-    .orderBy(asc(proposals.id));
+    .orderBy(asc(proposals.id))
+    .prepare(`proposals_page_${shape.events ? 'e' : ''}${shape.title ? 't' : ''}${shape.category ? 'c' : ''}`);
+}
+const pageQueries = new WeakMap<DbOrTx, Map<string, ReturnType<typeof pageQuery>>>();
+
+/** A page of proposals in id order (spec §2.11). */
+export async function listProposals(db: DbOrTx, filter: ProposalFilter, page: { size: number; page: number }) {
+  const shape = { events: filter.eventIds !== undefined, title: Boolean(filter.title), category: Boolean(filter.category) };
+  const key = JSON.stringify(shape);
+  let queries = pageQueries.get(db);
+  if (!queries) pageQueries.set(db, (queries = new Map()));
+  let query = queries.get(key);
+  if (!query) queries.set(key, (query = pageQuery(db, shape)));
+  return query.execute({
+    events: filter.eventIds ?? [],
+    title: filter.title ? likePattern(filter.title) : undefined,
+    category: filter.category,
+    limit: page.size,
+    offset: page.size * page.page,
+  });
 }
 
 export async function countProposals(db: DbOrTx, filter: ProposalFilter) {
