@@ -1,54 +1,57 @@
-import { count, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { catalystIds, refreshTokens } from '../src/db/schema/index';
-import { API, databaseKinds, useTestApp } from './build-test-app';
-import { refreshCookieOf, uniqueName } from './fixtures';
+import { allLimited, createLimiter } from '../src/lib/concurrency';
 
-describe.each(databaseKinds)('concurrent requests on %s', (kind) => {
-  const ctx = useTestApp(kind);
-  const register = (catalystId: string, email: string) => ctx.registerResponse({ catalyst_id: catalystId, email });
+/** A task that records how many tasks run while it runs, and ends when told to. */
+function tracked() {
+  let running = 0;
+  let peak = 0;
+  const ends: (() => void)[] = [];
+  const task = (value: number) => async () => {
+    running += 1;
+    peak = Math.max(peak, running);
+    await new Promise<void>((resolve) => ends.push(resolve));
+    running -= 1;
+    return value;
+  };
+  return { task, ends, peak: () => peak, running: () => running };
+}
 
-  it('registers one of two simultaneous registrations of one Catalyst ID and answers the other 409', async () => {
-    const name = uniqueName('race');
-    const responses = await Promise.all(Array.from({ length: 4 }, (_, i) => register(`cardano/${name}`, `${name}-${i}@example.test`)));
-    expect(responses.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409]);
-    for (const response of responses.filter((r) => r.statusCode === 409)) {
-      expect(response.json()).toEqual({ message: 'This Catalyst ID is already registered.' });
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('createLimiter', () => {
+  it('runs at most its slots at once, the rest in order as slots free up', async () => {
+    const limited = createLimiter(2);
+    const t = tracked();
+    const results = [1, 2, 3, 4, 5].map((n) => limited(t.task(n)));
+    await settle();
+    expect(t.running()).toBe(2);
+    while (t.ends.length > 0) {
+      t.ends.shift()!();
+      await settle();
+      expect(t.running()).toBeLessThanOrEqual(2);
     }
-    const [rows] = await ctx.db
-      .select({ n: count() })
-      .from(catalystIds)
-      .where(eq(catalystIds.catalystId, `cardano/${name}`));
-    expect(rows!.n).toBe(1);
+    expect(await Promise.all(results)).toEqual([1, 2, 3, 4, 5]);
+    expect(t.peak()).toBe(2);
   });
 
-  it('registers one of two simultaneous registrations with one e-mail address and answers the other 409', async () => {
-    const name = uniqueName('race-mail');
-    const responses = await Promise.all(Array.from({ length: 4 }, (_, i) => register(`cardano/${name}-${i}`, `${name}@example.test`)));
-    expect(responses.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409]);
-    for (const response of responses.filter((r) => r.statusCode === 409)) {
-      expect(response.json()).toEqual({ message: 'This e-mail address is already registered.' });
+  it('frees the slot of a task that fails', async () => {
+    const limited = createLimiter(1);
+    await expect(limited(() => Promise.reject(new Error('no')))).rejects.toThrow('no');
+    expect(await limited(() => Promise.resolve('next'))).toBe('next');
+  });
+});
+
+describe('allLimited', () => {
+  it('answers every result in order with at most the given number running', async () => {
+    const t = tracked();
+    const all = allLimited(2, [t.task(1), t.task(2), t.task(3)] as const);
+    await settle();
+    expect(t.running()).toBe(2);
+    while (t.ends.length > 0) {
+      t.ends.shift()!();
+      await settle();
     }
-  });
-
-  // Issue 13 item 6: the grace window answers both with the one successor instead of ending the session.
-  it('rotates a refresh token once when two refreshes race with it, and answers both with the same successor', async () => {
-    const user = await ctx.newUser();
-    const responses = await Promise.all([ctx.refresh(user.refreshToken), ctx.refresh(user.refreshToken)]);
-    expect(responses.map((r) => r.statusCode)).toEqual([200, 200]);
-    expect(refreshCookieOf(responses[0]!)).toBe(refreshCookieOf(responses[1]!));
-    const rows = await ctx.db.select().from(refreshTokens).where(eq(refreshTokens.userId, user.id));
-    expect(rows).toHaveLength(2);
-    expect(rows.filter((row) => row.rotatedAt !== null)).toHaveLength(1);
-    expect(rows.every((row) => row.revokedAt === null)).toBe(true);
-  });
-
-  it('uses an activation token once when two activations race with it', async () => {
-    const user = await ctx.register();
-    const token = await ctx.tokenFromMail(user.email);
-    const activate = () =>
-      ctx.app.inject({ method: 'POST', url: `${API}/users/activate`, payload: { user_activation: { confirmation_token: token } } });
-    const responses = await Promise.all([activate(), activate()]);
-    expect(responses.map((r) => r.statusCode).sort()).toEqual([200, 400]);
+    expect(await all).toEqual([1, 2, 3]);
+    expect(t.peak()).toBe(2);
   });
 });

@@ -1,10 +1,16 @@
+import { createLimiter } from './concurrency';
+
+const backgroundCounts = createLimiter(2);
+
 /**
  * Totals of list filters, kept for a few seconds: counting every match is most of a filtered page's cost. The rows
  * themselves are always read fresh; a total may lag behind them by the TTL (proposals: until an import clears it).
  *
  * Stale-while-revalidate: once a total is older than the TTL, requests still get it at once while one background
  * count refreshes it, so no request ever waits behind a count except the very first of a filter (or the first after
- * a clear()). A failed refresh keeps the old total; the next request tries again.
+ * a clear()). A failed refresh keeps the old total; the next request tries again. Background refreshes run at most
+ * two at a time across every cache (`backgroundCounts`): when many totals expire together, they do not take every
+ * pooled connection from the requests being served.
  */
 export function createCountCache(ttlMs = 10_000, maxEntries = 2_000, now: () => number = Date.now) {
   const entries = new Map<string, { total: number; at: number }>();
@@ -37,7 +43,7 @@ export function createCountCache(ttlMs = 10_000, maxEntries = 2_000, now: () => 
     async get(key: string, load: () => Promise<number>): Promise<number> {
       const hit = entries.get(key);
       if (!hit) return count(key, load);
-      if (now() - hit.at >= ttlMs) count(key, load).catch(() => undefined);
+      if (now() - hit.at >= ttlMs) count(key, () => backgroundCounts(load)).catch(() => undefined);
       return hit.total;
     },
     clear: () => {

@@ -1,0 +1,29 @@
+/**
+ * At most `slots` of the given tasks run at once; the others wait their turn in order. For background work (totals
+ * and dashboard recounts) that must not take every pooled connection and both cores from the requests being served.
+ */
+export function createLimiter(slots: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async function limited<T>(task: () => Promise<T>): Promise<T> {
+    if (running >= slots) await new Promise<void>((resolve) => waiting.push(resolve));
+    else running += 1;
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      // The slot passes straight to the next waiting task, or is freed.
+      if (next) next();
+      else running -= 1;
+    }
+  };
+}
+
+/** Runs the tasks with at most `slots` at once and answers their results in order (Promise.all with a bound). */
+export function allLimited<T extends readonly (() => Promise<unknown>)[]>(
+  slots: number,
+  tasks: T,
+): Promise<{ -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
+  const limited = createLimiter(slots);
+  return Promise.all(tasks.map((task) => limited(task))) as never;
+}
