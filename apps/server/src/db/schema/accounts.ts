@@ -21,6 +21,10 @@ export const catalystIds = pgTable(
   (table) => [
     uniqueIndex('catalyst_ids_catalyst_id_key').on(table.catalystId),
     uniqueIndex('catalyst_ids_email_key').on(sql`lower(${table.email})`),
+    // The admin's user search (part of a Catalyst ID, username or e-mail, any case) from trigram indexes, not a scan.
+    index('catalyst_ids_catalyst_id_trgm_idx').using('gin', sql`${table.catalystId} gin_trgm_ops`),
+    index('catalyst_ids_username_trgm_idx').using('gin', sql`${table.username} gin_trgm_ops`),
+    index('catalyst_ids_email_trgm_idx').using('gin', sql`${table.email} gin_trgm_ops`),
   ],
 );
 

@@ -173,11 +173,15 @@ export async function listAccounts(db: DbOrTx, options: { size: number; page: nu
       .orderBy(sql`${users.id} desc`)
       .limit(options.size)
       .offset(options.size * options.page),
-    db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(users)
-      .innerJoin(catalystIds, eq(users.catalystIdRef, catalystIds.id))
-      .where(where),
+    // Every user has its Catalyst ID (a required reference): without a search, the users alone are counted, from
+    // their primary key; a search counts the few matches its trigram indexes find.
+    where
+      ? db
+          .select({ total: sql<number>`count(*)::int` })
+          .from(users)
+          .innerJoin(catalystIds, eq(users.catalystIdRef, catalystIds.id))
+          .where(where)
+      : db.select({ total: sql<number>`count(*)::int` }).from(users),
   ]);
   return { rows, total: totals[0]?.total ?? 0 };
 }

@@ -1,3 +1,4 @@
+import { createSnapshotCache } from '../../lib/snapshot-cache';
 import type { VoteExportConfig } from '@cr/contract/outcomes';
 import type pg from 'pg';
 import type { Db } from '../../db/client';
@@ -39,8 +40,12 @@ export const MODERATION_COLUMNS = [
  * streamed: on PostgreSQL (`pool` given) by PostgreSQL's own `COPY … TO STDOUT` (csv-copy.ts, the same bytes); on
  * PGlite page by page (keyset pages of EXPORT_PAGE rows) through csvStream.
  */
+/** How long a moderation progress snapshot is served before it is recounted. */
+const MODERATION_STATS_TTL_MS = 5_000;
+
 export function createExportsService(deps: { db: Db; pool?: pg.Pool | undefined; events: { get(eventId: number): Promise<unknown> } }) {
   const { db, pool, events } = deps;
+  const stats = createSnapshotCache<Awaited<ReturnType<typeof repo.moderationStats>>>({ ttlMs: MODERATION_STATS_TTL_MS });
 
   async function* reviewPages(eventId: number, full: boolean) {
     let after = 0;
@@ -116,10 +121,14 @@ export function createExportsService(deps: { db: Db; pool?: pg.Pool | undefined;
       return { filename: `attachment; filename="vitss-export-fund-${config.fund_id}-${date}.json"`, document };
     },
 
-    /** `GET moderations/stats/[?event_id=]`: the moderation's progress (the reference's ModerationStatsPublic). */
+    /**
+     * `GET moderations/stats/[?event_id=]`: the moderation's progress (the reference's ModerationStatsPublic). Counting
+     * a whole round takes a few hundred milliseconds: a snapshot per event is kept MODERATION_STATS_TTL_MS and
+     * recounted in the background while the older one is served (only the first request waits).
+     */
     async moderationStats(eventId: number | null) {
       if (eventId !== null) await events.get(eventId);
-      return repo.moderationStats(db, eventId);
+      return stats.get(String(eventId), () => repo.moderationStats(db, eventId));
     },
 
     /** `GET moderations/export/csv[?event_id=]`: every moderation (of the event when given). */
