@@ -55,9 +55,12 @@ function filterWhere(filter: ProposalFilter): SQL | undefined {
  * The page's ids come first from a narrow index-only scan, so a deep offset never reads the rows it skips; only the 25
  * found are joined with their category.
  */
-function pageQuery(db: DbOrTx, shape: { events: boolean; title: boolean; category: boolean }) {
+function pageQuery(db: DbOrTx, shape: { events: 'one' | 'some' | 'any'; title: boolean; category: boolean }) {
   const where: SQL[] = [];
-  if (shape.events) where.push(sql`${proposals.eventId} = any(${sql.placeholder('events')}::int[])`);
+  // One event (the usual case) as an equality: the (event, id) index then yields the page in id order, where
+  // `= any(array)` would read and sort every match first.
+  if (shape.events === 'one') where.push(sql`${proposals.eventId} = ${sql.placeholder('event')}`);
+  if (shape.events === 'some') where.push(sql`${proposals.eventId} = any(${sql.placeholder('events')}::int[])`);
   if (shape.title) where.push(sql`lower(${proposals.title}) like ${sql.placeholder('title')}`);
   if (shape.category) where.push(sql`${proposals.categoryId} = ${sql.placeholder('category')}`);
   const pageIds = db
@@ -74,19 +77,21 @@ function pageQuery(db: DbOrTx, shape: { events: boolean; title: boolean; categor
     .innerJoin(proposals, eq(proposals.id, pageIds.id))
     .leftJoin(categories, eq(categories.id, proposals.categoryId))
     .orderBy(asc(proposals.id))
-    .prepare(`proposals_page_${shape.events ? 'e' : ''}${shape.title ? 't' : ''}${shape.category ? 'c' : ''}`);
+    .prepare(`proposals_page_${shape.events}${shape.title ? '_title' : ''}${shape.category ? '_category' : ''}`);
 }
 const pageQueries = new WeakMap<DbOrTx, Map<string, ReturnType<typeof pageQuery>>>();
 
 /** A page of proposals in id order (spec §2.11). */
 export async function listProposals(db: DbOrTx, filter: ProposalFilter, page: { size: number; page: number }) {
-  const shape = { events: filter.eventIds !== undefined, title: Boolean(filter.title), category: Boolean(filter.category) };
+  const events = filter.eventIds === undefined ? 'any' : filter.eventIds.length === 1 ? 'one' : 'some';
+  const shape = { events, title: Boolean(filter.title), category: Boolean(filter.category) } as const;
   const key = JSON.stringify(shape);
   let queries = pageQueries.get(db);
   if (!queries) pageQueries.set(db, (queries = new Map()));
   let query = queries.get(key);
   if (!query) queries.set(key, (query = pageQuery(db, shape)));
   return query.execute({
+    event: filter.eventIds?.[0],
     events: filter.eventIds ?? [],
     title: filter.title ? likePattern(filter.title) : undefined,
     category: filter.category,
