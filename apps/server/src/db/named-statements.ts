@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
 import type { PgDialect, PgSession } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from './client';
@@ -13,4 +14,13 @@ export async function namedRows<Row>(db: DbOrTx, name: string, query: SQL): Prom
   const { dialect, session } = db as unknown as { dialect: PgDialect; session: PgSession };
   const result = (await session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false).execute()) as { rows?: Row[] } | Row[];
   return Array.isArray(result) ? result : (result.rows ?? []);
+}
+
+/**
+ * A name for a statement whose text varies with its filters (which conditions, how many values in a list): the prefix
+ * and a digest of the text, so that one name is always one text and each shape is parsed and planned once per
+ * connection. The shapes a list can take are few (each filter is there or not), so the names stay few too.
+ */
+export function nameOfText(prefix: string, text: string): string {
+  return `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
 }

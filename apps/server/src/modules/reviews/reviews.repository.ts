@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { nameOfText } from '../../db/named-statements';
 import { activeReviewerSubscription, reviewVisibleTo } from '../../db/rules';
 import type { ReviewVisibility } from '../../domain/rules';
 import { catalystIds, categories, proposalAllocations, proposals, reviews, subscriptions, users } from '../../db/schema/index';
@@ -81,9 +82,11 @@ export async function listReviews(
     .limit(page.size)
     .offset(page.size * page.page)
     .as('page_ids');
-  const rows = await joined(db)
+  const query = joined(db)
     .innerJoin(ids, eq(ids.id, reviews.id))
     .orderBy(sql`${reviews.id} desc`);
+  // A named statement per filter shape: planning this join costs PostgreSQL more than running it for a page.
+  const rows = await query.prepare(nameOfText('reviews_page', query.toSQL().sql)).execute();
   const total = await cachedTotal(
     JSON.stringify({ filter, visibility }),
     async () => (await db.select({ total: count() }).from(reviews).where(where))[0]?.total ?? 0,
