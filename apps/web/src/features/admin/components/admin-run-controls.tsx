@@ -1,4 +1,4 @@
-import { Button, Group, Stack } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { Control, FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -6,9 +6,15 @@ import { notifyError, notifySuccess } from '../../../lib/notify';
 import { DryRunResult, DryRunSwitch, RunConfirmModal, RunProgress, RunResultModal } from './run-controls';
 import { useRunFlow } from './use-run-flow';
 
-/** The i18n keys of one run's texts: the form's name, its button, the dry-run title and the two modals. */
+/**
+ * The i18n keys of one run's texts: the form's name, its intro, the notice once it ran for good, its button, the
+ * dry-run title and the two modals.
+ */
 export interface RunLabels {
   formLabel: string;
+  intro: string;
+  generatedTitle: string;
+  generated: string;
   submit: string;
   dryRunTitle: string;
   confirmTitle: string;
@@ -21,6 +27,9 @@ export interface RunLabels {
 export function runLabels(prefix: string, overrides: Partial<RunLabels> = {}): RunLabels {
   return {
     formLabel: `${prefix}.formLabel`,
+    intro: `${prefix}.intro`,
+    generatedTitle: `${prefix}.generatedTitle`,
+    generated: `${prefix}.generated`,
     submit: `${prefix}.submit`,
     dryRunTitle: `${prefix}.dryRunTitle`,
     confirmTitle: `${prefix}.confirmTitle`,
@@ -57,8 +66,9 @@ export function useAdminRun<TParams extends { dry_run: boolean }, TResult>(
  * default, enabled after the first submit attempt), the submit button with the dry run's progress, the dry run's
  * result below the form, the warning modal before a real run and the statistics modal after it.
  *
- * `disabled` locks the whole form (a run that can't run again); the button is also disabled while a run is under way
- * and while the form is invalid.
+ * Above the fields: the run's intro and, while `disabled` (a run that can't run again, because it ran), the notice
+ * that it ran (`generatedTestId` names it for tests), then `before`. `disabled` locks the whole form; the button is
+ * also disabled while a run is under way and while the form is invalid.
  */
 export function AdminRunControls<TInput extends FieldValues, TParams extends { dry_run: boolean }, TResult>({
   form,
@@ -66,6 +76,7 @@ export function AdminRunControls<TInput extends FieldValues, TParams extends { d
   isPending,
   disabled = false,
   labels,
+  generatedTestId,
   renderResult,
   before,
   children,
@@ -75,9 +86,10 @@ export function AdminRunControls<TInput extends FieldValues, TParams extends { d
   isPending: boolean;
   disabled?: boolean;
   labels: RunLabels;
+  generatedTestId?: string;
   /** The result of a run, shown below the form after a dry run and in the statistics modal after a real run. */
   renderResult: (result: TResult) => ReactNode;
-  /** What stands above the fields: the intro, the notice that the run is done. */
+  /** Further notices above the fields, below the intro. */
   before?: ReactNode;
   /** The run's own fields. */
   children: ReactNode;
@@ -89,6 +101,14 @@ export function AdminRunControls<TInput extends FieldValues, TParams extends { d
     <Stack gap="lg">
       <form onSubmit={onSubmit} noValidate aria-label={t(labels.formLabel)}>
         <Stack gap="md" maw={560}>
+          <Text size="sm" c="dimmed">
+            {t(labels.intro)}
+          </Text>
+          {disabled && (
+            <Alert color="brand" title={t(labels.generatedTitle)} data-testid={generatedTestId}>
+              {t(labels.generated)}
+            </Alert>
+          )}
           {before}
           {children}
           <DryRunSwitch

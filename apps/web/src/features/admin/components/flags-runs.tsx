@@ -82,11 +82,6 @@ export function ComputeFlagsForm({ eventId }: { eventId: number }) {
         isPending={compute.isPending}
         labels={runLabels('adminRuns.flags', { formLabel: 'adminRuns.flags.title', resultTitle: 'adminRuns.flags.resultTitle' })}
         renderResult={(stats: FlagRunResult) => <FlagRunStatsView stats={stats} />}
-        before={
-          <Text size="sm" c="dimmed">
-            {t('adminRuns.flags.intro')}
-          </Text>
-        }
       >
         {THRESHOLDS.map(({ name, min, max }) => {
           const label = t(`adminRuns.flags.${name}`);

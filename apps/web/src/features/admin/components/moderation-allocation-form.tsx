@@ -1,4 +1,3 @@
-import { Alert, Text } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   MODERATION_ALLOCATION_DEFAULTS,
@@ -53,18 +52,7 @@ export function ModerationAllocationForm({ eventId, isGenerated }: { eventId: nu
       disabled={isGenerated}
       labels={runLabels('adminRuns.moderation')}
       renderResult={(stats: ModerationAllocationStats) => <ModerationAllocationStatsView stats={stats} />}
-      before={
-        <>
-          <Text size="sm" c="dimmed">
-            {t('adminRuns.moderation.intro')}
-          </Text>
-          {isGenerated && (
-            <Alert color="brand" title={t('adminRuns.moderation.generatedTitle')} data-testid="moderation-allocation-generated">
-              {t('adminRuns.moderation.generated')}
-            </Alert>
-          )}
-        </>
-      }
+      generatedTestId="moderation-allocation-generated"
     >
       {NUMBER_FIELDS.map(({ name, min }) => {
         const label = t(`adminRuns.moderation.${name}`);

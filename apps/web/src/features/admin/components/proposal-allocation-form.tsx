@@ -1,4 +1,3 @@
-import { Alert, Text } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Category } from '@cr/contract/events';
 import {
@@ -59,18 +58,7 @@ export function ProposalAllocationForm({
       disabled={isGenerated}
       labels={runLabels('adminRuns.allocation')}
       renderResult={(stats: AllocationStats) => <AllocationStatsView stats={stats} />}
-      before={
-        <>
-          <Text size="sm" c="dimmed">
-            {t('adminRuns.allocation.intro')}
-          </Text>
-          {isGenerated && (
-            <Alert color="brand" title={t('adminRuns.allocation.generatedTitle')} data-testid="allocation-generated">
-              {t('adminRuns.allocation.generated')}
-            </Alert>
-          )}
-        </>
-      }
+      generatedTestId="allocation-generated"
     >
       {NUMBER_FIELDS.map(({ name, min }) => {
         const label = t(`adminRuns.allocation.${name}`);

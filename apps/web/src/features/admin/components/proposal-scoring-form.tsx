@@ -1,4 +1,4 @@
-import { Alert, Text } from '@mantine/core';
+import { Alert } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { SCORE_DEFAULTS, scoreParams, type ScoreParams, type ScoreParamsInput, type ScoreResult } from '@cr/contract/outcomes';
 import { useForm, type UseFormReturn } from 'react-hook-form';
@@ -57,21 +57,12 @@ export function ProposalScoringForm({
       labels={runLabels('adminRuns.scoring')}
       renderResult={(rows: ScoreResult) => <ScoreResultsTable rows={rows} />}
       before={
-        <>
-          <Text size="sm" c="dimmed">
-            {t('adminRuns.scoring.intro')}
-          </Text>
-          {isGenerated && (
-            <Alert color="brand" title={t('adminRuns.scoring.generatedTitle')}>
-              {t('adminRuns.scoring.generated')}
-            </Alert>
-          )}
-          {!isGenerated && !outcomesGenerated && (
-            <Alert color="yellow" title={t('adminRuns.scoring.outcomesFirstTitle')}>
-              {t('adminRuns.scoring.outcomesFirst')}
-            </Alert>
-          )}
-        </>
+        !isGenerated &&
+        !outcomesGenerated && (
+          <Alert color="yellow" title={t('adminRuns.scoring.outcomesFirstTitle')}>
+            {t('adminRuns.scoring.outcomesFirst')}
+          </Alert>
+        )
       }
     >
       {WEIGHTS.map(({ name, weight }) => {

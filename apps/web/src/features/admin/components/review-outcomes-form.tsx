@@ -1,4 +1,4 @@
-import { Alert, Stack, Table, Text } from '@mantine/core';
+import { Stack, Table, Text } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { OUTCOME_DEFAULTS, outcomeParams, type OutcomeParams, type OutcomeParamsInput, type OutcomeStats } from '@cr/contract/outcomes';
 import { useForm, type UseFormReturn } from 'react-hook-form';
@@ -95,18 +95,6 @@ export function ReviewOutcomesForm({ eventId, isGenerated }: { eventId: number; 
       disabled={isGenerated}
       labels={runLabels('adminRuns.outcomes')}
       renderResult={(stats: OutcomeStats) => <OutcomeStatsView stats={stats} />}
-      before={
-        <>
-          <Text size="sm" c="dimmed">
-            {t('adminRuns.outcomes.intro')}
-          </Text>
-          {isGenerated && (
-            <Alert color="brand" title={t('adminRuns.outcomes.generatedTitle')}>
-              {t('adminRuns.outcomes.generated')}
-            </Alert>
-          )}
-        </>
-      }
     >
       {RATIOS.map((name) => {
         const label = t(`adminRuns.outcomes.${name}`);
