@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -94,6 +94,20 @@ describe('index.html with the page preloads', () => {
 
   it("does not serve the build's page list", async () => {
     expect((await ctx.app.inject({ method: 'GET', url: '/.vite/page-preloads.json' })).statusCode).toBe(404);
+  });
+
+  it('follows a new build without a restart', async () => {
+    writeFileSync(join(webDist, 'assets', 'proposals-page-new1.js'), 'export {};');
+    writeFileSync(
+      join(webDist, '.vite', 'page-preloads.json'),
+      JSON.stringify([{ path: PAGES[0]!.path, files: ['/assets/proposals-page-new1.js'] }]),
+    );
+    writeFileSync(join(webDist, 'index.html'), INDEX.replace('index-1234.js', 'index-5678.js'));
+    utimesSync(join(webDist, 'index.html'), new Date(), new Date(Date.now() + 60_000));
+    const response = await ctx.app.inject({ method: 'GET', url: '/proposals' });
+    expect(response.body).toContain('/assets/index-5678.js');
+    expect(preloadsOf(response.body)).toEqual(['/assets/proposals-page-new1.js']);
+    expect(preloadsOf((await ctx.app.inject({ method: 'GET', url: '/' })).body)).toEqual([]);
   });
 });
 

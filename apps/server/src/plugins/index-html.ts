@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -61,18 +61,29 @@ export function acceptedEncoding(header: string | undefined): 'br' | 'gzip' | un
 /**
  * index.html as sent for an app path (issue 16: mobile first paint). For the pages the web build lists, it names that
  * page's code with `<link rel="modulepreload">`, so that the browser fetches it beside the entry's instead of one round
- * trip after the entry has run; the list is read once at start, from the build. Other paths get the file as built.
+ * trip after the entry has run; the list is read from the build, again when index.html changes. Other paths get the
+ * file as built.
  * Always `Cache-Control: no-cache`: a new build's index.html names new files.
  */
 export function indexHtmlSender(webDist: string) {
-  const pages = readPagePreloads(webDist).filter((page) => page.files.length > 0);
-  const html = pages.length > 0 ? readFileSync(join(webDist, 'index.html'), 'utf8') : '';
-  const variants = pages.map((page) => variantOf(html, page));
+  // Read again when a new build replaced index.html (a server left running across `npm run build`).
+  let builtAt = -1;
+  let variants: IndexVariant[] = [];
+  const currentVariants = () => {
+    const mtime = statSync(join(webDist, 'index.html'), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+    if (mtime !== builtAt) {
+      const pages = readPagePreloads(webDist).filter((page) => page.files.length > 0);
+      const html = pages.length > 0 ? readFileSync(join(webDist, 'index.html'), 'utf8') : '';
+      variants = pages.map((page) => variantOf(html, page));
+      builtAt = mtime;
+    }
+    return variants;
+  };
 
   return (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('cache-control', 'no-cache');
     const path = request.url.split('?')[0] ?? '';
-    const variant = variants.find((candidate) => candidate.pattern.test(path));
+    const variant = currentVariants().find((candidate) => candidate.pattern.test(path));
     if (!variant) return reply.sendFile('index.html', { cacheControl: false });
     reply.header('etag', variant.etag).header('vary', 'accept-encoding').type('text/html; charset=utf-8');
     if (request.headers['if-none-match'] === variant.etag) return reply.code(304).send();
