@@ -5,7 +5,8 @@
  * `lighthouse` package is installed, Lighthouse's performance, accessibility and layout shift for desktop and mobile.
  * Writes bench/results/web.json. Target: /proposals ≤ 170 KB of JS compressed.
  *
- * BENCH_SKIP_BUILD=1 reuses apps/web/dist (BENCH_WEB_DIST: another build, e.g. an older commit's); BENCH_ROUTES=/proposals,/reviews picks the routes; BENCH_LIGHTHOUSE=0 skips it.
+ * BENCH_SKIP_BUILD=1 reuses apps/web/dist (BENCH_WEB_DIST: another build, e.g. an older commit's); BENCH_ROUTES=/proposals,/reviews picks the routes; BENCH_LIGHTHOUSE=0 skips it;
+ * BENCH_LIGHTHOUSE_JSON=<dir> writes each full Lighthouse report there.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -115,6 +116,11 @@ if (process.env.BENCH_LIGHTHOUSE !== '0') {
             formFactor === 'desktop' ? desktop : undefined,
           );
           const lhr = result!.lhr;
+          // BENCH_LIGHTHOUSE_JSON=<dir> keeps each full report (critical chains, LCP breakdown, network requests).
+          if (process.env.BENCH_LIGHTHOUSE_JSON) {
+            const name = `${route.replace(/\W+/g, '_')}-${formFactor}-${Date.now()}.json`;
+            writeFileSync(join(process.env.BENCH_LIGHTHOUSE_JSON, name), JSON.stringify(lhr));
+          }
           const score = (id: string) => (lhr.categories[id]?.score == null ? null : round(lhr.categories[id]!.score! * 100, 0));
           const audit = (id: string) => lhr.audits[id]?.numericValue ?? null;
           lighthouseResults[`${route} ${formFactor}`] = {

@@ -1,8 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
+import type { OutputBundle, OutputChunk } from 'rolldown';
 import { defineConfig, type Plugin } from 'vite';
 
 /**
@@ -57,11 +58,78 @@ function leanMantineImports(): Plugin {
   };
 }
 
+/**
+ * A chunk group for one lazy route: the modules its module reaches through static imports (those of the first load
+ * are taken by the `app` group first), so that its page arrives in one file rather than one per shared component.
+ */
+function routeGroup(name: string, routeModule: string) {
+  const root = fileURLToPath(new URL(routeModule, import.meta.url));
+  let reached: Set<string> | undefined;
+  return (id: string, context: { getModuleInfo(id: string): { importedIds: readonly string[] } | null }) => {
+    if (!reached) {
+      reached = new Set();
+      const stack = [root];
+      while (stack.length > 0) {
+        const next = stack.pop()!;
+        if (reached.has(next)) continue;
+        reached.add(next);
+        stack.push(...(context.getModuleInfo(next)?.importedIds ?? []).filter((imported) => !imported.includes('node_modules')));
+      }
+    }
+    return reached.has(id) ? name : null;
+  };
+}
+
+/**
+ * Pages whose code the server announces in index.html (`<link rel="modulepreload">`, apps/server/src/plugins/
+ * index-html.ts), so that it downloads beside the entry's rather than one round trip after it has run (issue 16:
+ * mobile first paint). `path` is a regular expression on the URL's path; `module` the page's lazy module
+ * (app/router.tsx). Only the pages of the first load's strings: the others also wait for `loadMoreStrings`.
+ */
+const PRELOADED_PAGES = [
+  { path: '^/proposals(/[^/]*)?/?$', module: './src/app/routes/proposals/proposals.tsx' },
+  { path: '^/$', module: './src/app/routes/home.tsx' },
+  { path: '^/login/?$', module: './src/app/routes/auth/login.tsx' },
+];
+
+/** Writes `.vite/page-preloads.json`: for each of PRELOADED_PAGES, the JS files it needs beyond the entry's. */
+function pagePreloads(): Plugin {
+  return {
+    name: 'cr-page-preloads',
+    apply: 'build',
+    writeBundle(options, bundle) {
+      const chunks = Object.values(bundle as OutputBundle).filter((item): item is OutputChunk => item.type === 'chunk');
+      const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+      const withImports = (start: string[]) => {
+        const found = new Set<string>();
+        const stack = [...start];
+        while (stack.length > 0) {
+          const file = stack.pop()!;
+          if (found.has(file)) continue;
+          found.add(file);
+          stack.push(...(byFile.get(file)?.imports ?? []));
+        }
+        return found;
+      };
+      const loadedByEntry = withImports(chunks.filter((chunk) => chunk.isEntry).map((chunk) => chunk.fileName));
+      const pages = PRELOADED_PAGES.map(({ path, module }) => {
+        const id = fileURLToPath(new URL(module, import.meta.url));
+        const chunk = chunks.find((candidate) => candidate.moduleIds.includes(id));
+        if (!chunk) throw new Error(`cr-page-preloads: no chunk holds ${module}`);
+        const files = [...withImports([chunk.fileName])].filter((file) => !loadedByEntry.has(file));
+        return { path, files: files.map((file) => `/${file}`) };
+      });
+      mkdirSync(join(options.dir!, '.vite'), { recursive: true });
+      writeFileSync(join(options.dir!, '.vite', 'page-preloads.json'), `${JSON.stringify(pages, null, 2)}\n`);
+    },
+  };
+}
+
 const apiTarget = process.env.API_PROXY_TARGET ?? 'http://localhost:3000';
 
 export default defineConfig({
   base: '/',
-  plugins: [react(), leanMantineImports(), precompress()],
+  plugins: [react(), leanMantineImports(), precompress(), pagePreloads()],
   server: {
     port: 5173,
     proxy: { '/api': apiTarget, '/env.js': apiTarget },
@@ -71,5 +139,15 @@ export default defineConfig({
     // Built for error reports but not referenced from the bundles; the server never serves *.map (issue 13 item 13).
     sourcemap: 'hidden',
     chunkSizeWarningLimit: 1500,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'app', tags: ['$initial'], priority: 2 },
+            { name: routeGroup('proposals-page', './src/app/routes/proposals/proposals.tsx'), priority: 1 },
+          ],
+        },
+      },
+    },
   },
 });

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { indexHtmlSender } from './index-html';
 
 export interface WebEnv {
   API_BASE: string;
@@ -20,6 +21,7 @@ export async function registerStatic(app: FastifyInstance, options: { webDist: s
     reply.type('application/javascript').header('cache-control', 'no-cache').send(envScript(options.env)),
   );
   const hasWeb = existsSync(join(options.webDist, 'index.html'));
+  const sendIndex = hasWeb ? indexHtmlSender(options.webDist) : undefined;
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: options.webDist,
@@ -28,17 +30,16 @@ export async function registerStatic(app: FastifyInstance, options: { webDist: s
       // The build writes .br and .gz beside each text file (apps/web/vite.config.ts): sent with Content-Encoding and
       // Vary: accept-encoding where the browser accepts them.
       preCompressed: true,
-      // Source maps are built 'hidden' (for error reports) and never served: a *.map answers 404.
-      allowedPath: (pathName) => !pathName.endsWith('.map'),
+      // Source maps are built 'hidden' (for error reports) and never served: a *.map answers 404; nor is the build's
+      // own data under .vite/ (plugins/index-html.ts reads it).
+      allowedPath: (pathName) => !pathName.endsWith('.map') && !pathName.startsWith('/.vite/'),
       // @fastify/static 10 passes the Fastify reply here (not Node's response).
       setHeaders: (reply, path) => {
         if (path.includes(`${join('assets', '')}`)) reply.header('cache-control', 'public, max-age=31536000, immutable');
       },
     });
     // The wildcard route would answer the root directory itself with 403 (index: false); / is the app's home.
-    app.get('/', { config: { access: 'public' }, schema: { hide: true } }, (_request, reply) =>
-      reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false }),
-    );
+    app.get('/', { config: { access: 'public' }, schema: { hide: true } }, (request, reply) => sendIndex!(request, reply));
   }
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
@@ -48,6 +49,6 @@ export async function registerStatic(app: FastifyInstance, options: { webDist: s
     if (/\.[a-z0-9]+$/i.test(path) && !path.endsWith('.html')) {
       return reply.code(404).send({ message: 'Not found.' });
     }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
+    return sendIndex!(request, reply);
   });
 }
