@@ -214,7 +214,8 @@ test.describe('the admin area (issue 3)', () => {
       .first()
       .getByRole('button', { name: /^Copy: id\.catalyst:\/\/cardano\/demo-reviewer/ })
       .click();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('id.catalyst://cardano/demo-reviewer');
+    // The copy is asynchronous (the Clipboard API answers a promise): wait for the clipboard to hold it.
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('id.catalyst://cardano/demo-reviewer');
     const fetched = page.waitForRequest((r) => r.url().includes('/api/reviews/admin/users/id.catalyst')); // C-049
     await body
       .first()

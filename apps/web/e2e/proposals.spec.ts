@@ -125,7 +125,8 @@ test.describe('proposals list (issue 5, spec §2.11)', () => {
     await page.goto('/proposals');
     const row = bodyRows(page).filter({ hasText: 'Cardano Governance Explained for Voters' });
     await row.getByRole('button', { name: 'Copy the id of Cardano Governance Explained for Voters: 019a5ff3' }).click();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('019a5ff3');
+    // The copy is asynchronous (the Clipboard API answers a promise): wait for the clipboard to hold it.
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('019a5ff3');
   });
 
   // D-013
@@ -230,7 +231,8 @@ test.describe('single proposal (issue 5, spec §2.12)', () => {
     await expect(information.getByRole('row', { name: /Proposer/ })).toContainText('Amara Okafor');
     await expect(information.getByRole('row', { name: /Requested funds/ })).toContainText('15,000 ADA');
     await information.getByRole('button', { name: /^Copy the proposal id/ }).click();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('019a5e00-1000-7000-8000-c0ffee000000');
+    // The copy is asynchronous (the Clipboard API answers a promise): wait for the clipboard to hold it.
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('019a5e00-1000-7000-8000-c0ffee000000');
     await expect(page.getByRole('region', { name: 'Summary', exact: true })).toContainText('Free video courses and live workshops');
 
     // D-024: the proposal has a url, so the button shows and opens it in a new tab.
