@@ -1,3 +1,4 @@
+import { createCountCache } from '../../lib/count-cache';
 import type { CatalystIdPublic, UserInfo } from '@cr/contract/users';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
@@ -79,10 +80,14 @@ export function createUserInfoService(
     return { ...account, rbacRegStatus, rbacCheckedAt };
   }
 
+  // Totals of the admin's user searches, kept 10 s (served stale while one count refreshes them); the rows and the
+  // unfiltered total are always current.
+  const searchTotals = createCountCache(10_000);
+
   const service = {
     /** The admin's Users tab: newest first, optionally filtered by part of a Catalyst ID, username or e-mail. */
     async list(options: { size: number; page: number; search?: string | undefined }) {
-      const { rows, total } = await listAccounts(db, options);
+      const { rows, total } = await listAccounts(db, options, (key, load) => searchTotals.get(key, load));
       return {
         data: rows.map((row) => ({
           id: row.userId,
