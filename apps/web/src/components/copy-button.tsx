@@ -1,17 +1,31 @@
 import { ActionIcon, CopyButton as MantineCopyButton } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
-import { lazy, Suspense, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type CopyTooltipComponent from './copy-tooltip';
 
-// Loaded when a pointer first rests on a copy button: a list of them does not bring the tooltip's positioning code
-// into the page's first load (issue 16).
-const CopyTooltip = lazy(() => import('./copy-tooltip'));
+// The tooltip is loaded when a pointer first rests on a copy button: a list of them does not bring the tooltip's
+// positioning code into the page's first load (issue 16).
+let loadedTooltip: typeof CopyTooltipComponent | undefined;
+const loadTooltip = () =>
+  import('./copy-tooltip').then((module) => {
+    loadedTooltip = module.default;
+    return module.default;
+  });
 
-/** Copies a value to the clipboard and says so: a tooltip while the pointer is on it ('Copied' once it did). */
+/**
+ * Copies a value to the clipboard and says so: a tooltip while the pointer is on it ('Copied' once it did).
+ *
+ * Wrapping the button in the tooltip mounts it anew. That must never happen between a press and its click (the click
+ * would be lost): the tooltip goes around the button only once it is loaded and no press is under way, and it stays.
+ */
 export function CopyButton({ value, label }: { value: string; label?: string }) {
   const { t } = useTranslation();
   const [hovered, setHovered] = useState(false);
-  const [wanted, setWanted] = useState(false);
+  const [Tooltip, setTooltip] = useState(() => loadedTooltip);
+  const [pressed, setPressed] = useState(false);
+  const wrapped = useRef(false);
+  wrapped.current ||= Tooltip !== undefined && !pressed;
   return (
     <MantineCopyButton value={value} timeout={1500}>
       {({ copied, copy }) => {
@@ -19,24 +33,30 @@ export function CopyButton({ value, label }: { value: string; label?: string }) 
           <ActionIcon
             variant="subtle"
             color={copied ? 'teal' : 'gray'}
-            onClick={copy}
-            onMouseEnter={() => {
-              setWanted(true);
-              setHovered(true);
+            onPointerDown={() => setPressed(true)}
+            onPointerCancel={() => setPressed(false)}
+            onClick={() => {
+              setPressed(false);
+              copy();
             }}
-            onMouseLeave={() => setHovered(false)}
+            onMouseEnter={() => {
+              setHovered(true);
+              if (!Tooltip) void loadTooltip().then((component) => setTooltip(() => component));
+            }}
+            onMouseLeave={() => {
+              setHovered(false);
+              setPressed(false);
+            }}
             aria-label={`${label ?? t('common.copy')}: ${value}`}
           >
             {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
           </ActionIcon>
         );
-        if (!wanted) return button;
+        if (!Tooltip || !wrapped.current) return button;
         return (
-          <Suspense fallback={button}>
-            <CopyTooltip label={copied ? t('common.copied') : (label ?? t('common.copy'))} opened={hovered}>
-              {button}
-            </CopyTooltip>
-          </Suspense>
+          <Tooltip label={copied ? t('common.copied') : (label ?? t('common.copy'))} opened={hovered}>
+            {button}
+          </Tooltip>
         );
       }}
     </MantineCopyButton>
