@@ -187,6 +187,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     registrationOpen: () => eventConfig.registrationOpen(),
     limits: accountLimitsOf(config),
     passwords,
+    onAccountCreated: () => userInfo.accountsChanged(),
   });
   const session = createSessionService({
     db,

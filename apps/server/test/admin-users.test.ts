@@ -33,6 +33,15 @@ describe.each(databaseKinds)('admin/users routes on %s', (kind) => {
       expect(ids).toEqual([...ids].sort((a, b) => b - a));
     });
 
+    it('counts a new account at once, although the totals are kept between requests (B-035)', async () => {
+      const before = (await list('')).page.total;
+      // Every test account has an e-mail address: a search for its @ matches them all.
+      const searched = (await list('search=%40')).page.total;
+      await ctx.newUser();
+      expect((await list('')).page.total).toBe(before + 1);
+      expect((await list('search=%40')).page.total).toBe(searched + 1);
+    });
+
     it('answers the Users tab columns for each account (B-033)', async () => {
       const newest = await ctx.newUser();
       const [row] = (await list('size=1')).data;

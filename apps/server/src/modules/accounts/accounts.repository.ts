@@ -163,8 +163,8 @@ export async function expireTokens(tx: DbOrTx, userId: number, purpose: TokenPur
 
 /**
  * The admin's user list, newest first, optionally filtered by part of a Catalyst ID, username or e-mail. Every user
- * has its Catalyst ID (a required reference): without a search the users alone are counted, from their primary key,
- * exactly; a search's total goes through `cachedTotal` (a search matching most of 50,000 users counts for 50 ms).
+ * has its Catalyst ID (a required reference): without a search the users alone are counted, from their primary key.
+ * Totals go through `cachedTotal` (all 50,000 users count in 4 ms, a search matching most of them in 50 ms).
  */
 export async function listAccounts(
   db: DbOrTx,
@@ -190,7 +190,7 @@ export async function listAccounts(
       .orderBy(sql`${users.id} desc`)
       .limit(options.size)
       .offset(options.size * options.page),
-    pattern ? cachedTotal(pattern.toLowerCase(), countMatches) : countAll(),
+    pattern ? cachedTotal(`search:${pattern.toLowerCase()}`, countMatches) : cachedTotal('all', countAll),
   ]);
   return { rows, total };
 }

@@ -69,6 +69,8 @@ export interface AccountsDeps {
   registrationOpen?: () => Promise<boolean>;
   /** Bounded hashing (lib/password-hasher): a full queue answers 503. */
   passwords: PasswordHasher;
+  /** Told once a new account is committed (the admin's user list drops its cached totals). */
+  onAccountCreated?: () => void;
 }
 
 export function createAccountsService(deps: AccountsDeps) {
@@ -108,6 +110,7 @@ export function createAccountsService(deps: AccountsDeps) {
           await mailer.enqueue(tx, mailTemplates.activation(email, link('/account/activation', { token })));
         })
         .catch(rethrowTaken);
+      deps.onAccountCreated?.();
       await mailer.flush();
     },
 

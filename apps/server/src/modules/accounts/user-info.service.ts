@@ -80,14 +80,18 @@ export function createUserInfoService(
     return { ...account, rbacRegStatus, rbacCheckedAt };
   }
 
-  // Totals of the admin's user searches, kept 10 s (served stale while one count refreshes them); the rows and the
-  // unfiltered total are always current.
-  const searchTotals = createCountCache(10_000);
+  // Totals of the admin's user list (all users, or a search's matches), kept 10 s and served stale while one count
+  // refreshes them; dropped as soon as an account is created here (`accountsChanged`), so within one instance the
+  // total counts every registration at once, and elsewhere within 10 s. The rows are always current.
+  const accountTotals = createCountCache(10_000);
 
   const service = {
+    /** A new account exists: the list's totals are counted again. */
+    accountsChanged: () => accountTotals.clear(),
+
     /** The admin's Users tab: newest first, optionally filtered by part of a Catalyst ID, username or e-mail. */
     async list(options: { size: number; page: number; search?: string | undefined }) {
-      const { rows, total } = await listAccounts(db, options, (key, load) => searchTotals.get(key, load));
+      const { rows, total } = await listAccounts(db, options, (key, load) => accountTotals.get(key, load));
       return {
         data: rows.map((row) => ({
           id: row.userId,
