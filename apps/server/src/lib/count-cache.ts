@@ -57,3 +57,6 @@ export function createCountCache(ttlMs = 10_000, maxEntries = 2_000, now: () => 
     },
   };
 }
+
+/** How a repository asks for a total: by its filter's key, with the count to run when none is kept. */
+export type CachedTotal = (key: string, load: () => Promise<number>) => Promise<number>;

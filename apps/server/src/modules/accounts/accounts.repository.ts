@@ -1,5 +1,6 @@
 import { and, eq, exists, gt, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
+import type { CachedTotal } from '../../lib/count-cache';
 import { catalystIds, oneTimeTokens, refreshTokens, users, type TokenPurpose } from '../../db/schema/index';
 
 const accountColumns = {
@@ -169,7 +170,7 @@ export async function expireTokens(tx: DbOrTx, userId: number, purpose: TokenPur
 export async function listAccounts(
   db: DbOrTx,
   options: { size: number; page: number; search?: string | undefined },
-  cachedTotal: (key: string, load: () => Promise<number>) => Promise<number> = (_key, load) => load(),
+  cachedTotal: CachedTotal = (_key, load) => load(),
 ) {
   const pattern = options.search ? `%${options.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
   const where = pattern

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import type { CachedTotal } from '../../lib/count-cache';
 import { nameOfText } from '../../db/named-statements';
 import { activeReviewerSubscription, reviewVisibleTo } from '../../db/rules';
 import type { ReviewVisibility } from '../../domain/rules';
@@ -71,7 +72,7 @@ export async function listReviews(
   filter: ReviewFilter,
   visibility: ReviewVisibility,
   page: { size: number; page: number },
-  cachedTotal: (key: string, load: () => Promise<number>) => Promise<number> = (_key, load) => load(),
+  cachedTotal: CachedTotal = (_key, load) => load(),
 ) {
   const where = and(reviewVisibleTo(visibility), ...filterWhere(filter));
   const ids = db

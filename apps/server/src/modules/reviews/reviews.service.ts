@@ -119,7 +119,8 @@ export function createReviewsService(deps: {
   // Totals of the reviews list lag by at most 15 s; the rows are always current.
   const totals = createCountCache(15_000);
 
-  async function visibilityFor(viewer: AuthUser | null): Promise<ReviewVisibility> {
+  /** `own`: the viewer's subscriptions with their events, when the caller has them already. */
+  async function visibilityFor(viewer: AuthUser | null, own?: { id: number; eventId: number }[]): Promise<ReviewVisibility> {
     if (isAdmin(viewer)) return reviewVisibility(viewer, [], []); // an admin needs no look-ups
     // DOMAIN.md "Reviews": an event's reviews are public while its switches say so, and for good once its review
     // outcomes exist (the run flag review_outcomes_generated).
@@ -127,7 +128,7 @@ export function createReviewsService(deps: {
       ...(await eventConfig.eventIdsWhere((config) => reviewsVisible(config))),
       ...(await eventIdsWithRunFlag(db, 'review_outcomes_generated')),
     ];
-    return reviewVisibility(viewer, open, viewer ? await lookups.subscriptionsOf(viewer.id) : []);
+    return reviewVisibility(viewer, open, viewer ? (own ?? (await lookups.subscriptionsOf(viewer.id))) : []);
   }
 
   /**
@@ -145,11 +146,10 @@ export function createReviewsService(deps: {
 
   /** The caller's own review; someone else's answers 403 only when the caller may see it, else 404 like a missing one. */
   async function ownReview(user: AuthUser, id: number) {
-    const visibility = await visibilityFor(user);
-    const found = await repo.findReview(db, id, visibility);
+    const own = await lookups.subscriptionsOf(user.id);
+    const found = await repo.findReview(db, id, await visibilityFor(user, own));
     if (!found) throw notFound(reviewErrors.notFound);
-    const own = await lookups.subscriptionIdsOf(user.id);
-    if (!own.includes(found.review.subscriptionId)) throw forbidden(reviewErrors.notYours);
+    if (!own.some((subscription) => subscription.id === found.review.subscriptionId)) throw forbidden(reviewErrors.notYours);
     return found;
   }
 
