@@ -21,6 +21,8 @@ const PROPOSALS = Number(process.env.BENCH_PROPOSALS ?? 20_000);
 const REVIEWERS = Number(process.env.BENCH_REVIEWERS ?? 5_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+/** Only the scenarios whose name contains this text (e.g. `proposals`). */
+const ONLY = process.env.BENCH_ONLY ?? '';
 const here = fileURLToPath(new URL('.', import.meta.url));
 
 console.error('creating database…');
@@ -41,7 +43,7 @@ try {
     { name: 'reviews, no filter', path: '/proposal-reviews/filtered?size=25&page=0' },
     { name: 'reviews, event filter', path: `/proposal-reviews/filtered?size=25&page=0&event_id=${seeded.eventId}` },
     { name: 'reviews, rankings=1', path: '/proposal-reviews/filtered?size=25&page=0&rankings=1' },
-  ];
+  ].filter((scenario) => scenario.name.includes(ONLY));
   const rows = [];
   for (const scenario of scenarios) {
     const url = origin + scenario.path;

@@ -110,7 +110,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerInputGuard(app);
   registerUnknownQueryGuard(app, API_PREFIX);
 
-  await registerSecurityHeaders(app, { apiBase: API_PREFIX, https: config.secureCookies });
+  registerSecurityHeaders(app, { apiBase: API_PREFIX, https: config.secureCookies });
   await app.register(cookie);
   await app.register(formbody);
   await registerSwagger(app, API_PREFIX);
@@ -127,7 +127,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     graceSeconds: config.REFRESH_GRACE_SECONDS,
   });
 
-  const passwords = createPasswordHasher({ concurrency: config.PASSWORD_HASH_CONCURRENCY, queue: config.PASSWORD_HASH_QUEUE });
+  const passwords = createPasswordHasher({
+    concurrency: config.PASSWORD_HASH_CONCURRENCY,
+    queue: config.PASSWORD_HASH_QUEUE,
+    niceness: config.PASSWORD_HASH_NICENESS,
+  });
+  app.addHook('onClose', () => passwords.close());
 
   const lookups = createLookupsService(db);
   const events = createEventsService(db);

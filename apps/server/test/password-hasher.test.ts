@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { busyMessage, createGate } from '../src/lib/password-hasher';
+import { readdirSync, readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { busyMessage, createGate, createHashThreads } from '../src/lib/password-hasher';
 import { API, databaseKinds, useTestApp } from './build-test-app';
 
 /** A task the test finishes when it chooses: the gate's slots are held on state, never on time. */
@@ -42,6 +43,43 @@ describe('the password-hashing gate', () => {
     await expect(gate.run(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     expect(await gate.run(async () => 7)).toBe(7);
     expect(gate.running).toBe(0);
+  });
+});
+
+describe('the hashing threads', () => {
+  let threads: ReturnType<typeof createHashThreads> | undefined;
+  afterEach(async () => {
+    await threads?.close();
+    threads = undefined;
+  });
+
+  it('hash and verify argon2id off the server thread, at a lower OS priority than the server', async () => {
+    threads = createHashThreads(1, 7);
+    const stored = await threads.hash('Correct-horse-1');
+    expect(stored).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(await threads.verify(stored, 'Correct-horse-1')).toBe(true);
+    expect(await threads.verify(stored, 'Wrong-horse-1')).toBe(false);
+    expect(await threads.verify('not a hash', 'Correct-horse-1')).toBe(false);
+    // One thread serves every task; the server's own threads keep their priority (Linux: a nice value per thread).
+    expect(threads.threads).toHaveLength(1);
+    if (process.platform === 'linux') {
+      const nicenessOf = (task: string) => Number(readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+      expect(nicenessOf(String(process.pid))).toBe(0);
+      expect(readdirSync('/proc/self/task').map(nicenessOf)).toContain(7);
+    }
+  });
+
+  it('fails the task of a thread that dies with 503, and the next task starts a new thread', async () => {
+    threads = createHashThreads(1, 0);
+    await threads.hash('warm-up-password-1');
+    const [first] = threads.threads;
+    const dying = threads.hash('Correct-horse-1');
+    await first!.terminate();
+    await expect(dying).rejects.toMatchObject({ statusCode: 503, message: busyMessage });
+    expect(threads.threads).toHaveLength(0);
+    expect(await threads.hash('Correct-horse-1')).toMatch(/^\$argon2id\$/);
+    expect(threads.threads).toHaveLength(1);
+    expect(threads.threads[0]).not.toBe(first);
   });
 });
 

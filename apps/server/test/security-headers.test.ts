@@ -28,6 +28,28 @@ describe('security headers on plain http', () => {
     }
   });
 
+  it("sends helmet's headers on every answer, errors and not-founds too (computed once, not per request)", async () => {
+    const answers = [
+      await ctx.app.inject({ method: 'GET', url: `${API}/healthz` }),
+      await ctx.app.inject({ method: 'GET', url: `${API}/no-such-route` }),
+      await ctx.app.inject({ method: 'GET', url: `${API}/users/me/` }),
+      await ctx.app.inject({ method: 'POST', url: `${API}/users/token/login`, payload: 'not a form' }),
+    ];
+    expect(answers.map((response) => response.statusCode)).toEqual([200, 404, 401, 415]);
+    for (const response of answers) {
+      expect(response.headers).toMatchObject({
+        'content-security-policy': expect.stringContaining("default-src 'self';"),
+        'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-resource-policy': 'same-origin',
+        'referrer-policy': 'no-referrer',
+        'x-content-type-options': 'nosniff',
+        'x-frame-options': 'SAMEORIGIN',
+        'permissions-policy': PERMISSIONS_POLICY,
+      });
+      expect(response.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
+    }
+  });
+
   it('never serves a source map', async () => {
     expect((await ctx.app.inject({ method: 'GET', url: '/assets/app-1234.js' })).statusCode).toBe(200);
     const map = await ctx.app.inject({ method: 'GET', url: '/assets/app-1234.js.map' });

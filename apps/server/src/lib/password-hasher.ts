@@ -1,15 +1,19 @@
+import { Worker } from 'node:worker_threads';
 import { AppError } from '../errors';
-import { hashPassword, verifyAgainstDummy, verifyPassword } from './secrets';
+import { ARGON2_OPTIONS } from './secrets';
 
 /**
- * Password hashing is CPU-bound (argon2id, ~19 MiB and tens of milliseconds each, on libuv's thread pool): a burst of
- * logins could take every core and starve every other request. At most `concurrency` hashes run at once (by default
- * one less than the cores, so one stays free for the event loop and the database); up to `queue` more wait their
- * turn, and beyond that a request answers 503 at once.
+ * Password hashing is CPU-bound (argon2id, ~19 MiB and tens of milliseconds each): a burst of logins could take every
+ * core and starve every other request. At most `concurrency` hashes run at once (by default one less than the cores,
+ * so one stays free for the event loop and the database), each on a thread of its own at a lower OS priority
+ * (`niceness`), so that the kernel runs the server's thread first whenever both are ready; up to `queue` more wait
+ * their turn, and beyond that a request answers 503 at once.
  */
 export interface HashLimits {
   concurrency: number;
   queue: number;
+  /** Added to the hashing threads' nice value (0–19; Linux keeps it per thread). */
+  niceness?: number;
 }
 
 export const busyMessage = 'The server is busy. Please try again in a moment.';
@@ -50,17 +54,102 @@ export function createGate(limits: HashLimits) {
 }
 export type Gate = ReturnType<typeof createGate>;
 
+type HashTask = { op: 'hash'; password: string } | { op: 'verify'; passwordHash: string; password: string };
+type Pending = { resolve: (value: string | boolean) => void; reject: (error: Error) => void };
+
+/**
+ * Up to `size` hashing threads (lib/hash-worker.mjs), started when first needed and kept. A thread runs one task at a
+ * time (the gate never gives it more), so a task goes to an idle thread or starts a new one. A thread that dies fails
+ * its task with 503 and is replaced by the next task; `close` ends them all.
+ */
+export function createHashThreads(size: number, niceness: number) {
+  const idle: Worker[] = [];
+  const live = new Set<Worker>();
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+
+  const start = () => {
+    const worker = new Worker(new URL('./hash-worker.mjs', import.meta.url), { workerData: { niceness } });
+    live.add(worker);
+    worker.unref();
+    worker.on('error', () => undefined); // The exit below settles the task; the error itself carries nothing for a user.
+    worker.on('exit', () => {
+      live.delete(worker);
+      const at = idle.indexOf(worker);
+      if (at >= 0) idle.splice(at, 1);
+      const task = running.get(worker);
+      running.delete(worker);
+      if (task !== undefined) {
+        pending.get(task)?.reject(serverBusy());
+        pending.delete(task);
+      }
+    });
+    return worker;
+  };
+  const running = new Map<Worker, number>();
+
+  const run = (task: HashTask) =>
+    new Promise<string | boolean>((resolve, reject) => {
+      const worker = idle.pop() ?? (live.size < size ? start() : undefined);
+      if (!worker) return reject(new Error('every hashing thread is busy (the gate should have held this task)'));
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      running.set(worker, id);
+      // A busy thread keeps the process alive until it answers; an idle one does not.
+      worker.ref();
+      const answer = (message: { id?: number; value?: string | boolean; error?: string }) => {
+        if (message.id !== id) return;
+        worker.off('message', answer);
+        worker.unref();
+        running.delete(worker);
+        pending.delete(id);
+        idle.push(worker);
+        if (message.error !== undefined) reject(new Error(message.error));
+        else resolve(message.value!);
+      };
+      worker.on('message', answer);
+      worker.postMessage({ id, options: ARGON2_OPTIONS, ...task });
+    });
+
+  return {
+    hash: (password: string) => run({ op: 'hash', password }) as Promise<string>,
+    verify: (passwordHash: string, password: string) => run({ op: 'verify', passwordHash, password }) as Promise<boolean>,
+    /** The threads alive now (tests end one to see a task fail cleanly). */
+    get threads(): readonly Worker[] {
+      return [...live];
+    },
+    async close() {
+      await Promise.all([...live].map((worker) => worker.terminate()));
+    },
+  };
+}
+
 export function createPasswordHasher(limits: HashLimits) {
   const gate = createGate(limits);
+  const threads = createHashThreads(limits.concurrency, limits.niceness ?? 0);
+  // Verified against when the account does not exist, so that a wrong Catalyst ID takes as long as a wrong password.
+  let dummyHash: Promise<string> | undefined;
+  const verify = (passwordHash: string, password: string) => gate.run(() => threads.verify(passwordHash, password));
   return {
-    hash: (password: string) => gate.run(() => hashPassword(password)),
-    verify: (passwordHash: string, password: string) => gate.run(() => verifyPassword(passwordHash, password)),
-    verifyAgainstDummy: (password: string) => gate.run(() => verifyAgainstDummy(password)),
+    hash: (password: string) => gate.run(() => threads.hash(password)),
+    verify,
+    async verifyAgainstDummy(password: string): Promise<false> {
+      dummyHash ??= gate.run(() => threads.hash('dummy-password-for-timing'));
+      // A failed dummy hash is tried again next time rather than kept.
+      const stored = await dummyHash.catch((error: unknown) => {
+        dummyHash = undefined;
+        throw error;
+      });
+      await verify(stored, password);
+      return false;
+    },
     /** Refuses up front, before a login counts as an attempt against its account (guess-guard). */
     refuseWhenBusy() {
       if (gate.full) throw serverBusy();
     },
     gate,
+    threads,
+    close: () => threads.close(),
   };
 }
 export type PasswordHasher = ReturnType<typeof createPasswordHasher>;

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { hash, verify } from '@node-rs/argon2';
+import { hash } from '@node-rs/argon2';
 
 /** A random token for an e-mailed link or a refresh cookie: 256 bits, URL-safe. */
 export function newToken(): string {
@@ -20,23 +20,8 @@ export const newFamilyId = () => randomUUID();
 // The library's algorithm is argon2id by default (its Algorithm is a const enum, which isolated modules cannot read).
 export const ARGON2_OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
-/** Hashes directly, outside the login gate: for seeding and operator commands. The server uses lib/password-hasher. */
+/** Hashes directly, outside the login gate: for seeding and operator commands. The server hashes and verifies on its
+ * own threads (lib/password-hasher). */
 export function hashPassword(password: string): Promise<string> {
   return hash(password, ARGON2_OPTIONS);
-}
-
-export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
-  try {
-    return await verify(passwordHash, password);
-  } catch {
-    return false;
-  }
-}
-
-// Verified against when the account does not exist, so that a wrong Catalyst ID takes as long as a wrong password.
-let dummyHash: Promise<string> | undefined;
-export async function verifyAgainstDummy(password: string): Promise<false> {
-  dummyHash ??= hashPassword('dummy-password-for-timing');
-  await verifyPassword(await dummyHash, password);
-  return false;
 }
