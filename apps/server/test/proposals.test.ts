@@ -2,6 +2,8 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { proposalAllocations, proposals } from '../src/db/schema/index';
 import { sampleImportFile } from '../src/modules/proposals/sample';
+import { paged } from '@cr/contract/common';
+import { proposalRow } from '@cr/contract/proposals';
 import { API, databaseKinds, useTestApp } from './build-test-app';
 import { detailAt, eventFixtures } from './event-fixtures';
 import type { TestUser } from './fixtures';
@@ -213,6 +215,37 @@ describe.each(databaseKinds)('proposals: import, list, detail on %s', (kind) => 
       });
       expect(row.pr_id).toMatch(/^019a[0-9a-f]{4}-/);
       expect(typeof row.funds).toBe('number');
+    });
+
+    // The page's JSON is written by PostgreSQL (issue 16): it must be exactly what the contract's schema and
+    // JSON.stringify would give — the same fields in the same order, nothing more, every character escaped alike.
+    it('answers the page as the contract writes it, whatever the text holds (D-014)', async () => {
+      const [first] = await ctx.db
+        .select({ id: proposals.id })
+        .from(proposals)
+        .where(eq(proposals.eventId, eventId))
+        .orderBy(proposals.id)
+        .limit(1);
+      const tricky = 'Quote " backslash \\ slash / tab \t newline \n bell \u0007 é ü 中文 🚀 \u2028 <script>&amp;';
+      await ctx.db
+        .update(proposals)
+        .set({ title: tricky, summary: tricky, proposerName: null, url: null })
+        .where(eq(proposals.id, first!.id));
+      for (const query of [
+        `event_id=${eventId}`,
+        `event_id=${eventId}&page=1`,
+        `event_id=${eventId}&title=${encodeURIComponent('quote "')}`,
+        `event_id=${eventId}&page=9`,
+      ]) {
+        const response = await list(query);
+        expect(response.statusCode).toBe(200);
+        expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(response.body).toBe(JSON.stringify(paged(proposalRow).parse(response.json())));
+      }
+      const found = (await list(`event_id=${eventId}&title=${encodeURIComponent('quote "')}`)).json();
+      expect(found.page).toEqual({ total: 1, size: 25, page: 0 });
+      expect(found.data[0]).toMatchObject({ row_id: first!.id, title: tricky, summary: tricky, proposer_name: null, url: null });
+      expect((await list(`event_id=${eventId}&page=9`)).json()).toEqual({ data: [], page: { total: 31, size: 25, page: 9 } });
     });
 
     it('refuses bad paging with 422', async () => {

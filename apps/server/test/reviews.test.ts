@@ -65,10 +65,11 @@ describe.each(databaseKinds)('reviews on %s', (kind) => {
     const own = await f.get(`proposals/${reviewed}/submitted-review/`, user);
     expect(own.json().row_id).toBe(review.row_id);
     expect((await f.get(`proposals/${other}/submitted-review/`, user)).statusCode).toBe(404); // E-009
-    expect(
-      (await f.get(`proposals/?event_id=${eventId}&size=100`, user)).json().data.find((p: { row_id: number }) => p.row_id === reviewed)
-        .has_reviewed,
-    ).toBe(true);
+    // has_reviewed is the viewer's own: true for the writer, false for another reviewer and for an anonymous visitor.
+    const hasReviewed = async (viewer?: TestUser) =>
+      (await f.get(`proposals/?event_id=${eventId}&size=100`, viewer)).json().data.find((p: { row_id: number }) => p.row_id === reviewed)
+        .has_reviewed;
+    expect([await hasReviewed(user), await hasReviewed(await reviewer()), await hasReviewed()]).toEqual([true, false, false]);
   });
 
   it('refuses a second review of the same proposal with 409', async () => {

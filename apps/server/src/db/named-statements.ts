@@ -24,3 +24,30 @@ export async function namedRows<Row>(db: DbOrTx, name: string, query: SQL): Prom
 export function nameOfText(prefix: string, text: string): string {
   return `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
 }
+
+/**
+ * A statement with placeholders (`sql.placeholder`), turned into text once and run by name with each call's values:
+ * neither drizzle (building the text) nor PostgreSQL (parsing, planning) repeats its work per request. The rows come
+ * back as the driver gives them, unmapped.
+ */
+export function preparedRows<Row>(db: DbOrTx, name: string, query: SQL) {
+  const { dialect, session } = db as unknown as { dialect: PgDialect; session: PgSession };
+  const prepared = session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false);
+  return async (values: Record<string, unknown>): Promise<Row[]> => {
+    const result = (await prepared.execute(values)) as { rows?: Row[] } | Row[];
+    return Array.isArray(result) ? result : (result.rows ?? []);
+  };
+}
+
+/**
+ * One value per database (or transaction) object, built on first use and kept as long as that object lives: the
+ * statements prepared against it.
+ */
+export function perDatabase<T>(build: (db: DbOrTx) => T): (db: DbOrTx) => T {
+  const built = new WeakMap<DbOrTx, T>();
+  return (db) => {
+    let value = built.get(db);
+    if (value === undefined) built.set(db, (value = build(db)));
+    return value;
+  };
+}

@@ -2,6 +2,7 @@ import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { activeReviewerSubscription } from '../../db/rules';
 import { cachedRead } from '../../db/read-cache';
+import { perDatabase, preparedRows } from '../../db/named-statements';
 import { AccountStatus, RegistrationStatus } from '@cr/contract/users';
 import {
   catalystIds,
@@ -11,6 +12,7 @@ import {
   proposalAuthors,
   proposals,
   proposalScores,
+  reviews,
   subscriptions,
   users,
 } from '../../db/schema/index';
@@ -30,7 +32,7 @@ const rowColumns = {
   url: proposals.url,
   eventId: proposals.eventId,
 };
-export type ProposalListRow = Awaited<ReturnType<typeof listProposals>>[number];
+export type ProposalListRow = Awaited<ReturnType<typeof listAllocated>>['rows'][number];
 
 /** `%`, `_` and `\` in a user's filter match themselves. */
 const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -50,54 +52,69 @@ function filterWhere(filter: ProposalFilter): SQL | undefined {
 }
 
 /**
- * The page statement of one filter shape (which of title and category it has), with placeholders: built once and run
- * as a named statement, which each pooled connection parses and plans once (its planning costs more than its run).
- * The page's ids come first from a narrow index-only scan, so a deep offset never reads the rows it skips; only the 25
- * found are joined with their category.
+ * The page statement of one filter shape (which events, and whether it has a title and a category), with
+ * placeholders: built once and run as a named statement, which each pooled connection parses and plans once (its
+ * planning costs more than its run). The page's ids come first from a narrow index-only scan, so a deep offset never
+ * reads the rows it skips; only the 25 found are joined with their category. PostgreSQL answers the page as the wire's
+ * JSON array (contract `proposalRow`, fields in its order, compact as JSON.stringify writes it): the server neither
+ * parses 25 rows nor serialises them again — that was most of a list request's own CPU (issue 16). `has_reviewed` is
+ * the viewer's (any subscription of theirs reviewed the proposal), false without a viewer.
  */
-function pageQuery(db: DbOrTx, shape: { events: 'one' | 'some' | 'any'; title: boolean; category: boolean }) {
+function pageStatement(db: DbOrTx, shape: PageShape) {
   const where: SQL[] = [];
   // One event (the usual case) as an equality: the (event, id) index then yields the page in id order, where
   // `= any(array)` would read and sort every match first.
-  if (shape.events === 'one') where.push(sql`${proposals.eventId} = ${sql.placeholder('event')}`);
-  if (shape.events === 'some') where.push(sql`${proposals.eventId} = any(${sql.placeholder('events')}::int[])`);
-  if (shape.title) where.push(sql`lower(${proposals.title}) like ${sql.placeholder('title')}`);
-  if (shape.category) where.push(sql`${proposals.categoryId} = ${sql.placeholder('category')}`);
-  const pageIds = db
-    .select({ id: proposals.id })
-    .from(proposals)
-    .where(and(...where))
-    .orderBy(asc(proposals.id))
-    .limit(sql.placeholder('limit'))
-    .offset(sql.placeholder('offset'))
-    .as('page_ids');
-  return db
-    .select(rowColumns)
-    .from(pageIds)
-    .innerJoin(proposals, eq(proposals.id, pageIds.id))
-    .leftJoin(categories, eq(categories.id, proposals.categoryId))
-    .orderBy(asc(proposals.id))
-    .prepare(`proposals_page_${shape.events}${shape.title ? '_title' : ''}${shape.category ? '_category' : ''}`);
+  if (shape.events === 'one') where.push(sql`event_id = ${sql.placeholder('event')}`);
+  if (shape.events === 'some') where.push(sql`event_id = any(${sql.placeholder('events')}::int[])`);
+  if (shape.title) where.push(sql`lower(title) like ${sql.placeholder('title')}`);
+  if (shape.category) where.push(sql`category_id = ${sql.placeholder('category')}`);
+  const viewer = sql`${sql.placeholder('viewer')}::int`;
+  const name = `proposals_page_json_${shape.events}${shape.title ? '_title' : ''}${shape.category ? '_category' : ''}`;
+  return preparedRows<{ data: string }>(
+    db,
+    name,
+    sql`select coalesce(array_to_json(array_agg(page_row order by page_row.row_id)), '[]')::text as data from (
+      select p.id as row_id, p.pr_id, p.title, p.category_id as objective, c.title as objective_title,
+        c.title as category, p.funds, p.currency, p.proposer_name, p.summary, p.url, p.event_id,
+        (${viewer} is not null and exists (
+          select 1 from ${reviews} r
+          where r.proposal_id = p.id and r.subscription_id in (select s.id from ${subscriptions} s where s.user_id = ${viewer})
+        )) as has_reviewed
+      from (
+        select id from ${proposals} ${where.length > 0 ? sql`where ${and(...where)}` : sql``}
+        order by id limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}
+      ) page_ids
+      join ${proposals} p on p.id = page_ids.id
+      left join ${categories} c on c.id = p.category_id
+    ) page_row`,
+  );
 }
-const pageQueries = new WeakMap<DbOrTx, Map<string, ReturnType<typeof pageQuery>>>();
+type PageShape = { events: 'one' | 'some' | 'any'; title: boolean; category: boolean };
+const pageStatements = perDatabase(() => new Map<string, ReturnType<typeof pageStatement>>());
 
-/** A page of proposals in id order (spec §2.11). */
-export async function listProposals(db: DbOrTx, filter: ProposalFilter, page: { size: number; page: number }) {
+/** A page of proposals in id order (spec §2.11), as the JSON array of its wire rows. */
+export async function listProposalsJson(
+  db: DbOrTx,
+  filter: ProposalFilter,
+  page: { size: number; page: number },
+  viewerId: number | undefined,
+): Promise<string> {
   const events = filter.eventIds === undefined ? 'any' : filter.eventIds.length === 1 ? 'one' : 'some';
-  const shape = { events, title: Boolean(filter.title), category: Boolean(filter.category) } as const;
+  const shape: PageShape = { events, title: Boolean(filter.title), category: Boolean(filter.category) };
   const key = JSON.stringify(shape);
-  let queries = pageQueries.get(db);
-  if (!queries) pageQueries.set(db, (queries = new Map()));
-  let query = queries.get(key);
-  if (!query) queries.set(key, (query = pageQuery(db, shape)));
-  return query.execute({
+  const statements = pageStatements(db);
+  let statement = statements.get(key);
+  if (!statement) statements.set(key, (statement = pageStatement(db, shape)));
+  const [row] = await statement({
     event: filter.eventIds?.[0],
     events: filter.eventIds ?? [],
     title: filter.title ? likePattern(filter.title) : undefined,
     category: filter.category,
     limit: page.size,
     offset: page.size * page.page,
+    viewer: viewerId ?? null,
   });
+  return row?.data ?? '[]';
 }
 
 export async function countProposals(db: DbOrTx, filter: ProposalFilter) {

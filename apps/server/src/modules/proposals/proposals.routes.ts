@@ -14,6 +14,7 @@ import {
 } from '@cr/contract/proposals';
 import { eventIdParams } from '@cr/contract/events';
 import { currentUser } from '../../plugins/auth';
+import { sendJsonText } from '../../lib/json-text';
 import type { ProposalAllocationService } from './proposal-allocation.service';
 import type { ProposalImportService } from './proposal-import.service';
 import type { ProposalsService } from './proposals.service';
@@ -34,7 +35,8 @@ export async function proposalsRoutes(
       config: { access: 'public' },
       schema: { tags, querystring: proposalsQuery, response: { 200: paged(proposalRow), 422: validationErrorBody } },
     },
-    (request) => options.proposals.list(request.query, request.user?.id),
+    // The page comes as JSON text written by PostgreSQL (proposals.repository), in the schema's shape: sent as it is.
+    async (request, reply) => sendJsonText(reply, await options.proposals.listJson(request.query, request.user?.id)),
   );
 
   // The reference API's counts (issue 17): the total of the same list.
@@ -48,7 +50,7 @@ export async function proposalsRoutes(
         response: { 200: z.number().int(), 422: validationErrorBody },
       },
     },
-    async (request) => (await options.proposals.list({ ...request.query, size: 1, page: 0 }, request.user?.id)).page.total,
+    (request) => options.proposals.count(request.query),
   );
   api.get(
     '/proposals/allocated/count',

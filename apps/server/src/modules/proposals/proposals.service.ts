@@ -40,18 +40,25 @@ export function createProposalsService(deps: {
         )
       : new Set<number>();
   const totals = createCountCache();
+  const filterOf = async (query: Omit<ProposalsQuery, 'size' | 'page'>): Promise<repo.ProposalFilter> => ({
+    eventIds: query.event_id ? [query.event_id] : await repo.cachedActiveEventIds(db),
+    title: query.title?.toLowerCase(),
+    category: query.category,
+  });
+  const totalOf = (filter: repo.ProposalFilter) => totals.get(JSON.stringify(filter), () => repo.countProposals(db, filter));
   return {
-    /** A page of proposals; without an event, those of the current (active) events. */
-    async list(query: ProposalsQuery & { size: number; page: number }, viewerId?: number) {
-      const eventIds = query.event_id ? [query.event_id] : await repo.cachedActiveEventIds(db);
-      const filter = { eventIds, title: query.title?.toLowerCase(), category: query.category };
-      const [rows, total] = await Promise.all([
-        repo.listProposals(db, filter, query),
-        totals.get(JSON.stringify(filter), () => repo.countProposals(db, filter)),
-      ]);
-      const reviewed = await reviewedAmong(viewerId, rows);
-      return { data: rows.map((row) => toRow(row, reviewed)), page: { total, size: query.size, page: query.page } };
+    /**
+     * A page of proposals, as the response's JSON text (contract `paged(proposalRow)`); without an event, those of the
+     * current (active) events. One statement: PostgreSQL writes the rows' JSON (repository), the total is kept.
+     */
+    async listJson(query: ProposalsQuery & { size: number; page: number }, viewerId?: number): Promise<string> {
+      const filter = await filterOf(query);
+      const [data, total] = await Promise.all([repo.listProposalsJson(db, filter, query, viewerId), totalOf(filter)]);
+      return `{"data":${data},"page":${JSON.stringify({ total, size: query.size, page: query.page })}}`;
     },
+
+    /** How many proposals the list's filter matches (`proposals/count/`). */
+    count: async (query: Omit<ProposalsQuery, 'size' | 'page'>) => totalOf(await filterOf(query)),
 
     /** Forgets the cached totals (after an import changed the proposals). */
     proposalsChanged: () => totals.clear(),

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import type { CachedTotal } from '../../lib/count-cache';
-import { nameOfText } from '../../db/named-statements';
+import { nameOfText, perDatabase } from '../../db/named-statements';
 import { activeReviewerSubscription, reviewVisibleTo } from '../../db/rules';
 import type { ReviewVisibility } from '../../domain/rules';
 import { catalystIds, categories, proposalAllocations, proposals, reviews, subscriptions, users } from '../../db/schema/index';
@@ -115,7 +115,7 @@ const listedQuery = (db: DbOrTx) =>
     .where(sql`${reviews.id} = any(${sql.placeholder('ids')}::int[])`)
     .prepare('reviews_listed');
 /** Built once per database: building a query costs more than it takes PostgreSQL to run this one. */
-const listedQueries = new WeakMap<DbOrTx, ReturnType<typeof listedQuery>>();
+const listedQueries = perDatabase(listedQuery);
 
 /**
  * These reviews, in no order and without a visibility filter (lists whose rows the caller sees by another right), as
@@ -123,9 +123,7 @@ const listedQueries = new WeakMap<DbOrTx, ReturnType<typeof listedQuery>>();
  */
 export async function findListedReviews(db: DbOrTx, ids: number[]) {
   if (ids.length === 0) return [];
-  let query = listedQueries.get(db);
-  if (!query) listedQueries.set(db, (query = listedQuery(db)));
-  return query.execute({ ids });
+  return listedQueries(db).execute({ ids });
 }
 
 export async function findOwnReview(db: DbOrTx, proposalId: number, subscriptionIds: number[]) {
