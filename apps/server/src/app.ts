@@ -13,6 +13,7 @@ import type { Config } from './config';
 import { type Db, postgresPool } from './db/client';
 import { createJwt } from './lib/jwt';
 import { guardedFetch } from './lib/outbound';
+import { eventsOrConfigsChanged } from './db/read-cache';
 import { createPasswordHasher, type PasswordHasher } from './lib/password-hasher';
 import { createRateLimiter } from './lib/rate-limit';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
@@ -171,7 +172,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ),
     gatewayUrl: config.PROPOSALS_SOURCE_URL,
     gatewayAllowlist: config.gatewayAllowlist,
-    onChange: () => proposals.proposalsChanged(),
+    // Once committed: the proposals' totals, and the categories the import may have added (db/read-cache).
+    onChange: () => {
+      proposals.proposalsChanged();
+      eventsOrConfigsChanged();
+    },
   });
   const allocation = createProposalAllocationService({ runs });
   const flags = createFlagsService({ db, runs, events });

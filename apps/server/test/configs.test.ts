@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LEVEL_QUALIFIER, DEFAULT_REVIEWS_CONFIG } from '@cr/contract/events';
 import { categories, configs } from '../src/db/schema/index';
+import { eventsOrConfigsChanged } from '../src/db/read-cache';
 import { databaseKinds, json, useTestApp } from './build-test-app';
 import { detailAt, eventFixtures, type Detail } from './event-fixtures';
 import type { TestUser } from './fixtures';
@@ -560,6 +561,7 @@ describe.each(databaseKinds)('configs and categories routes on %s', (kind) => {
         { eventId: a.row_id, title: 'Community' },
         { eventId: b.row_id, title: 'Research' },
       ]);
+      eventsOrConfigsChanged(); // what the repositories do on each write (db/read-cache)
 
       const response = await f.get(`categories/?event_id=${a.row_id}`);
       expect(response.statusCode).toBe(200);

@@ -7,6 +7,8 @@
  * Only ever read through the pool (`db`), never inside a transaction: a transaction reads its own snapshot.
  */
 export const READ_CACHE_TTL_MS = 2_000;
+/** Keys kept per database at most (some carry a request's page or id): beyond it the cache starts afresh. */
+export const READ_CACHE_MAX_KEYS = 1_000;
 
 let version = 0;
 
@@ -29,6 +31,7 @@ export function cachedRead<T>(db: object, key: string, load: () => Promise<T>, n
   const hit = cache.get(key);
   if (hit && hit.version === version && now() - hit.at < READ_CACHE_TTL_MS) return hit.value as Promise<T>;
   const entry: Entry = { value: load(), at: now(), version };
+  if (!hit && cache.size >= READ_CACHE_MAX_KEYS) cache.clear();
   cache.set(key, entry);
   // A failed read is not kept: the next request tries again.
   entry.value.catch(() => {

@@ -93,6 +93,7 @@ export async function ensureCategories(
       items.map((item) => ({ eventId, title: item.title, description: item.description ?? null, externalId: item.externalId ?? null })),
     )
     .onConflictDoNothing();
+  eventsOrConfigsChanged();
   const rows = await db.select().from(categories).where(eq(categories.eventId, eventId));
   const byTitle = new Map(rows.map((row) => [row.title.toLowerCase(), row]));
   return items.map((item) => byTitle.get(item.title.toLowerCase())!);

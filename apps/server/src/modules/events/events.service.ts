@@ -1,6 +1,7 @@
 import type { EventInput } from '@cr/contract/events';
 import type { Db, DbOrTx } from '../../db/client';
 import { lockNotAvailable, uniqueViolation } from '../../db/errors';
+import { cachedRead, eventsOrConfigsChanged } from '../../db/read-cache';
 import { conflict, notFound } from '../../errors';
 import { runMessages } from '../runs/runs.service';
 import { recordAudit } from '../system/audit.service';
@@ -34,7 +35,7 @@ export function createEventsService(db: Db) {
       endTime: toDate(input.end_time),
     };
     try {
-      return await db.transaction(async (tx) => {
+      const saved = await db.transaction(async (tx) => {
         // An unknown event is 404 whatever its new name; the lock also orders concurrent edits of one event.
         const before = eventId === undefined ? null : await requireEvent(tx, eventId, true);
         const sameName = await repo.findEventByName(tx, values.name);
@@ -51,6 +52,9 @@ export function createEventsService(db: Db) {
         });
         return repo.toEventPublic(row);
       });
+      // Again once committed: a read between the write and the commit may have kept the old rows.
+      eventsOrConfigsChanged();
+      return saved;
     } catch (error) {
       if (uniqueViolation(error) === 'events_name_key') throw conflict(eventMessages.nameTaken);
       throw error;
@@ -58,19 +62,18 @@ export function createEventsService(db: Db) {
   }
 
   return {
-    async list(page: { size: number; page: number }) {
-      const { rows, total } = await repo.listEvents(db, page);
-      return { data: rows.map(repo.toEventPublic), page: { total, size: page.size, page: page.page } };
-    },
+    // The public reads of events and categories change only by an admin's edit or an import: kept in process for
+    // the read cache's short TTL and dropped on every change (db/read-cache), so that each costs no SQL at all.
+    list: (page: { size: number; page: number }) =>
+      cachedRead(db, `events:list:${page.size}:${page.page}`, async () => {
+        const { rows, total } = await repo.listEvents(db, page);
+        return { data: rows.map(repo.toEventPublic), page: { total, size: page.size, page: page.page } };
+      }),
 
     /** The current events: the active ones (spec §7 `events/current/`). */
-    async current() {
-      return (await repo.listActiveEvents(db)).map(repo.toEventPublic);
-    },
+    current: () => cachedRead(db, 'events:current', async () => (await repo.listActiveEvents(db)).map(repo.toEventPublic)),
 
-    async get(eventId: number) {
-      return repo.toEventPublic(await requireEvent(db, eventId));
-    },
+    get: (eventId: number) => cachedRead(db, `events:one:${eventId}`, async () => repo.toEventPublic(await requireEvent(db, eventId))),
 
     create: (actorUserId: number, input: EventInput) => saveEvent(actorUserId, input),
     update: (actorUserId: number, eventId: number, input: EventInput) => saveEvent(actorUserId, input, eventId),
@@ -97,18 +100,18 @@ export function createEventsService(db: Db) {
     ensureCategories: (tx: DbOrTx, eventId: number, items: { title: string; externalId?: string | null }[]) =>
       repo.ensureCategories(tx, eventId, items),
 
-    async categories(eventId?: number) {
-      const rows = await repo.listCategories(db, eventId);
-      return rows.map((row) => ({
-        id: row.id,
-        title: row.title,
-        description: row.description,
-        event_id: row.eventId,
-        row_id: row.id,
-        event: row.eventId,
-        document_id: row.externalId,
-      }));
-    },
+    categories: (eventId?: number) =>
+      cachedRead(db, `categories:${eventId ?? 'all'}`, async () =>
+        (await repo.listCategories(db, eventId)).map((row) => ({
+          id: row.id,
+          title: row.title,
+          description: row.description,
+          event_id: row.eventId,
+          row_id: row.id,
+          event: row.eventId,
+          document_id: row.externalId,
+        })),
+      ),
   };
 }
 export type EventsService = ReturnType<typeof createEventsService>;
