@@ -128,11 +128,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     graceSeconds: config.REFRESH_GRACE_SECONDS,
   });
 
-  const passwords = createPasswordHasher({
-    concurrency: config.PASSWORD_HASH_CONCURRENCY,
-    queue: config.PASSWORD_HASH_QUEUE,
-    niceness: config.PASSWORD_HASH_NICENESS,
-  });
+  const passwords = createPasswordHasher(
+    {
+      concurrency: config.PASSWORD_HASH_CONCURRENCY,
+      queue: config.PASSWORD_HASH_QUEUE,
+      niceness: config.PASSWORD_HASH_NICENESS,
+    },
+    app.log,
+  );
   app.addHook('onClose', () => passwords.close());
 
   const lookups = createLookupsService(db);

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type APIRequestContext, type Download, type Locator, type Page, type Request } from '@playwright/test';
+import { acceptModeration, newEvent, newReviewer, sampleRound, tokenOf, writeReview } from './rounds';
 import { activeUser, adminHeaders, demo, expectAccessible, expectToast, login } from './support';
 
 /**
@@ -10,33 +11,6 @@ import { activeUser, adminHeaders, demo, expectAccessible, expectToast, login } 
  */
 
 const API = '/api/reviews';
-const note = (word: string) => Array.from({ length: 60 }, (_, i) => `${word}${i % 7}`).join(' ');
-
-async function tokenOf(request: APIRequestContext, user: { catalystId: string; password: string }) {
-  const response = await request.post(`${API}/users/token/login`, { form: { username: user.catalystId, password: user.password } });
-  return { authorization: `Bearer ${(await response.json()).access_token as string}` };
-}
-
-async function newEvent(request: APIRequestContext, headers: Record<string, string>, what: string) {
-  const created = await request.post(`${API}/events/`, {
-    headers,
-    data: {
-      new_event: {
-        name: `E2E ${what} ${Date.now().toString(36)}-${process.pid}`,
-        description: 'Made by admin-closing.spec.',
-        active: false,
-      },
-    },
-  });
-  expect(created.status()).toBe(201);
-  return (await created.json()) as { row_id: number; name: string };
-}
-
-interface Proposal {
-  row_id: number;
-  pr_id: string;
-  title: string;
-}
 
 /**
  * A round ready to close: the sample proposals; reviewer A wrote 10 reviews, every one excluded by the one
@@ -45,53 +19,16 @@ interface Proposal {
  */
 async function roundToClose(request: APIRequestContext) {
   const headers = await adminHeaders(request);
-  const event = await newEvent(request, headers, 'closing');
-  const imported = await request.post(`${API}/proposals/import/${event.row_id}`, {
-    headers,
-    data: { import_options: { source: 'sample', dry_run: false } },
-  });
-  expect(imported.status()).toBe(200);
-  const configure = async (update: Record<string, boolean>) =>
-    expect((await request.put(`${API}/configs/reviews/${event.row_id}/`, { headers, data: { record_update: update } })).ok()).toBeTruthy();
+  const round = await sampleRound(request, headers, 'closing');
+  const { configure, proposals } = round;
+  const event = { row_id: round.row_id, name: round.name };
   await configure({ reviewer_subscription_enabled: true, review_submission_enabled: true });
-  const proposals = (
-    (await (await request.get(`${API}/proposals/?size=100&page=0&event_id=${event.row_id}`, { headers })).json()).data as (Proposal & {
-      event_id: number;
-    })[]
-  ).filter((proposal) => proposal.event_id === event.row_id);
-  expect(proposals.length).toBeGreaterThanOrEqual(12);
 
   const reviewers: { assessor: string; reviewIds: number[] }[] = [];
   for (const [r, count] of [10, 2].entries()) {
-    const auth = await tokenOf(request, await activeUser(request));
-    const subscribed = await request.post(`${API}/subscriptions/`, {
-      headers: auth,
-      data: {
-        new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: [], event_id: event.row_id },
-      },
-    });
-    expect(subscribed.status()).toBe(201);
-    const subscriptions = (await subscribed.json()) as { event_id: number; extra: { anonymous_id: string } }[];
-    const assessor = subscriptions.find((item) => item.event_id === event.row_id)!.extra.anonymous_id;
+    const { auth, assessor } = await newReviewer(request, event.row_id);
     const reviewIds: number[] = [];
-    for (let k = 0; k < count; k += 1) {
-      const review = await request.post(`${API}/proposal-reviews/`, {
-        headers: auth,
-        data: {
-          new_proposal_review: {
-            proposal_id: proposals[r * 10 + k]!.row_id,
-            impact_alignment_rating_given: 4,
-            impact_alignment_note: note(`impact${r}${k}`),
-            feasibility_rating_given: 3,
-            feasibility_note: note(`feasible${r}${k}`),
-            auditability_rating_given: 5,
-            auditability_note: note(`audit${r}${k}`),
-          },
-        },
-      });
-      expect(review.status(), await review.text()).toBe(201);
-      reviewIds.push(((await review.json()) as { row_id: number }).row_id);
-    }
+    for (let k = 0; k < count; k += 1) reviewIds.push(await writeReview(request, auth, proposals[r * 10 + k]!.row_id, `${r}${k}`));
     reviewers.push({ assessor, reviewIds });
   }
 
@@ -101,22 +38,7 @@ async function roundToClose(request: APIRequestContext) {
     data: { invitation: { event_id: event.row_id, catalyst_id: moderator.catalystId } },
   });
   expect(invited.status()).toBe(201);
-  const moderatorAuth = await tokenOf(request, moderator);
-  const accepted = await request.post(`${API}/subscriptions/invitation`, {
-    headers: moderatorAuth,
-    data: {
-      invitation_answer: {
-        event_id: event.row_id,
-        role: 2,
-        status: 1,
-        public_contact: 'x.com/closing-moderator',
-        telegram_handle_private: '@closing_moderator',
-        reward_address: 'addr1qclosing',
-        acknowledge_public_contact: true,
-      },
-    },
-  });
-  expect(accepted.status(), await accepted.text()).toBe(200);
+  const moderatorAuth = await acceptModeration(request, await tokenOf(request, moderator), event.row_id, 'closing-moderator');
   await configure({ reviewer_subscription_enabled: false, review_submission_enabled: false, moderation_submission_enabled: true });
   // One moderation per review and at least 10 spot checks per reviewer: every review goes to the one moderator.
   const allocated = await request.post(`${API}/moderations/generate-allocations`, {

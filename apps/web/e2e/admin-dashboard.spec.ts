@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { activeUser, adminHeaders, demo, expectAccessible, login } from './support';
+import { newReviewer, sampleRound, writeReview } from './rounds';
+import { adminHeaders, demo, expectAccessible, login } from './support';
 
 /**
  * The round's dashboard (issue 15 item 5): an admin opens an event's configuration and its first section, the
@@ -9,12 +10,6 @@ import { activeUser, adminHeaders, demo, expectAccessible, login } from './suppo
 
 const API = '/api/reviews';
 const DAY = 86_400_000;
-const note = (word: string) => Array.from({ length: 60 }, (_, i) => `${word}${i % 7}`).join(' ');
-
-async function tokenOf(request: APIRequestContext, user: { catalystId: string; password: string }) {
-  const response = await request.post(`${API}/users/token/login`, { form: { username: user.catalystId, password: user.password } });
-  return { authorization: `Bearer ${(await response.json()).access_token as string}` };
-}
 
 /**
  * An inactive event with the sample proposals and a review window from yesterday to a week ahead; two LV0 reviewers
@@ -23,69 +18,22 @@ async function tokenOf(request: APIRequestContext, user: { catalystId: string; p
  */
 async function closedRound(request: APIRequestContext) {
   const headers = await adminHeaders(request);
-  const name = `E2E dashboard ${Date.now().toString(36)}-${process.pid}`;
-  const created = await request.post(`${API}/events/`, {
-    headers,
-    data: { new_event: { name, description: 'Made by the admin-dashboard browser test.', active: false } },
-  });
-  expect(created.status()).toBe(201);
-  const event = (await created.json()) as { row_id: number; name: string };
-  const imported = await request.post(`${API}/proposals/import/${event.row_id}`, {
-    headers,
-    data: { import_options: { source: 'sample', dry_run: false } },
-  });
-  expect(imported.status()).toBe(200);
+  const round = await sampleRound(request, headers, 'dashboard');
   const window = { starts_at: new Date(Date.now() - DAY).toISOString(), ends_at: new Date(Date.now() + 7 * DAY).toISOString() };
-  const configured = await request.put(`${API}/configs/reviews/${event.row_id}/`, {
-    headers,
-    data: {
-      record_update: {
-        reviewer_subscription_enabled: true,
-        review_submission_enabled: true,
-        review_submission_starts_at: window.starts_at,
-        review_submission_ends_at: window.ends_at,
-      },
-    },
+  await round.configure({
+    reviewer_subscription_enabled: true,
+    review_submission_enabled: true,
+    review_submission_starts_at: window.starts_at,
+    review_submission_ends_at: window.ends_at,
   });
-  expect(configured.status()).toBe(200);
-  const proposals = (await (await request.get(`${API}/proposals/?size=100&page=0&event_id=${event.row_id}`)).json()).data as {
-    row_id: number;
-    objective_title: string | null;
-  }[];
-  for (const [reviewer, reviewed] of [
-    [0, [0, 1]],
-    [1, [2]],
-  ] as const) {
-    const auth = await tokenOf(request, await activeUser(request));
-    const subscribed = await request.post(`${API}/subscriptions/`, {
-      headers: auth,
-      data: {
-        new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: [], event_id: event.row_id },
-      },
-    });
-    expect(subscribed.status(), `reviewer ${reviewer}`).toBe(201);
-    for (const index of reviewed) {
-      const review = await request.post(`${API}/proposal-reviews/`, {
-        headers: auth,
-        data: {
-          new_proposal_review: {
-            proposal_id: proposals[index]!.row_id,
-            impact_alignment_rating_given: 4,
-            impact_alignment_note: note('impact'),
-            feasibility_rating_given: 3,
-            feasibility_note: note('feasible'),
-            auditability_rating_given: 5,
-            auditability_note: note('audit'),
-          },
-        },
-      });
-      expect(review.status(), await review.text()).toBe(201);
-    }
+  for (const reviewed of [[0, 1], [2]]) {
+    const { auth } = await newReviewer(request, round.row_id);
+    for (const index of reviewed) await writeReview(request, auth, round.proposals[index]!.row_id, '');
   }
   const outcomes = await request.post(`${API}/proposal-reviews/generate-results`, {
     headers,
     data: {
-      results_params: { event_id: event.row_id, validity_threshold: 1, acceptance_threshold: 1, minimum_sample: 10, dry_run: false },
+      results_params: { event_id: round.row_id, validity_threshold: 1, acceptance_threshold: 1, minimum_sample: 10, dry_run: false },
     },
   });
   expect(outcomes.status(), await outcomes.text()).toBe(200);
@@ -93,7 +41,7 @@ async function closedRound(request: APIRequestContext) {
     headers,
     data: {
       results_params: {
-        event_id: event.row_id,
+        event_id: round.row_id,
         allocation_weights: { allocated: 0.8, not_allocated: 0.2 },
         level_weights: { level_0: 1, level_1: 1 },
         dry_run: false,
@@ -101,7 +49,7 @@ async function closedRound(request: APIRequestContext) {
     },
   });
   expect(scores.status(), await scores.text()).toBe(200);
-  return { ...event, proposals, window };
+  return { row_id: round.row_id, name: round.name, proposals: round.proposals, window };
 }
 
 /** The cells of a table's row whose header cell is `name`. */

@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { activeUser, adminHeaders, demo, expectAccessible, expectToast, login } from './support';
+import { acceptModeration, newReviewer, sampleRound, writeReview } from './rounds';
+import { adminHeaders, demo, expectAccessible, expectToast, login } from './support';
 
 /**
  * The admin's moderation runs (spec §2.17, §3, §5, §8; issue 14 items 1 and 2): Compute flags and the Moderation
@@ -7,62 +8,16 @@ import { activeUser, adminHeaders, demo, expectAccessible, expectToast, login } 
  */
 
 const API = '/api/reviews';
-const note = (word: string) => Array.from({ length: 60 }, (_, i) => `${word}${i % 7}`).join(' ');
-
-async function tokenOf(request: APIRequestContext, user: { catalystId: string; password: string }) {
-  const response = await request.post(`${API}/users/token/login`, { form: { username: user.catalystId, password: user.password } });
-  return { authorization: `Bearer ${(await response.json()).access_token as string}` };
-}
 
 /** An inactive event with the sample proposals, two reviewers with two reviews each (the same notes: similar) and an LV2 moderator. */
 async function roundInModeration(request: APIRequestContext) {
   const headers = await adminHeaders(request);
-  const name = `E2E moderation ${Date.now().toString(36)}-${process.pid}`;
-  const created = await request.post(`${API}/events/`, {
-    headers,
-    data: { new_event: { name, description: 'Made by the admin-moderation browser test.', active: false } },
-  });
-  expect(created.status()).toBe(201);
-  const event = (await created.json()) as { row_id: number; name: string };
-  const imported = await request.post(`${API}/proposals/import/${event.row_id}`, {
-    headers,
-    data: { import_options: { source: 'sample', dry_run: false } },
-  });
-  expect(imported.status()).toBe(200);
-  const config = (update: Record<string, boolean>) =>
-    request.put(`${API}/configs/reviews/${event.row_id}/`, { headers, data: { record_update: update } });
-  await config({ reviewer_subscription_enabled: true, review_submission_enabled: true });
-  const proposals = (await (await request.get(`${API}/proposals/?size=100&page=0&event_id=${event.row_id}`)).json()).data as {
-    row_id: number;
-  }[];
+  const round = await sampleRound(request, headers, 'moderation');
+  await round.configure({ reviewer_subscription_enabled: true, review_submission_enabled: true });
   const reviewIds: number[] = [];
   for (let r = 0; r < 2; r += 1) {
-    const auth = await tokenOf(request, await activeUser(request));
-    const subscribed = await request.post(`${API}/subscriptions/`, {
-      headers: auth,
-      data: {
-        new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: [], event_id: event.row_id },
-      },
-    });
-    expect(subscribed.status()).toBe(201);
-    for (let k = 0; k < 2; k += 1) {
-      const review = await request.post(`${API}/proposal-reviews/`, {
-        headers: auth,
-        data: {
-          new_proposal_review: {
-            proposal_id: proposals[r * 2 + k]!.row_id,
-            impact_alignment_rating_given: 4,
-            impact_alignment_note: note(`impact${k}`),
-            feasibility_rating_given: 3,
-            feasibility_note: note(`feasible${k}`),
-            auditability_rating_given: 5,
-            auditability_note: note(`audit${k}`),
-          },
-        },
-      });
-      expect(review.status(), await review.text()).toBe(201);
-      reviewIds.push(((await review.json()) as { row_id: number }).row_id);
-    }
+    const { auth } = await newReviewer(request, round.row_id);
+    for (let k = 0; k < 2; k += 1) reviewIds.push(await writeReview(request, auth, round.proposals[r * 2 + k]!.row_id, String(k)));
   }
   // A moderator: every history qualifies for level 2 here, and they accept the invitation.
   const always = {
@@ -73,35 +28,14 @@ async function roundInModeration(request: APIRequestContext) {
     min_active_funds: 0,
     max_active_funds: 10,
   };
-  await request.put(`${API}/configs/reviews-level-qualifiers/${event.row_id}/`, {
+  await request.put(`${API}/configs/reviews-level-qualifiers/${round.row_id}/`, {
     headers,
     data: { record_update: { lv1: always, lv2: always } },
   });
-  const moderator = await tokenOf(request, await activeUser(request));
-  const invited = await request.post(`${API}/subscriptions/`, {
-    headers: moderator,
-    data: {
-      new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: [], event_id: event.row_id },
-    },
-  });
-  expect(invited.status()).toBe(201);
-  const accepted = await request.post(`${API}/subscriptions/invitation`, {
-    headers: moderator,
-    data: {
-      invitation_answer: {
-        event_id: event.row_id,
-        status: 1,
-        role: 2,
-        public_contact: '@e2e-moderator',
-        telegram_handle_private: '@e2e_moderator',
-        reward_address: 'addr1qe2emoderator',
-        acknowledge_public_contact: true,
-      },
-    },
-  });
-  expect(accepted.ok(), await accepted.text()).toBeTruthy();
-  await config({ reviewer_subscription_enabled: false, review_submission_enabled: false });
-  return { ...event, reviewIds };
+  const { auth: moderator } = await newReviewer(request, round.row_id);
+  await acceptModeration(request, moderator, round.row_id, 'e2e-moderator');
+  await round.configure({ reviewer_subscription_enabled: false, review_submission_enabled: false });
+  return { row_id: round.row_id, name: round.name, reviewIds };
 }
 
 async function openSection(page: Page, eventId: number) {

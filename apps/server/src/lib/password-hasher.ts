@@ -12,7 +12,7 @@ import { ARGON2_OPTIONS } from './secrets';
 export interface HashLimits {
   concurrency: number;
   queue: number;
-  /** Added to the hashing threads' nice value (0–19; Linux keeps it per thread). */
+  /** Added to the hashing threads' nice value, up to 19 (Linux, where a nice value is per thread; elsewhere ignored). */
   niceness?: number;
 }
 
@@ -62,8 +62,9 @@ type Pending = { resolve: (value: string | boolean) => void; reject: (error: Err
  * time (the gate never gives it more), so a task goes to an idle thread or starts a new one. A thread that dies fails
  * its task with 503 and is replaced by the next task; `close` ends them all.
  */
-export function createHashThreads(size: number, niceness: number) {
+export function createHashThreads(size: number, niceness: number, log?: HashLog) {
   const idle: Worker[] = [];
+  let closed = false;
   const live = new Set<Worker>();
   const pending = new Map<number, Pending>();
   let nextId = 1;
@@ -72,8 +73,10 @@ export function createHashThreads(size: number, niceness: number) {
     const worker = new Worker(new URL('./hash-worker.mjs', import.meta.url), { workerData: { niceness } });
     live.add(worker);
     worker.unref();
-    worker.on('error', () => undefined); // The exit below settles the task; the error itself carries nothing for a user.
-    worker.on('exit', () => {
+    // The exit below settles the task (503); the error is for the operator (a missing native module, say).
+    worker.on('error', (error) => log?.error({ err: error }, 'a password hashing thread failed'));
+    worker.on('exit', (code) => {
+      if (!closed && code !== 0) log?.warn({ code }, 'a password hashing thread ended; the next task starts another');
       live.delete(worker);
       const at = idle.indexOf(worker);
       if (at >= 0) idle.splice(at, 1);
@@ -90,6 +93,7 @@ export function createHashThreads(size: number, niceness: number) {
 
   const run = (task: HashTask) =>
     new Promise<string | boolean>((resolve, reject) => {
+      if (closed) return reject(serverBusy());
       const worker = idle.pop() ?? (live.size < size ? start() : undefined);
       if (!worker) return reject(new Error('every hashing thread is busy (the gate should have held this task)'));
       const id = nextId++;
@@ -119,14 +123,21 @@ export function createHashThreads(size: number, niceness: number) {
       return [...live];
     },
     async close() {
+      closed = true;
       await Promise.all([...live].map((worker) => worker.terminate()));
     },
   };
 }
 
-export function createPasswordHasher(limits: HashLimits) {
+/** Where the threads' failures are told (the server's logger). */
+export interface HashLog {
+  error(details: object, message: string): void;
+  warn(details: object, message: string): void;
+}
+
+export function createPasswordHasher(limits: HashLimits, log?: HashLog) {
   const gate = createGate(limits);
-  const threads = createHashThreads(limits.concurrency, limits.niceness ?? 0);
+  const threads = createHashThreads(limits.concurrency, limits.niceness ?? 0, log);
   // Verified against when the account does not exist, so that a wrong Catalyst ID takes as long as a wrong password.
   let dummyHash: Promise<string> | undefined;
   const verify = (passwordHash: string, password: string) => gate.run(() => threads.verify(passwordHash, password));
@@ -134,10 +145,10 @@ export function createPasswordHasher(limits: HashLimits) {
     hash: (password: string) => gate.run(() => threads.hash(password)),
     verify,
     async verifyAgainstDummy(password: string): Promise<false> {
-      dummyHash ??= gate.run(() => threads.hash('dummy-password-for-timing'));
+      const pending = (dummyHash ??= gate.run(() => threads.hash('dummy-password-for-timing')));
       // A failed dummy hash is tried again next time rather than kept.
-      const stored = await dummyHash.catch((error: unknown) => {
-        dummyHash = undefined;
+      const stored = await pending.catch((error: unknown) => {
+        if (dummyHash === pending) dummyHash = undefined;
         throw error;
       });
       await verify(stored, password);

@@ -88,7 +88,7 @@ export async function eventsRoutes(app: FastifyInstance, options: { events: Even
       schema: { tags: ['configs'], security: [{ bearer: [] }], params: eventIdParams, response: { 201: currentEventPublic, ...errors } },
     },
     async (request, reply) => {
-      const event = await events.get(request.params.eventId);
+      const event = await events.fresh(request.params.eventId);
       if (!event.active) await events.update(currentUser(request).id, event.row_id, { ...event, active: true });
       return reply.code(201).send({ row_id: event.row_id, config_type: 'current_event' as const, value: event.row_id });
     },

@@ -75,6 +75,9 @@ export function createEventsService(db: Db) {
 
     get: (eventId: number) => cachedRead(db, `events:one:${eventId}`, async () => repo.toEventPublic(await requireEvent(db, eventId))),
 
+    /** The event as stored now, past the read cache: what an admin's change starts from. */
+    fresh: async (eventId: number) => repo.toEventPublic(await requireEvent(db, eventId)),
+
     create: (actorUserId: number, input: EventInput) => saveEvent(actorUserId, input),
     update: (actorUserId: number, eventId: number, input: EventInput) => saveEvent(actorUserId, input, eventId),
 

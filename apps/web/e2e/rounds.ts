@@ -1,0 +1,116 @@
+import { expect, type APIRequestContext } from '@playwright/test';
+import { activeUser } from './support';
+
+/**
+ * Arranging a round of a test's own through the API (the admin runs' browser tests: moderation, dashboard, closing):
+ * an inactive event with the sample proposals, so the stage other tests see doesn't change, reviewers subscribed to
+ * it, their reviews, and a moderator who accepted the invitation.
+ */
+
+const API = '/api/reviews';
+type Headers = Record<string, string>;
+
+/** A note of 60 words (over the 200 characters a note needs); different words make reviews dissimilar. */
+export const reviewNote = (word: string) => Array.from({ length: 60 }, (_, i) => `${word}${i % 7}`).join(' ');
+
+/** A user's bearer header, from the login a client makes. */
+export async function tokenOf(request: APIRequestContext, user: { catalystId: string; password: string }): Promise<Headers> {
+  const response = await request.post(`${API}/users/token/login`, { form: { username: user.catalystId, password: user.password } });
+  expect(response.ok(), await response.text()).toBeTruthy();
+  return { authorization: `Bearer ${(await response.json()).access_token as string}` };
+}
+
+export interface RoundProposal {
+  row_id: number;
+  pr_id: string;
+  title: string;
+  objective_title: string | null;
+  event_id: number;
+}
+
+/** An inactive event named after the test (`what`), unique to this run. */
+export async function newEvent(request: APIRequestContext, headers: Headers, what: string) {
+  const created = await request.post(`${API}/events/`, {
+    headers,
+    data: {
+      new_event: {
+        name: `E2E ${what} ${Date.now().toString(36)}-${process.pid}`,
+        description: `Made by the ${what} browser test.`,
+        active: false,
+      },
+    },
+  });
+  expect(created.status()).toBe(201);
+  return (await created.json()) as { row_id: number; name: string };
+}
+
+/** An inactive event named after the test (`what`) with the sample proposals imported for real, and those proposals. */
+export async function sampleRound(request: APIRequestContext, headers: Headers, what: string) {
+  const event = await newEvent(request, headers, what);
+  const imported = await request.post(`${API}/proposals/import/${event.row_id}`, {
+    headers,
+    data: { import_options: { source: 'sample', dry_run: false } },
+  });
+  expect(imported.status()).toBe(200);
+  const listed = await request.get(`${API}/proposals/?size=100&page=0&event_id=${event.row_id}`);
+  const proposals = ((await listed.json()) as { data: RoundProposal[] }).data;
+  expect(proposals.length).toBeGreaterThanOrEqual(12);
+  /** Updates the event's reviews configuration (its switches and windows). */
+  const configure = async (update: Record<string, unknown>) => {
+    const response = await request.put(`${API}/configs/reviews/${event.row_id}/`, { headers, data: { record_update: update } });
+    expect(response.status(), await response.text()).toBe(200);
+  };
+  return { ...event, proposals, configure };
+}
+
+/** A new active account subscribed to the event as a reviewer: its bearer header and its anonymous id there. */
+export async function newReviewer(request: APIRequestContext, eventId: number) {
+  const auth = await tokenOf(request, await activeUser(request));
+  const subscribed = await request.post(`${API}/subscriptions/`, {
+    headers: auth,
+    data: { new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: [], event_id: eventId } },
+  });
+  expect(subscribed.status(), await subscribed.text()).toBe(201);
+  const subscriptions = (await subscribed.json()) as { event_id: number; extra?: { anonymous_id?: string } }[];
+  return { auth, assessor: subscriptions.find((item) => item.event_id === eventId)?.extra?.anonymous_id ?? '' };
+}
+
+/** A review of 4, 3 and 5 stars with notes made of `word`; answers its id. */
+export async function writeReview(request: APIRequestContext, auth: Headers, proposalId: number, word: string) {
+  const review = await request.post(`${API}/proposal-reviews/`, {
+    headers: auth,
+    data: {
+      new_proposal_review: {
+        proposal_id: proposalId,
+        impact_alignment_rating_given: 4,
+        impact_alignment_note: reviewNote(`impact${word}`),
+        feasibility_rating_given: 3,
+        feasibility_note: reviewNote(`feasible${word}`),
+        auditability_rating_given: 5,
+        auditability_note: reviewNote(`audit${word}`),
+      },
+    },
+  });
+  expect(review.status(), await review.text()).toBe(201);
+  return ((await review.json()) as { row_id: number }).row_id;
+}
+
+/** Accepts the event's moderator (LV2) invitation for a user who has one: their bearer header. */
+export async function acceptModeration(request: APIRequestContext, auth: Headers, eventId: number, handle: string) {
+  const accepted = await request.post(`${API}/subscriptions/invitation`, {
+    headers: auth,
+    data: {
+      invitation_answer: {
+        event_id: eventId,
+        status: 1,
+        role: 2,
+        public_contact: `x.com/${handle}`,
+        telegram_handle_private: `@${handle.replace(/-/g, '_')}`,
+        reward_address: `addr1q${handle.replace(/[^a-z0-9]/g, '')}`,
+        acknowledge_public_contact: true,
+      },
+    },
+  });
+  expect(accepted.status(), await accepted.text()).toBe(200);
+  return auth;
+}
