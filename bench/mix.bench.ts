@@ -60,10 +60,13 @@ type MixResult = {
  * the most time in it. Without it (the default configuration), nothing.
  */
 async function statementStats(query: <T>(statement: SQL) => Promise<T[]>) {
-  const available = await query(sql`create extension if not exists pg_stat_statements`).then(
-    () => query(sql`select pg_stat_statements_reset()`).then(() => true),
-    () => false,
-  );
+  // The extension can be created where the library is not loaded; only the reset tells.
+  const available = await query(sql`create extension if not exists pg_stat_statements`)
+    .then(() => query(sql`select pg_stat_statements_reset()`))
+    .then(
+      () => true,
+      () => false,
+    );
   return {
     top: async (count: number) =>
       available
