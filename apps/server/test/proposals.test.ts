@@ -348,7 +348,18 @@ describe.each(databaseKinds)('proposal allocation on %s', (kind) => {
 
     const mine = await f.get('proposals/allocated?size=25', reviewers[0]);
     expect(mine.statusCode).toBe(200);
-    expect(mine.json().page.total).toBe(8);
+    expect(mine.json().page).toEqual({ total: 8, size: 25, page: 0 });
+    // Written by PostgreSQL as the contract's JSON, in id order, each row the viewer's (none reviewed yet).
+    expect(mine.body).toBe(JSON.stringify(paged(proposalRow).parse(mine.json())));
+    const ids = mine.json().data.map((p: { row_id: number }) => p.row_id);
+    expect(ids).toEqual([...ids].sort((a: number, b: number) => a - b));
+    expect(mine.json().data.every((p: { has_reviewed: boolean; event_id: number }) => !p.has_reviewed && p.event_id === event.row_id)).toBe(
+      true,
+    );
+    expect((await f.get('proposals/allocated/count', reviewers[0])).json()).toBe(8);
+    const second = (await f.get('proposals/allocated?size=5&page=1', reviewers[0])).json();
+    expect(second).toMatchObject({ page: { total: 8, size: 5, page: 1 } });
+    expect(second.data.map((p: { row_id: number }) => p.row_id)).toEqual(ids.slice(5));
 
     expect((await generate({ ...params, nr_of_proposals_lv0: 3 })).json().tot).toBe(9);
     expect(await allocationRows(event.row_id)).toHaveLength(9);

@@ -19,20 +19,11 @@ import {
 
 export type ProposalInsert = typeof proposals.$inferInsert;
 
-const rowColumns = {
-  id: proposals.id,
-  prId: proposals.prId,
-  title: proposals.title,
-  categoryId: proposals.categoryId,
-  categoryTitle: categories.title,
-  funds: proposals.funds,
-  currency: proposals.currency,
-  proposerName: proposals.proposerName,
-  summary: proposals.summary,
-  url: proposals.url,
-  eventId: proposals.eventId,
-};
-export type ProposalListRow = Awaited<ReturnType<typeof listAllocated>>['rows'][number];
+/** A proposal as the detail's row (service toRow). */
+export type ProposalListRow = Pick<
+  typeof proposals.$inferSelect,
+  'id' | 'prId' | 'title' | 'categoryId' | 'funds' | 'currency' | 'proposerName' | 'summary' | 'url' | 'eventId'
+> & { categoryTitle: string | null };
 
 /** `%`, `_` and `\` in a user's filter match themselves. */
 const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -68,27 +59,68 @@ function pageStatement(db: DbOrTx, shape: PageShape) {
   if (shape.events === 'some') where.push(sql`event_id = any(${sql.placeholder('events')}::int[])`);
   if (shape.title) where.push(sql`lower(title) like ${sql.placeholder('title')}`);
   if (shape.category) where.push(sql`category_id = ${sql.placeholder('category')}`);
-  const viewer = sql`${sql.placeholder('viewer')}::int`;
   const name = `proposals_page_json_${shape.events}${shape.title ? '_title' : ''}${shape.category ? '_category' : ''}`;
   return preparedRows<{ data: string }>(
     db,
     name,
-    sql`select coalesce(array_to_json(array_agg(page_row order by page_row.row_id)), '[]')::text as data from (
+    sql`select ${wireRowsJson(sql`
+      select id from ${proposals} ${where.length > 0 ? sql`where ${and(...where)}` : sql``}
+      order by id limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}`)} as data`,
+  );
+}
+
+/**
+ * The JSON array (text) of the wire rows (contract `proposalRow`, its fields in its order, compact as JSON.stringify
+ * writes them) of the proposals whose ids `pageIds` selects, in id order; `has_reviewed` for the `viewer` placeholder.
+ */
+function wireRowsJson(pageIds: SQL) {
+  const viewer = sql`${sql.placeholder('viewer')}::int`;
+  return sql`(select coalesce(array_to_json(array_agg(page_row order by page_row.row_id)), '[]')::text from (
       select p.id as row_id, p.pr_id, p.title, p.category_id as objective, c.title as objective_title,
         c.title as category, p.funds, p.currency, p.proposer_name, p.summary, p.url, p.event_id,
         (${viewer} is not null and exists (
           select 1 from ${reviews} r
           where r.proposal_id = p.id and r.subscription_id in (select s.id from ${subscriptions} s where s.user_id = ${viewer})
         )) as has_reviewed
-      from (
-        select id from ${proposals} ${where.length > 0 ? sql`where ${and(...where)}` : sql``}
-        order by id limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}
-      ) page_ids
+      from (${pageIds}) page_ids
       join ${proposals} p on p.id = page_ids.id
       left join ${categories} c on c.id = p.category_id
-    ) page_row`,
-  );
+    ) page_row)`;
 }
+
+const allocatedStatement = perDatabase((db) =>
+  preparedRows<{ data: string; total: number }>(
+    db,
+    'proposals_allocated_json',
+    sql`select ${wireRowsJson(sql`
+      select proposal_id as id from ${proposalAllocations}
+      where subscription_id = any(${sql.placeholder('subscriptions')}::int[])
+      order by proposal_id limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}`)} as data,
+      (select count(*)::int from ${proposalAllocations}
+        where subscription_id = any(${sql.placeholder('subscriptions')}::int[])) as total`,
+  ),
+);
+
+/**
+ * A page of the proposals allocated to any of these subscriptions (the viewer's), in id order, as the JSON array of
+ * its wire rows, and their total: one statement.
+ */
+export async function listAllocatedJson(
+  db: DbOrTx,
+  subscriptionIds: number[],
+  page: { size: number; page: number },
+  viewerId: number,
+): Promise<{ data: string; total: number }> {
+  if (subscriptionIds.length === 0) return { data: '[]', total: 0 };
+  const [row] = await allocatedStatement(db)({
+    subscriptions: subscriptionIds,
+    limit: page.size,
+    offset: page.size * page.page,
+    viewer: viewerId,
+  });
+  return { data: row?.data ?? '[]', total: Number(row?.total ?? 0) };
+}
+
 type PageShape = { events: 'one' | 'some' | 'any'; title: boolean; category: boolean };
 const pageStatements = perDatabase(() => new Map<string, ReturnType<typeof pageStatement>>());
 
@@ -120,25 +152,6 @@ export async function listProposalsJson(
 export async function countProposals(db: DbOrTx, filter: ProposalFilter) {
   const rows = await db.select({ total: count() }).from(proposals).where(filterWhere(filter));
   return rows[0]?.total ?? 0;
-}
-
-/** Proposals allocated to any of the given subscriptions, ordered by id. */
-export async function listAllocated(db: DbOrTx, subscriptionIds: number[], page: { size: number; page: number }) {
-  if (subscriptionIds.length === 0) return { rows: [], total: 0 };
-  const where = inArray(proposalAllocations.subscriptionId, subscriptionIds);
-  const [rows, totals] = await Promise.all([
-    db
-      .select(rowColumns)
-      .from(proposalAllocations)
-      .innerJoin(proposals, eq(proposals.id, proposalAllocations.proposalId))
-      .leftJoin(categories, eq(categories.id, proposals.categoryId))
-      .where(where)
-      .orderBy(asc(proposals.id))
-      .limit(page.size)
-      .offset(page.size * page.page),
-    db.select({ total: count() }).from(proposalAllocations).where(where),
-  ]);
-  return { rows, total: totals[0]?.total ?? 0 };
 }
 
 /** The proposal's stored scores (the proposal scores run), or undefined before it ran or without a score. */

@@ -55,7 +55,7 @@ export async function proposalsRoutes(
   api.get(
     '/proposals/allocated/count',
     { config: { access: 'user' }, schema: { tags, security: [{ bearer: [] }], response: { 200: z.number().int(), ...errors } } },
-    async (request) => (await options.proposals.allocated(currentUser(request).id, { size: 1, page: 0 })).page.total,
+    (request) => options.proposals.allocatedTotal(currentUser(request).id),
   );
 
   api.get(
@@ -64,7 +64,7 @@ export async function proposalsRoutes(
       config: { access: 'user' },
       schema: { tags, security: [{ bearer: [] }], querystring: pageQuery, response: { 200: paged(proposalRow), ...errors } },
     },
-    (request) => options.proposals.allocated(currentUser(request).id, request.query),
+    async (request, reply) => sendJsonText(reply, await options.proposals.allocatedJson(currentUser(request).id, request.query)),
   );
 
   api.get(

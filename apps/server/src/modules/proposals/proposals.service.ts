@@ -77,11 +77,20 @@ export function createProposalsService(deps: {
       };
     },
 
-    /** The proposals allocated to the viewer's reviewer subscriptions (spec §7 `proposals/allocated`). */
-    async allocated(userId: number, page: { size: number; page: number }) {
-      const { rows, total } = await repo.listAllocated(db, await lookups.activeReviewerSubscriptionIds(userId), page);
-      const reviewed = await reviewedAmong(userId, rows);
-      return { data: rows.map((row) => toRow(row, reviewed)), page: { total, size: page.size, page: page.page } };
+    /**
+     * The proposals allocated to the viewer's reviewer subscriptions (spec §7 `proposals/allocated`), as the response's
+     * JSON text, like `listJson`: their page and total in one statement.
+     */
+    async allocatedJson(userId: number, page: { size: number; page: number }): Promise<string> {
+      const subscriptionIds = await lookups.activeReviewerSubscriptionIds(userId);
+      const { data, total } = await repo.listAllocatedJson(db, subscriptionIds, page, userId);
+      return `{"data":${data},"page":${JSON.stringify({ total, size: page.size, page: page.page })}}`;
+    },
+
+    /** How many proposals are allocated to the viewer (`proposals/allocated/count`). */
+    async allocatedTotal(userId: number): Promise<number> {
+      const subscriptionIds = await lookups.activeReviewerSubscriptionIds(userId);
+      return (await repo.listAllocatedJson(db, subscriptionIds, { size: 0, page: 0 }, userId)).total;
     },
   };
 }
