@@ -55,8 +55,8 @@ export async function moderationsRoutes(app: FastifyInstance, options: { moderat
   api.get(
     '/moderations/by-review/:review_id/',
     { config: { access: 'public' }, schema: { tags, params: reviewIdParams, response: { 200: z.array(moderationPublic), ...errors } } },
-    async (request) =>
-      moderations.byReview(request.user, request.params.review_id, await reviews.visibleEventOf(request.user, request.params.review_id)),
+    (request) =>
+      moderations.byReview(request.user, request.params.review_id, reviews.visibleEventOf(request.user, request.params.review_id)),
   );
   api.get(
     '/moderations/:id/',

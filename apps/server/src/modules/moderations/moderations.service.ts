@@ -170,11 +170,16 @@ export function createModerationsService(deps: { db: Db; eventConfig: Pick<Event
      * The moderations of a review the viewer may see; `eventId` is the review's event when the viewer may see the
      * review (the reviews service answers it), else undefined: 404.
      */
-    async byReview(viewer: AuthUser | null, reviewId: number, eventId: number | undefined): Promise<ModerationPublic[]> {
+    async byReview(viewer: AuthUser | null, reviewId: number, visibleEvent: Promise<number | undefined>): Promise<ModerationPublic[]> {
+      // Read side by side; nothing is answered before the review's visibility to the viewer is known.
+      const [eventId, rows, subscriptions] = await Promise.all([
+        visibleEvent,
+        repo.moderationsOfReview(db, reviewId),
+        moderatorSubscriptions(viewer),
+      ]);
       if (eventId === undefined) throw notFound(moderationErrors.reviewNotFound);
-      const rows = await repo.moderationsOfReview(db, reviewId);
       if (rows.length === 0) return [];
-      const own = (await moderatorSubscriptions(viewer)).all;
+      const own = subscriptions.all;
       const everything = isAdmin(viewer) || (await publicEvents([eventId])).has(eventId);
       return rows.filter((row) => everything || own.includes(row.moderation.subscriptionId)).map(toModerationPublic);
     },
