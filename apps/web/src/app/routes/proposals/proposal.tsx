@@ -77,7 +77,7 @@ function ProposalScreen({ id }: { id: number }) {
   if (isPending) {
     return (
       <Center py="xl" aria-busy>
-        <Loader aria-label={t('common.loading')} />
+        <Loader role="status" aria-label={t('common.loading')} />
       </Center>
     );
   }

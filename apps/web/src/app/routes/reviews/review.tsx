@@ -73,7 +73,7 @@ function ReviewScreen({ id }: { id: number }) {
   if (isPending) {
     return (
       <Center py="xl" aria-busy>
-        <Loader aria-label={t('common.loading')} />
+        <Loader role="status" aria-label={t('common.loading')} />
       </Center>
     );
   }

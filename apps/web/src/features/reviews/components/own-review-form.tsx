@@ -43,7 +43,7 @@ export function OwnReviewForm({ proposalId, userId, onChanged, startEditing = fa
   if (own.isPending) {
     body = (
       <Center py="md">
-        <Loader size="sm" aria-label={t('common.loading')} />
+        <Loader size="sm" role="status" aria-label={t('common.loading')} />
       </Center>
     );
   } else if (own.isError) {

@@ -21,7 +21,7 @@ export function ProposalReviews({ proposalId }: { proposalId: number }) {
       </Title>
       {isPending ? (
         <Center py="md">
-          <Loader size="sm" aria-label={t('common.loading')} />
+          <Loader size="sm" role="status" aria-label={t('common.loading')} />
         </Center>
       ) : data && data.data.length > 0 ? (
         <>
