@@ -25,6 +25,10 @@ function toRow(row: repo.ProposalListRow, reviewed = new Set<number>()): Proposa
   };
 }
 
+/** A paged answer (contract `paged`) around a JSON array already written (by PostgreSQL). */
+const pagedJson = (data: string, total: number, page: { size: number; page: number }) =>
+  `{"data":${data},"page":${JSON.stringify({ total, size: page.size, page: page.page })}}`;
+
 /** Browsing proposals (spec §2.11, §2.12): public lists and detail, and the viewer's allocation. */
 export function createProposalsService(deps: {
   db: Db;
@@ -54,7 +58,7 @@ export function createProposalsService(deps: {
     async listJson(query: ProposalsQuery & { size: number; page: number }, viewerId?: number): Promise<string> {
       const filter = await filterOf(query);
       const [data, total] = await Promise.all([repo.listProposalsJson(db, filter, query, viewerId), totalOf(filter)]);
-      return `{"data":${data},"page":${JSON.stringify({ total, size: query.size, page: query.page })}}`;
+      return pagedJson(data, total, query);
     },
 
     /** How many proposals the list's filter matches (`proposals/count/`). */
@@ -84,7 +88,7 @@ export function createProposalsService(deps: {
     async allocatedJson(userId: number, page: { size: number; page: number }): Promise<string> {
       const subscriptionIds = await lookups.activeReviewerSubscriptionIds(userId);
       const { data, total } = await repo.listAllocatedJson(db, subscriptionIds, page, userId);
-      return `{"data":${data},"page":${JSON.stringify({ total, size: page.size, page: page.page })}}`;
+      return pagedJson(data, total, page);
     },
 
     /** How many proposals are allocated to the viewer (`proposals/allocated/count`). */
