@@ -133,6 +133,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       concurrency: config.PASSWORD_HASH_CONCURRENCY,
       queue: config.PASSWORD_HASH_QUEUE,
       niceness: config.PASSWORD_HASH_NICENESS,
+      perSource: config.PASSWORD_HASH_PER_ADDRESS,
     },
     app.log,
   );

@@ -70,6 +70,8 @@ const schema = z.object({
   PASSWORD_HASH_CONCURRENCY: positiveInt.default(Math.max(1, availableParallelism() - 1)),
   /** Logins, sign-ups and password changes waiting for a hash slot; beyond this they answer 503 at once. */
   PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).default(64),
+  /** Hashes one client address may have running or waiting at once (logins and password changes); beyond: 503. */
+  PASSWORD_HASH_PER_ADDRESS: positiveInt.default(16),
   /** Nice value of the hashing threads (0 = as the server, 19 = only when the CPU is otherwise idle). */
   PASSWORD_HASH_NICENESS: z.coerce.number().int().min(0).max(19).default(10),
   BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),

@@ -288,6 +288,23 @@ describe.each(databaseKinds)('access token claims and revocation on %s', (kind) 
     expect((await me(token)).statusCode).toBe(200);
   });
 
+  // Issue 26 item 7: a session id is tied to its user.
+  it("refuses a signed token whose sid is another user's live session, and still takes the owner's", async () => {
+    const owner = await ctx.newUser();
+    const other = await ctx.newUser();
+    const forged = await new SignJWT({ sid: await familyOf(owner.id) })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(String(other.id))
+      .setIssuedAt(now())
+      .setExpirationTime(now() + 600)
+      .sign(key);
+    const response = await me(forged);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ message: 'Your session has expired. Please log in again.' });
+    expect((await me(owner.token)).statusCode).toBe(200);
+    expect((await me(other.token)).statusCode).toBe(200);
+  });
+
   it('refuses the access token of a session that logged out', async () => {
     const user = await ctx.newUser();
     expect((await me(user.token)).statusCode).toBe(200);

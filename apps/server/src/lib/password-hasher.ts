@@ -14,41 +14,82 @@ export interface HashLimits {
   queue: number;
   /** Added to the hashing threads' nice value, up to 19 (Linux, where a nice value is per thread; elsewhere ignored). */
   niceness?: number;
+  /** Hashes one source (a client address) may have running or waiting at once; beyond that it answers 503. */
+  perSource?: number;
 }
 
 export const busyMessage = 'The server is busy. Please try again in a moment.';
 export const serverBusy = () => new AppError(503, busyMessage, { 'retry-after': '1' });
 
-/** Runs at most `concurrency` tasks at once, queues up to `queue` more, refuses the rest with 503. */
+/**
+ * Who asks for a hash (issue 26 item 1). A `suspect` task — a login for an account that does not exist, or from an
+ * address that has failed lately — may take at most half of the queue's places and waits behind every other task, so
+ * guesses can never fill the queue that a real user's login needs. `source` (the client address) caps how many
+ * hashes one address has in the gate at once.
+ */
+export interface HashTicket {
+  suspect?: boolean;
+  source?: string;
+}
+
+/**
+ * Runs at most `concurrency` tasks at once, queues up to `queue` more (suspect tasks up to half of them, served
+ * last), refuses the rest with 503.
+ */
 export function createGate(limits: HashLimits) {
   let active = 0;
-  const waiting: (() => void)[] = [];
+  const trusted: (() => void)[] = [];
+  const suspect: (() => void)[] = [];
+  const suspectPlaces = Math.floor(limits.queue / 2);
+  const perSource = new Map<string, number>();
+  const waiting = () => trusted.length + suspect.length;
   const release = () => {
-    const next = waiting.shift();
+    const next = trusted.shift() ?? suspect.shift();
     if (next) next();
     else active -= 1;
   };
+  const leave = (source: string | undefined) => {
+    if (source === undefined) return;
+    const left = (perSource.get(source) ?? 1) - 1;
+    if (left > 0) perSource.set(source, left);
+    else perSource.delete(source);
+  };
   return {
-    async run<T>(task: () => Promise<T>): Promise<T> {
-      if (active < limits.concurrency) active += 1;
-      else if (waiting.length < limits.queue) await new Promise<void>((resolve) => waiting.push(resolve));
-      else throw serverBusy();
-      // The slot passes straight from a finishing task to the next waiting one (active stays the same).
+    async run<T>(task: () => Promise<T>, ticket: HashTicket = {}): Promise<T> {
+      const { source } = ticket;
+      if (source !== undefined && limits.perSource !== undefined && (perSource.get(source) ?? 0) >= limits.perSource) {
+        throw serverBusy();
+      }
+      if (active < limits.concurrency) {
+        active += 1;
+        if (source !== undefined) perSource.set(source, (perSource.get(source) ?? 0) + 1);
+      } else {
+        const queue = ticket.suspect ? suspect : trusted;
+        if (waiting() >= limits.queue || (ticket.suspect && suspect.length >= suspectPlaces)) throw serverBusy();
+        if (source !== undefined) perSource.set(source, (perSource.get(source) ?? 0) + 1);
+        // The slot passes straight from a finishing task to the next waiting one (active stays the same).
+        await new Promise<void>((resolve) => queue.push(resolve));
+      }
       try {
         return await task();
       } finally {
         release();
+        leave(source);
       }
     },
     /** Every slot taken and the queue full: a new task would be refused. */
     get full() {
-      return active >= limits.concurrency && waiting.length >= limits.queue;
+      return active >= limits.concurrency && waiting() >= limits.queue;
     },
     get running() {
       return active;
     },
     get queued() {
-      return waiting.length;
+      return waiting();
+    },
+    /** Suspect tasks waiting (at most half of the queue). */
+    get queuedSuspect() {
+      return suspect.length;
     },
   };
 }
@@ -140,23 +181,21 @@ export function createPasswordHasher(limits: HashLimits, log?: HashLog) {
   const threads = createHashThreads(limits.concurrency, limits.niceness ?? 0, log);
   // Verified against when the account does not exist, so that a wrong Catalyst ID takes as long as a wrong password.
   let dummyHash: Promise<string> | undefined;
-  const verify = (passwordHash: string, password: string) => gate.run(() => threads.verify(passwordHash, password));
+  const verify = (passwordHash: string, password: string, ticket?: HashTicket) =>
+    gate.run(() => threads.verify(passwordHash, password), ticket);
   return {
     hash: (password: string) => gate.run(() => threads.hash(password)),
     verify,
-    async verifyAgainstDummy(password: string): Promise<false> {
+    /** Verifies against a dummy hash (the account does not exist); such a check is always a suspect task. */
+    async verifyAgainstDummy(password: string, source?: string): Promise<false> {
       const pending = (dummyHash ??= gate.run(() => threads.hash('dummy-password-for-timing')));
       // A failed dummy hash is tried again next time rather than kept.
       const stored = await pending.catch((error: unknown) => {
         if (dummyHash === pending) dummyHash = undefined;
         throw error;
       });
-      await verify(stored, password);
+      await verify(stored, password, { suspect: true, source });
       return false;
-    },
-    /** Refuses up front, before a login counts as an attempt against its account (guess-guard). */
-    refuseWhenBusy() {
-      if (gate.full) throw serverBusy();
     },
     gate,
     threads,

@@ -48,7 +48,15 @@ export function prepareSessionAccount(db: Db) {
   const sessionOn = db
     .select({ one: sql`1` })
     .from(refreshTokens)
-    .where(and(eq(refreshTokens.familyId, sql.placeholder('sessionId')), isNull(refreshTokens.revokedAt)));
+    .where(
+      and(
+        eq(refreshTokens.familyId, sql.placeholder('sessionId')),
+        // The session must be the token subject's own (issue 26 item 7): a token naming another user's live session
+        // is refused, even when it carries the server's signature.
+        eq(refreshTokens.userId, users.id),
+        isNull(refreshTokens.revokedAt),
+      ),
+    );
   const query = db
     .select({ id: users.id, role: users.role, status: catalystIds.status, forceReset: users.forceReset })
     .from(users)

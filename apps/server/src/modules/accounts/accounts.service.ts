@@ -189,10 +189,10 @@ export function createAccountsService(deps: AccountsDeps) {
     },
 
     async updatePassword(userId: number, input: UpdateUser, keepFamily: string | undefined, address: string): Promise<void> {
-      deps.passwords.refuseWhenBusy();
       const attempt = await passwordGuard.attempt(`user:${userId}`, address);
       const account = await repo.findAccountById(db, userId);
-      if (!account || !(await deps.passwords.verify(account.passwordHash, input.old_password))) {
+      const ticket = { suspect: !attempt.clean, source: address };
+      if (!account || !(await deps.passwords.verify(account.passwordHash, input.old_password, ticket))) {
         await attempt.failed();
         throw badRequest(messages.oldPasswordWrong);
       }

@@ -31,9 +31,14 @@ export function backoffSeconds(failures: number, limits: GuessLimits): number {
 }
 
 export interface GuessAttempt {
-  /** The password was wrong: one more failure for the account's back-off. */
+  /**
+   * Neither this address nor this (account, address) pair has failed in the window: a login that exists and is clean
+   * gets the hashing queue's protected share (lib/password-hasher, issue 26 item 1).
+   */
+  clean: boolean;
+  /** The password was wrong: one more failure for the address, the pair and the account's back-off. */
   failed(): Promise<void>;
-  /** The password was right: the attempt is not held against the address, and this address's failures on the account are forgotten. */
+  /** The password was right: this address's failures on the account are forgotten. */
   succeeded(): Promise<void>;
 }
 
@@ -42,6 +47,10 @@ export interface GuessAttempt {
  * are counted per address and per (account, address), so guesses from elsewhere never lock the owner out, and an
  * account that many addresses guess at backs off exponentially — for the addresses that have already failed on it.
  * An address without failures on the account still gets its password checked.
+ *
+ * Only failures count (issue 26 item 0): the checks read the counters, and only a wrong password adds to them. A
+ * correct login, or an attempt refused with 429, counts against nothing — so correct logins from one address (a
+ * reverse proxy's, an office's) can never lock that address out.
  */
 export function createGuessGuard(limiter: RateLimiter, limits: GuessLimits, scope: string) {
   return {
@@ -49,22 +58,25 @@ export function createGuessGuard(limiter: RateLimiter, limits: GuessLimits, scop
       const addressKey = `${scope}:address:${address}`;
       const pairKey = `${scope}:account-address:${account}:${address}`;
       const accountKey = `${scope}:account:${account}`;
-      await limiter.hit(addressKey, limits.perAddress);
-      const pairAttempts = await limiter.hit(pairKey, limits.perAccountAddress);
-      if (pairAttempts > 1) {
-        const run = await limiter.failures(accountKey);
-        if (run) {
-          const waitMs = backoffSeconds(run.count, limits) * 1000 - (Date.now() - run.lastAt.getTime());
-          if (waitMs > 0) throw tooManyRequests(Math.ceil(waitMs / 1000));
-        }
+      const counts = await limiter.peek([addressKey, pairKey, accountKey]);
+      const addressFailures = counts.get(addressKey);
+      const pairFailures = counts.get(pairKey);
+      if (addressFailures && addressFailures.hits >= limits.perAddress) throw tooManyRequests(addressFailures.retryAfter);
+      if (pairFailures && pairFailures.hits >= limits.perAccountAddress) throw tooManyRequests(pairFailures.retryAfter);
+      const run = counts.get(accountKey);
+      if (pairFailures && run) {
+        const waitMs = backoffSeconds(run.hits, limits) * 1000 - (Date.now() - run.startedAt.getTime());
+        if (waitMs > 0) throw tooManyRequests(Math.ceil(waitMs / 1000));
       }
       return {
+        clean: !addressFailures && !pairFailures,
         failed: async () => {
+          await limiter.add(addressKey);
+          await limiter.add(pairKey);
           await limiter.fail(accountKey);
         },
         succeeded: async () => {
-          await limiter.refund(addressKey);
-          await limiter.clear(pairKey);
+          if (pairFailures) await limiter.clear(pairKey);
         },
       };
     },

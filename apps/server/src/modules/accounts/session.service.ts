@@ -21,7 +21,7 @@ export interface SessionDeps {
   refreshTokens: RefreshTokens;
   rateLimiter: RateLimiter;
   limits: GuessLimits;
-  /** Bounded hashing: a full queue answers 503 before the attempt counts as a failure. */
+  /** Bounded hashing: a full queue answers 503, which counts as no attempt (only a wrong password does). */
   passwords: PasswordHasher;
 }
 
@@ -35,12 +35,13 @@ export function createSessionService(deps: SessionDeps) {
   return {
     async login(username: string, password: string, address: string): Promise<Session> {
       const catalystId = normalizeCatalystId(username).id;
-      deps.passwords.refuseWhenBusy();
       const attempt = await guard.attempt(catalystId, address);
       const account = await findAccountByCatalystId(deps.db, catalystId);
+      // Guesses must not starve real logins (issue 26 item 1): an unknown account or an address that failed lately
+      // waits in the queue's suspect share, behind the clean logins of accounts that exist.
       const valid = account
-        ? await deps.passwords.verify(account.passwordHash, password)
-        : await deps.passwords.verifyAgainstDummy(password);
+        ? await deps.passwords.verify(account.passwordHash, password, { suspect: !attempt.clean, source: address })
+        : await deps.passwords.verifyAgainstDummy(password, address);
       if (!account || !valid) {
         await attempt.failed();
         throw unauthorized(sessionMessages.wrongCredentials);
