@@ -14,6 +14,7 @@ import { type Db, postgresPool } from './db/client';
 import { createJwt } from './lib/jwt';
 import { guardedFetch } from './lib/outbound';
 import { eventsOrConfigsChanged } from './db/read-cache';
+import { createAfterResponse, type AfterResponse } from './lib/concurrency';
 import { createPasswordHasher, type PasswordHasher } from './lib/password-hasher';
 import { createRateLimiter } from './lib/rate-limit';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
@@ -138,6 +139,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.log,
   );
   app.addHook('onClose', () => passwords.close());
+  const afterResponse = createAfterResponse(app.log);
+  app.addHook('onClose', () => afterResponse.settled());
 
   const lookups = createLookupsService(db);
   const events = createEventsService(db);
@@ -192,6 +195,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const audit = createAuditService(db);
   const accounts = createAccountsService({
     db,
+    afterResponse,
     mailer,
     registry,
     refreshTokens,
@@ -228,6 +232,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         apiBase: API_PREFIX,
         secureCookies: config.secureCookies,
         refreshTtlDays: config.REFRESH_TOKEN_TTL_DAYS,
+        publicUrl: config.publicUrl,
       });
       await api.register(adminUsersRoutes, { userInfo });
       await api.register(eventsRoutes, { events });
@@ -255,7 +260,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
   await registerStatic(app, { webDist: config.WEB_DIST ?? defaultWebDist, apiBase: API_PREFIX, env: config });
-  app.decorate('services', { accounts, eventConfig, passwords });
+  app.decorate('services', { accounts, eventConfig, passwords, afterResponse });
   return app;
 }
 
@@ -265,6 +270,8 @@ declare module 'fastify' {
       accounts: ReturnType<typeof createAccountsService>;
       eventConfig: ReturnType<typeof createEventConfigService>;
       passwords: PasswordHasher;
+      /** Work started after an answer (tests wait for it with `settled`). */
+      afterResponse: AfterResponse;
     };
   }
 }

@@ -332,3 +332,57 @@ describe.each(databaseKinds)('refresh without a grace window on %s', (kind) => {
     expect((await ctx.refresh(newest)).statusCode).toBe(401);
   });
 });
+
+// Issue 26 item 8: login CSRF — a cookie-setting POST from another site's page is refused.
+describe.each(databaseKinds)('cookie-setting requests from other sites on %s', (kind) => {
+  const ctx = useTestApp(kind);
+  const loginWith = (user: { catalystId: string; password: string }, headers: Record<string, string>) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: `${API}/users/token/login`,
+      payload: new URLSearchParams({ username: user.catalystId, password: user.password }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', host: 'app.test', ...headers },
+    });
+  const refused = { message: 'This request must come from the Community Review site itself.' };
+
+  it.each([
+    ['another Origin', { origin: 'https://evil.example' }],
+    ['an opaque Origin (a sandboxed frame)', { origin: 'null' }],
+    ['Sec-Fetch-Site cross-site', { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' }],
+    ['Sec-Fetch-Site same-site (a sibling subdomain)', { 'sec-fetch-site': 'same-site' }],
+    ['an Origin on another port of the host', { origin: 'http://app.test:8080' }],
+  ])('refuses a login with %s: 403, no cookie, no session', async (_name, headers) => {
+    const user = await ctx.register();
+    const response = await loginWith(user, headers);
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual(refused);
+    expect(response.cookies.find((cookie) => cookie.name === REFRESH_COOKIE)).toBeUndefined();
+    const { id } = await ctx.userIdOf(user.email);
+    expect(await ctx.db.select().from(refreshTokens).where(eq(refreshTokens.userId, id))).toEqual([]);
+  });
+
+  it.each([
+    ['Sec-Fetch-Site same-origin', { 'sec-fetch-site': 'same-origin', origin: 'http://app.test' }],
+    ['a typed address (Sec-Fetch-Site none)', { 'sec-fetch-site': 'none' }],
+    ["PUBLIC_URL's origin", { origin: 'http://app.test' }],
+    ['the origin the request was addressed to (a development proxy)', { origin: 'http://localhost:5173', host: 'localhost:5173' }],
+    ['neither header (a script)', {}],
+  ])('lets a login with %s in', async (_name, headers) => {
+    const user = await ctx.register();
+    const response = await loginWith(user, headers);
+    expect(response.statusCode).toBe(200);
+    expect(response.cookies.find((cookie) => cookie.name === REFRESH_COOKIE)?.value).toBeTruthy();
+  });
+
+  it('refuses a logout from another site and keeps the session on', async () => {
+    const user = await ctx.newUser();
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: `${API}/users/token/logout`,
+      headers: { 'sec-fetch-site': 'cross-site' },
+      cookies: { [REFRESH_COOKIE]: user.refreshToken },
+    });
+    expect(response.statusCode).toBe(403);
+    expect((await ctx.refresh(user.refreshToken)).statusCode).toBe(200);
+  });
+});

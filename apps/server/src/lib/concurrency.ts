@@ -27,3 +27,25 @@ export function allLimited<T extends readonly (() => Promise<unknown>)[]>(
   const limited = createLimiter(slots);
   return Promise.all(tasks.map((task) => limited(task))) as never;
 }
+
+/**
+ * Work done after a request has been answered, so that the answer cannot tell what the work found (issue 26 item 6:
+ * a password reset for an existing account took longer than one for an unknown account). A failure is logged, never
+ * thrown; `settled` waits for what was started (tests, and the server's close).
+ */
+export function createAfterResponse(log: { error(details: object, message: string): void }) {
+  const pending = new Set<Promise<void>>();
+  return {
+    run(name: string, task: () => Promise<void>): void {
+      const running = Promise.resolve()
+        .then(task)
+        .catch((error: unknown) => log.error({ err: error, task: name }, 'background work failed'))
+        .finally(() => pending.delete(running));
+      pending.add(running);
+    },
+    async settled(): Promise<void> {
+      while (pending.size > 0) await Promise.all([...pending]);
+    },
+  };
+}
+export type AfterResponse = ReturnType<typeof createAfterResponse>;

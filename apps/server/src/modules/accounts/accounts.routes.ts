@@ -15,6 +15,7 @@ import {
   verifyEmailBody,
 } from '@cr/contract/users';
 import { currentSessionId, currentUser } from '../../plugins/auth';
+import { refuseCrossSite } from '../../plugins/same-site';
 import type { AccountsService } from './accounts.service';
 import type { SessionService } from './session.service';
 import type { UserInfoService } from './user-info.service';
@@ -28,6 +29,8 @@ export interface AccountsRoutesOptions {
   apiBase: string;
   secureCookies: boolean;
   refreshTtlDays: number;
+  /** The site's own address: cookie-setting requests from any other site are refused. */
+  publicUrl: string;
 }
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 409: errorBody, 422: validationErrorBody, 429: errorBody, 503: errorBody };
@@ -49,6 +52,7 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
   const clearRefreshCookie = (reply: FastifyReply) => reply.clearCookie(REFRESH_COOKIE, { path: cookiePath });
   const refreshCookie = (request: FastifyRequest) => request.cookies[REFRESH_COOKIE];
   const tags = ['users'];
+  const sameSiteOnly = refuseCrossSite(options.publicUrl);
 
   api.post(
     '/users/',
@@ -63,6 +67,7 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
     '/users/token/login',
     {
       config: { access: 'public' },
+      onRequest: sameSiteOnly,
       schema: { tags, consumes: ['application/x-www-form-urlencoded'], body: loginForm, response: { 200: accessToken, ...errors } },
     },
     async (request, reply) => {
@@ -87,11 +92,15 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
     },
   );
 
-  api.post('/users/token/logout', { config: { access: 'public' }, schema: { tags, response: { 200: okBody } } }, async (request, reply) => {
-    await session.logout(refreshCookie(request));
-    clearRefreshCookie(reply);
-    return true;
-  });
+  api.post(
+    '/users/token/logout',
+    { config: { access: 'public' }, onRequest: sameSiteOnly, schema: { tags, response: { 200: okBody, 403: errorBody } } },
+    async (request, reply) => {
+      await session.logout(refreshCookie(request));
+      clearRefreshCookie(reply);
+      return true;
+    },
+  );
 
   api.get(
     '/users/me/',

@@ -6,6 +6,7 @@ import type { Db } from '../../db/client';
 import { uniqueViolation } from '../../db/errors';
 import { badRequest, conflict, forbidden } from '../../errors';
 import { hashToken, newToken } from '../../lib/secrets';
+import type { AfterResponse } from '../../lib/concurrency';
 import type { PasswordHasher } from '../../lib/password-hasher';
 import type { RateLimiter } from '../../lib/rate-limit';
 import * as repo from './accounts.repository';
@@ -69,6 +70,8 @@ export interface AccountsDeps {
   registrationOpen?: () => Promise<boolean>;
   /** Bounded hashing (lib/password-hasher): a full queue answers 503. */
   passwords: PasswordHasher;
+  /** Runs work after the answer (the password-reset mail). */
+  afterResponse: AfterResponse;
   /** Told once a new account is committed (the admin's user list drops its cached totals). */
   onAccountCreated?: () => void;
 }
@@ -90,6 +93,17 @@ export function createAccountsService(deps: AccountsDeps) {
     await repo.expireTokens(tx, userId, purpose);
     await repo.insertToken(tx, { userId, purpose, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + ttlMs), payload });
     return token;
+  }
+
+  async function mailPasswordReset(catalystId: string) {
+    const account = await repo.findAccountByCatalystId(db, catalystId);
+    if (!account?.email || account.status === AccountStatus.banned) return;
+    const email = account.email;
+    await db.transaction(async (tx) => {
+      const token = await issueToken(tx, account.userId, 'password_reset', RESET_TTL_MS);
+      await mailer.enqueue(tx, mailTemplates.passwordReset(email, link('/reset-password', { token })));
+    });
+    await mailer.flush();
   }
 
   return {
@@ -160,19 +174,16 @@ export function createAccountsService(deps: AccountsDeps) {
       await mailer.flush();
     },
 
-    /** Always succeeds for the caller, whether or not the account exists (no account enumeration). */
+    /**
+     * Always succeeds for the caller, whether or not the account exists (no account enumeration): once the limits are
+     * checked it answers, and the account is looked up and mailed afterwards, so the answer takes the same time
+     * either way (issue 26 item 6).
+     */
     async requestPasswordReset(rawCatalystId: string, address: string): Promise<void> {
       const catalystId = normalizeCatalystId(rawCatalystId).id;
       await deps.rateLimiter.hit(`reset:address:${address}`, deps.limits.resetPerAddress);
       await deps.rateLimiter.hit(`reset:account:${catalystId}`, deps.limits.resetPerAccount);
-      const account = await repo.findAccountByCatalystId(db, catalystId);
-      if (!account?.email || account.status === AccountStatus.banned) return;
-      const email = account.email;
-      await db.transaction(async (tx) => {
-        const token = await issueToken(tx, account.userId, 'password_reset', RESET_TTL_MS);
-        await mailer.enqueue(tx, mailTemplates.passwordReset(email, link('/reset-password', { token })));
-      });
-      await mailer.flush();
+      deps.afterResponse.run('password reset mail', () => mailPasswordReset(catalystId));
     },
 
     async resetPassword(input: UserReset): Promise<void> {
