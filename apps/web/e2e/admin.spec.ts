@@ -1,12 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
-import { demo, expectAccessible, expectToast, login, registerThroughApi } from './support';
+import { demo, expectAccessible, expectToast, login, presentReviewOpenStage, registerThroughApi } from './support';
 
 const stageBadge = (page: Page) => page.getByTestId('stage-badge');
 
 test.describe('the admin area (issue 3)', () => {
   // B-020, B-021, B-022, B-026, B-028, B-029, B-030, B-031, B-047, B-048, B-049, B-050, B-051, B-052, B-010, B-014
-  test('an admin creates an event, edits it, switches moderation on and sees the stage badge change', async ({ page }) => {
+  test('an admin creates an event, edits it, switches moderation on and sees the stage badge change', async ({ page, request }) => {
     const name = `E2E fund ${Date.now().toString(36)}`;
+    // This page sees the demo's moderation round closed, so that the badge reads the demo's review stage before.
+    await presentReviewOpenStage(page, request);
     await login(page, demo.admin);
     await page.goto('/admin/events');
     await expect(page.getByRole('columnheader', { name: 'description' })).toBeVisible();
