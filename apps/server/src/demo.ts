@@ -12,6 +12,7 @@ import { createEventsService } from './modules/events/events.service';
 import { proposalAllocationRun } from './modules/proposals/proposal-allocation.service';
 import { createRunsService } from './modules/runs/runs.service';
 import { createProposalImportService } from './modules/proposals/proposal-import.service';
+import { moderationRoundImportFile } from './modules/proposals/sample-moderation-round';
 import { insertSubscription } from './modules/subscriptions/subscriptions.repository';
 import { newAnonymousId } from './modules/subscriptions/anonymous-id';
 import { findAccountByCatalystId } from './modules/accounts/accounts.repository';
@@ -53,6 +54,8 @@ export const DEMO_EVENT = {
 /**
  * The demo round in its moderation stage (issue 14 item 7): reviews written, moderation open, its flags computed and
  * the demo moderator active as LV2 with a moderation allocation, so that a first visitor sees moderation working.
+ * A current event (issue 26 item 14): the navigation shows a moderator's links only for a current event with
+ * moderation open (spec §2.3), so the site's stage reads moderation open while Fund 15 stays open for review.
  */
 export const DEMO_MODERATION_EVENT = {
   name: 'Moderation round (demo)',
@@ -220,9 +223,7 @@ export async function seedDemo(db: Db): Promise<number> {
   });
   await seedDemoProposals(db);
   await seedDemoModerationRound(db);
-  const t = Date.now();
   await seedDemoPastRound(db);
-  console.log('past', Date.now() - t);
   return created;
 }
 
@@ -231,10 +232,10 @@ const MODERATION_ROUND_REVIEWS = 4;
 const MODERATION_ROUND_SPOT_CHECKS = 2;
 
 /**
- * The moderation round: the sample proposals, the six demo community reviewers with four reviews each (realistic
- * notes from the note corpus; two reviews copy another's note almost word for word, one has a profane word), the
- * flags computed and the moderation allocation run for real, as an admin would; the demo moderator is its active LV2
- * moderator. Only once: nothing happens when the round exists.
+ * The moderation round: twelve proposals of its own (a current event's proposals are listed with Fund 15's), the six
+ * demo community reviewers with four reviews each (realistic notes from the note corpus; two reviews copy another's
+ * note almost word for word, one has a profane word), the flags computed and the moderation allocation run for real,
+ * as an admin would; the demo moderator is its active LV2 moderator. Only once: nothing happens when the round exists.
  */
 async function seedDemoModerationRound(db: Db): Promise<void> {
   if (await findEventByName(db, DEMO_MODERATION_EVENT.name)) return;
@@ -242,11 +243,11 @@ async function seedDemoModerationRound(db: Db): Promise<void> {
   const moderator = await findAccountByCatalystId(db, 'cardano/demo-moderator');
   if (!admin || !moderator) return;
   const now = Date.now();
-  // Not a current event: the site's stage is derived from every current event (moderation open wins), and the demo
-  // shows Fund 15 open for review. Moderation itself is checked per event, so the round works all the same.
+  // A current event, or the moderator's links stay hidden (spec §2.3). The site's stage, derived from every current
+  // event, then reads moderation open; Fund 15's reviewers keep their links, which are checked per event.
   const event = await insertEvent(db, {
     ...DEMO_MODERATION_EVENT,
-    active: false,
+    active: true,
     startTime: new Date(now - 60 * DAY),
     endTime: new Date(now + 30 * DAY),
   });
@@ -260,7 +261,8 @@ async function seedDemoModerationRound(db: Db): Promise<void> {
   });
   const events = createEventsService(db);
   await createProposalImportService({ db, events, registry: localRegistry }).import(admin.userId, event.id, {
-    source: 'sample',
+    source: 'file',
+    file: moderationRoundImportFile(),
     dry_run: false,
     categories: [],
     accept_non_existent_users: true,

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FlagType } from '@cr/contract/flags';
+import { canReview, deriveStage, isModerator, switchActive } from '@cr/contract/plain';
+import type { UserInfo } from '@cr/contract/users';
 import { DEMO_EVENT, DEMO_MODERATION_EVENT, DEMO_PASSWORD, seedDemo } from '../src/demo';
 import { API, databaseKinds, json, useTestApp } from './build-test-app';
 
@@ -43,7 +45,7 @@ describe.each(databaseKinds)('the demo moderation round on %s', (kind) => {
     // Every flagged review of the round is allocated, and spot checks come on top.
     expect(reviews.some((review) => review.flags.length === 0)).toBe(true);
 
-    // The round is not a current event (the site's stage stays Fund 15's), yet the moderator moderates there.
+    // The moderator moderates there.
     const moderated = await ctx.app.inject({
       method: 'POST',
       url: `${API}/moderations/`,
@@ -76,5 +78,37 @@ describe.each(databaseKinds)('the demo moderation round on %s', (kind) => {
     const allocated = await ctx.app.inject({ method: 'GET', url: `${API}/proposals/allocated?size=100`, headers: reviewer });
     expect(allocated.statusCode).toBe(200);
     expect(json(allocated).page.total).toBe(20);
+  });
+
+  // Issue 26 item 14: the navigation shows a moderator's links only for a current event with moderation open, and a
+  // reviewer's only for a current event with review submission open (spec §2.3) — the web app's rule, read here from
+  // the answers it reads.
+  it('makes the moderation round current next to Fund 15: the moderator and the reviewer each have their links', async () => {
+    await seedDemo(ctx.db);
+    const current = json(await ctx.app.inject({ method: 'GET', url: `${API}/events/current/` })) as { row_id: number; name: string }[];
+    expect(current.map((event) => event.name).sort()).toEqual([DEMO_EVENT.name, DEMO_MODERATION_EVENT.name].sort());
+    const configs = new Map<number, Record<string, boolean | string | null>>();
+    for (const event of current)
+      configs.set(event.row_id, json(await ctx.app.inject({ method: 'GET', url: `${API}/configs/reviews/${event.row_id}/` })).value);
+    const open = (name: 'moderation_submission_enabled' | 'review_submission_enabled') =>
+      current.filter((event) => switchActive(configs.get(event.row_id), name)).map((event) => event.row_id);
+    const me = async (catalystId: string) =>
+      json(await ctx.app.inject({ method: 'GET', url: `${API}/users/me/`, headers: await loginAs(catalystId) })) as UserInfo;
+
+    const moderator = await me('cardano/demo-moderator');
+    expect(open('moderation_submission_enabled').some((eventId) => isModerator(moderator, eventId))).toBe(true);
+    const reviewer = await me('cardano/demo-reviewer');
+    expect(open('review_submission_enabled').some((eventId) => canReview(reviewer, eventId))).toBe(true);
+    expect(open('moderation_submission_enabled').some((eventId) => isModerator(reviewer, eventId))).toBe(false);
+    // The stage the navigation's badge shows: moderation wins over review (spec §4).
+    expect(deriveStage([...configs.values()])).toBe('moderation_open');
+  });
+
+  it("lists the two current rounds' proposals with no title twice (the moderation round has its own)", async () => {
+    await seedDemo(ctx.db);
+    const listed = json(await ctx.app.inject({ method: 'GET', url: `${API}/proposals/?size=100` }));
+    const titles = (listed.data as { title: string }[]).map((proposal) => proposal.title);
+    expect(titles).toHaveLength(31 + 12);
+    expect(new Set(titles).size).toBe(titles.length);
   });
 });

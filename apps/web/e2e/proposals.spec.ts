@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page, type Request } from '@playwright/test';
 import { typeDebounced } from './debounce';
-import { adminHeaders, demo, expectAccessible, expectToast, login, rewriteJson } from './support';
+import { adminHeaders, demo, expectAccessible, expectToast, login, presentReviewOpenStage, rewriteJson } from './support';
 
 /** The proposals list call (`GET proposals/?…`), not the single proposal nor the allocated list. */
 const isListCall = (url: URL) => url.pathname === '/api/reviews/proposals/';
@@ -149,7 +149,8 @@ test.describe('proposals list (issue 5, spec §2.11)', () => {
 
 test.describe('allocated proposals (issue 5)', () => {
   // D-009, D-010, D-015, D-016
-  test('the demo reviewer sees their 20 allocated proposals with a reviewed mark while review is open', async ({ page }) => {
+  test('the demo reviewer sees their 20 allocated proposals with a reviewed mark while review is open', async ({ page, request }) => {
+    await presentReviewOpenStage(page, request); // the demo's stage is moderation open (issue 26 item 14)
     await login(page, demo.reviewer);
     const call = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/reviews/proposals/allocated');
     await page.goto('/allocated-proposals');

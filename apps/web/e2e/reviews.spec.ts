@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page, type Request } from '@playwright/test';
 import { typeDebounced } from './debounce';
-import { activeUser, expectAccessible, expectToast, login, rewriteJson } from './support';
+import { activeUser, expectAccessible, expectToast, login, presentReviewOpenStage, rewriteJson } from './support';
 
 /*
  * The community reviews list (spec §2.13) and a single review (spec §2.15), issue 6. Each test writes its own reviews
@@ -262,6 +262,7 @@ test.describe('reviews list (issue 6, spec §2.13)', () => {
     request,
   }) => {
     const { reviewer, reviews } = await reviewerWithReviews(request);
+    await presentReviewOpenStage(page, request); // the demo's stage is moderation open (issue 26 item 14)
     await login(page, reviewer.catalystId, reviewer.password);
     const first = listCall(page);
     await page.goto('/reviews');

@@ -6,6 +6,7 @@ export const DEMO_PASSWORD = 'Demo-pass1';
 export const demo = {
   admin: 'id.catalyst://cardano/demo-admin',
   reviewer: 'id.catalyst://cardano/demo-reviewer',
+  moderator: 'id.catalyst://cardano/demo-moderator',
   newcomer: 'id.catalyst://cardano/demo-newcomer',
   reset: 'id.catalyst://cardano/demo-reset',
 };
@@ -110,5 +111,20 @@ export async function rewriteJson(page: Page, url: string | RegExp, change: (jso
       if (/disposed|already handled|Target .* closed/i.test(String(error))) return;
       throw error;
     }
+  });
+}
+
+/**
+ * The demo holds two current rounds (issue 26 item 14): Fund 15 open for review and the moderation round open for
+ * moderation, so the site's stage reads moderation open. A test of what only the review-open stage shows (the
+ * reviewed mark, the locked my_reviews) has this page see the moderation round's moderation closed; the server's
+ * configuration stays as it is, for the tests running beside it.
+ */
+export async function presentReviewOpenStage(page: Page, request: APIRequestContext) {
+  const current = (await (await request.get('/api/reviews/events/current/')).json()) as { row_id: number; name: string }[];
+  const round = current.find((event) => event.name === 'Moderation round (demo)');
+  expect(round, 'the demo moderation round is a current event').toBeDefined();
+  await rewriteJson(page, `**/api/reviews/configs/reviews/${round!.row_id}/`, (json) => {
+    json.value.moderation_submission_enabled = false;
   });
 }

@@ -1,6 +1,15 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { freshReviewer, note, noteField, ownReview } from './review-helpers';
-import { activeUser, adminHeaders, demo, expectAccessible, login, registerThroughApi, uniqueIdentity } from './support';
+import {
+  activeUser,
+  adminHeaders,
+  demo,
+  expectAccessible,
+  login,
+  presentReviewOpenStage,
+  registerThroughApi,
+  uniqueIdentity,
+} from './support';
 
 /*
  * Issue 19: every screen at a phone's size (390×844) and a tablet's (768×1024). On each: the page never scrolls
@@ -8,7 +17,7 @@ import { activeUser, adminHeaders, demo, expectAccessible, login, registerThroug
  * cards on the phone and tables (scrolling sideways, with a cue, where they are wider) on the tablet.
  */
 
-const MODERATOR = 'id.catalyst://cardano/demo-moderator';
+const MODERATOR = demo.moderator;
 const VIEWPORTS = [
   { name: 'phone', width: 390, height: 844 },
   { name: 'tablet', width: 768, height: 1024 },
@@ -111,7 +120,7 @@ for (const viewport of VIEWPORTS) {
       const burger = header.getByRole('button', { name: 'Open navigation' });
       await expect(badge).toBeVisible();
       // The short form shows on a phone; the full text stays for screen readers.
-      await expect(badge).toContainText('Review open');
+      await expect(badge).toContainText('Moderation open'); // the demo's moderation round is current (issue 26 item 14)
       const boxes = await Promise.all([brand, badge, burger].map((item) => item.boundingBox()));
       for (const box of boxes) {
         expect(box).not.toBeNull();
@@ -143,7 +152,8 @@ for (const viewport of VIEWPORTS) {
       await expectFits(page);
     });
 
-    test('the allocated proposals fit with their reviewed mark', async ({ page }) => {
+    test('the allocated proposals fit with their reviewed mark', async ({ page, request }) => {
+      await presentReviewOpenStage(page, request); // the mark shows only while the stage is review open
       await login(page, demo.reviewer);
       await page.goto('/allocated-proposals');
       const allocated = list(page, phone, 'Allocated proposals');

@@ -14,7 +14,7 @@ const folder = join(dirname(fileURLToPath(import.meta.url)), 'sample-data');
 type Json = Record<string, any>;
 const read = (name: string): Json => JSON.parse(readFileSync(join(folder, name), 'utf8'));
 
-interface SampleCategory {
+export interface SampleCategory {
   template: string;
   category: string | null;
   title: string | null;
@@ -163,12 +163,24 @@ const documentId = (n: number) =>
 
 /** The sample upload file; `authorOf` chooses the author of the proposal with this index (demo conflicts of interest). */
 export function sampleImportFile(options: { authorOf?: (index: number) => string } = {}): ImportFile {
+  return buildSampleFile(CATEGORIES, 0, options);
+}
+
+/**
+ * An upload file of sample documents built from the real example; document ids (and so short ids) count from
+ * `firstIndex`, so that another set's documents never share one with this sample's.
+ */
+export function buildSampleFile(
+  samples: SampleCategory[],
+  firstIndex: number,
+  options: { authorOf?: (index: number) => string } = {},
+): ImportFile {
   const example = read('example.proposal.json');
   const templates: ImportFile['templates'] = {};
   const categories: Record<string, string> = {};
   const documents: ProposalDocument[] = [];
-  let n = 0;
-  for (const sample of CATEGORIES) {
+  let n = firstIndex;
+  for (const sample of samples) {
     const schema = read(`${sample.template}.schema.json`);
     templates[sample.template] = { category: sample.category, schema };
     if (sample.category && sample.title) categories[sample.category] = sample.title;

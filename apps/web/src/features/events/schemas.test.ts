@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LEVEL_QUALIFIER, levelQualifier } from '@cr/contract/events';
+import { fromDateTimeText } from '../../lib/date-time-text';
 import { translateError } from '../../lib/i18n';
 import { eventFormSchema, localDateTime, statusFormSchema } from './schemas';
 
@@ -31,5 +32,14 @@ describe('the generic field messages of spec §5, as the forms show them', () =>
     expect(localDateTime.safeParse('2025-06-01T10:00').success).toBe(true);
     const event = eventFormSchema.safeParse({ name: 'Fund', description: 'd', active: false, start_time: 'yesterday-ish', end_time: '' });
     expect(shown(event, 'Start')).toBe('The selected date is invalid.');
+  });
+
+  // Issue 26 item 13: a typed date-time that is not one stays in the field as typed, and the field says so.
+  it("a typed text that is no date-time shows 'The selected date is invalid.'; a typed one or none is taken (A-133)", () => {
+    for (const typed of ['2026-12-01 25:00', '2026-02-30T10:00', '2026-12-01 9:0', '01/12/2026 09:00']) {
+      expect(shown(localDateTime.safeParse(fromDateTimeText(typed)), 'Start'), typed).toBe('The selected date is invalid.');
+    }
+    expect(localDateTime.safeParse(fromDateTimeText('2026-12-01 09:00')).success).toBe(true);
+    expect(localDateTime.safeParse(fromDateTimeText('')).success).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { messages, requiredText } from '@cr/contract/rules';
+import { isLocalDateTime } from '../../lib/date-time-text';
 
 /**
  * A `datetime-local` value ('' for none) ⇄ an ISO instant. The inputs show the browser's local time; the API stores
@@ -19,7 +20,8 @@ export function fromLocalInput(value: string): string | null {
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
 
-export const localDateTime = z.string().refine((value) => value === '' || !Number.isNaN(new Date(value).getTime()), messages.date);
+/** A date-time field's value: empty, or a real local date-time; text typed that is neither is refused (A-133). */
+export const localDateTime = z.string().refine((value) => value === '' || isLocalDateTime(value), messages.date);
 
 const after = (start: string, end: string) => !start || !end || new Date(end).getTime() > new Date(start).getTime();
 
