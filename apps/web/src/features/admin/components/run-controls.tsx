@@ -166,8 +166,10 @@ export function RunNumberField<T extends FieldValues>({
           min={min}
           step={1}
           allowDecimal={false}
-          value={field.value}
-          onChange={(next) => field.onChange(typeof next === 'number' ? next : next === '' ? undefined : Number(next))}
+          // An emptied field is null, shown empty: undefined would make react-hook-form hand back the default, so the
+          // field showed its number again beside the 'required' message (issue 26 item 11).
+          value={field.value ?? ''}
+          onChange={(next) => field.onChange(typeof next === 'number' ? next : next === '' ? null : Number(next))}
           onBlur={field.onBlur}
           error={error}
           disabled={disabled}
