@@ -188,4 +188,32 @@ describe.each(databaseKinds)('flags and moderation allocation runs on %s', (kind
     expect((await post(undefined, 'moderations/generate-allocations', allocateParams(event))).statusCode).toBe(401);
     expect((await post(reviewers[0], 'flags/compute', { compute_params: { event_id: event.id } })).statusCode).toBe(403);
   });
+
+  // Issue 26 item 11: F-047 and F-048 are "required, an integer, at least N" — each rule refused on its own, with its text.
+  it('refuses a seed or a number of moderations per review that is null, not whole or below its minimum (F-047, F-048)', async () => {
+    const { event } = await round();
+    const cases: [Record<string, unknown>, string][] = [
+      [{ moderation_seed: null }, 'Moderation seed is required.'],
+      [{ moderation_seed: 1.5 }, 'Moderation seed must be a whole number.'],
+      [{ moderation_seed: 0 }, 'Moderation seed must be at least 1.'],
+      [{ nr_of_moderations_per_review: null }, 'Nr of moderations per review is required.'],
+      [{ nr_of_moderations_per_review: 2.5 }, 'Nr of moderations per review must be a whole number.'],
+      [{ nr_of_moderations_per_review: -1 }, 'Nr of moderations per review must be at least 0.'],
+    ];
+    for (const [overrides, message] of cases) {
+      const response = await post(event.admin, 'moderations/generate-allocations', allocateParams(event, overrides));
+      expect(response.statusCode, JSON.stringify(overrides)).toBe(422);
+      const [field] = Object.keys(overrides);
+      expect(response.json().detail, JSON.stringify(overrides)).toEqual([
+        expect.objectContaining({ loc: ['body', 'allocation_params', field], msg: message }),
+      ]);
+    }
+    // The smallest values each rule allows pass (a dry run: nothing is written).
+    const smallest = await post(
+      event.admin,
+      'moderations/generate-allocations',
+      allocateParams(event, { moderation_seed: 1, nr_of_moderations_per_review: 0 }),
+    );
+    expect(smallest.statusCode, smallest.body).toBe(200);
+  });
 });

@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { moderationMessages } from '@cr/contract/moderations';
 import { SubscriptionStatus } from '@cr/contract/subscriptions';
 import { AccountStatus } from '@cr/contract/users';
 import * as records from '../src/db/config-records';
@@ -209,18 +208,20 @@ describe.each(databaseKinds)('moderations on %s', (kind) => {
       await remove(w.moderator, responses.find((response) => response.statusCode === 201)!.json().row_id);
     });
 
-    it('answers each validation message of the contract (F-014, F-022, F-023, F-025, F-026, F-027, F-028, F-029)', async () => {
+    // Issue 26 item 11: each message is the spec's literal text (§5 "Moderation"), not the contract's constant that the
+    // server itself renders, so a changed text fails here (F-022, F-023, F-025, F-026, F-027, F-028).
+    it('answers each validation message of spec §5 word for word (F-014, F-022, F-023, F-025, F-026, F-027, F-028, F-029)', async () => {
       const reviewId = w.reviewIds[0]!;
       const cases: [Record<string, unknown>, string, string][] = [
-        [{ classification: undefined }, 'classification', moderationMessages.classificationRequired],
-        [{ classification: 2 }, 'classification', moderationMessages.classificationRequired],
-        [{ rationale: undefined }, 'rationale', moderationMessages.rationaleRequired],
-        [{ rationale: '   ' }, 'rationale', moderationMessages.rationaleRequired],
-        [{ rationale: 'x'.repeat(3001) }, 'rationale', moderationMessages.rationaleMax],
-        [{ predefined_reason: 'profanity' }, 'predefined_reason', moderationMessages.reasonRequired], // an exclusion reason for an inclusion
-        [{ predefined_reason: 'no such reason' }, 'predefined_reason', moderationMessages.reasonRequired],
-        [{ predefined_reason: 'other', custom_rationale: ' ' }, 'custom_rationale', moderationMessages.customRationaleRequired],
-        [{ predefined_reason: 'other', custom_rationale: 'x'.repeat(500) }, 'custom_rationale', moderationMessages.maxLength],
+        [{ classification: undefined }, 'classification', 'classification required'],
+        [{ classification: 2 }, 'classification', 'classification required'],
+        [{ rationale: undefined }, 'rationale', 'A rationale is required'], // F-026
+        [{ rationale: '   ' }, 'rationale', 'A rationale is required'], // F-026
+        [{ rationale: 'x'.repeat(3001) }, 'rationale', 'Maximum length for rationale reached'], // F-028
+        [{ predefined_reason: 'profanity' }, 'predefined_reason', 'A reason from the list is required'], // an exclusion reason for an inclusion
+        [{ predefined_reason: 'no such reason' }, 'predefined_reason', 'A reason from the list is required'],
+        [{ predefined_reason: 'other', custom_rationale: ' ' }, 'custom_rationale', 'A custom rationale is required'], // F-027
+        [{ predefined_reason: 'other', custom_rationale: 'x'.repeat(500) }, 'custom_rationale', 'max length'], // F-025
       ];
       for (const [overrides, field, message] of cases) {
         const response = await create(w.moderator, reviewId, overrides);
@@ -242,7 +243,7 @@ describe.each(databaseKinds)('moderations on %s', (kind) => {
       expect(edit.statusCode).toBe(422);
       expect((edit.json() as Detail).detail[0]).toMatchObject({
         loc: ['body', 'record_update', 'rationale'],
-        msg: moderationMessages.rationaleRequired,
+        msg: 'A rationale is required', // F-026
       });
       await remove(w.moderator, longest.json().row_id);
     });

@@ -58,8 +58,8 @@ test.describe('the moderation runs of the admin (issue 14 items 1 and 2)', () =>
     const seed = form.getByRole('textbox', { name: /^Moderation seed/ });
     const perReview = form.getByRole('textbox', { name: /^Number of moderations per review/ });
     const spotChecks = form.getByRole('textbox', { name: /^Minimum spot checks per reviewer/ });
-    await expect(seed).toHaveValue('1'); // F-047
-    await expect(perReview).toHaveValue('4'); // F-048
+    await expect(seed).toHaveValue('1'); // F-047: defaults to 1
+    await expect(perReview).toHaveValue('4'); // F-048: defaults to 4
     await expect(spotChecks).toHaveValue('10'); // F-049
     const dryRun = form.getByRole('switch', { name: 'Dry run' });
     await expect(dryRun).toBeChecked(); // F-050
@@ -71,7 +71,22 @@ test.describe('the moderation runs of the admin (issue 14 items 1 and 2)', () =>
     await seed.fill('0');
     await expect(form.getByText('Moderation seed must be at least 1.')).toBeVisible();
     await expect(form.getByRole('button', { name: 'Generate' })).toBeDisabled();
+    // Issue 26 item 11: required and whole (F-047, F-048). An emptied field says it is required and the form can't be
+    // sent; the fields take no decimal point, so '2.5' typed is 25.
+    for (const [field, label] of [
+      [seed, 'Moderation seed'],
+      [perReview, 'Number of moderations per review'],
+    ] as const) {
+      await field.fill('');
+      await expect(form.getByText(`${label} is required.`)).toBeVisible();
+      await expect(field).toHaveValue(''); // it used to show its last number again
+      await expect(form.getByRole('button', { name: 'Generate' })).toBeDisabled();
+      await field.pressSequentially('2.5');
+      await expect(field).toHaveValue('25');
+      await expect(form.getByText(`${label} is required.`)).toHaveCount(0);
+    }
     await seed.fill('1');
+    await perReview.fill('4');
     await spotChecks.fill('1');
     await expect(form.getByRole('button', { name: 'Generate' })).toBeEnabled();
 

@@ -1,5 +1,6 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { activeUser, adminHeaders, expectAccessible, expectToast, login, rewriteJson } from './support';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { allocateModeration, closeRound, moderate, newModerator, newReviewer, sampleRound, writeReview } from './rounds';
+import { activeUser, adminHeaders, expectAccessible, expectToast, login, logoutThroughMenu } from './support';
 
 // Issue 14 items 3-6 (web): a moderator's lists, the moderation form, flags and keyboard shortcuts (checklist group F).
 const API = '/api/reviews';
@@ -16,60 +17,31 @@ function note(seed: number) {
   return `${words.join(' ')}.`;
 }
 
-async function tokenOf(request: APIRequestContext, user: { catalystId: string; password: string }) {
-  const response = await request.post(`${API}/users/token/login`, { form: { username: user.catalystId, password: user.password } });
-  return { authorization: `Bearer ${(await response.json()).access_token}` };
-}
-
 async function configure(request: APIRequestContext, headers: Record<string, string>, eventId: number, changes: Record<string, unknown>) {
-  const current = (await (await request.get(`${API}/configs/reviews/${eventId}/`)).json()).value;
-  const response = await request.put(`${API}/configs/reviews/${eventId}/`, {
-    headers,
-    data: { record_update: { ...current, ...changes } },
-  });
+  const response = await request.put(`${API}/configs/reviews/${eventId}/`, { headers, data: { record_update: changes } });
   expect(response.status(), await response.text()).toBe(200);
 }
 
 /**
  * An inactive event in its moderation stage: two reviewers with two reviews each (the first reviews of each a
- * near-duplicate pair), one LV2 moderator, and the moderation allocation run (flags computed on the way).
+ * near-duplicate pair), `moderators` LV2 moderators (one unless told), and the moderation allocation run (flags
+ * computed on the way) giving each review `perReview` moderators; every review is spot-checked unless told otherwise.
  */
-async function moderationRound(request: APIRequestContext) {
+async function moderationRound(request: APIRequestContext, { moderators = 1, perReview = 1, minSpotChecks = 2 } = {}) {
   const headers = await adminHeaders(request);
-  const created = await request.post(`${API}/events/`, {
-    headers,
-    data: {
-      new_event: { name: `E2E moderation ${Date.now().toString(36)}-${process.pid}`, description: 'Moderation test.', active: false },
-    },
-  });
-  expect(created.status()).toBe(201);
-  const eventId = ((await created.json()) as { row_id: number }).row_id;
-  expect(
-    (
-      await request.post(`${API}/proposals/import/${eventId}`, { headers, data: { import_options: { source: 'sample', dry_run: false } } })
-    ).status(),
-  ).toBe(200);
-  await configure(request, headers, eventId, { reviewer_subscription_enabled: true, review_submission_enabled: true });
-  const proposals = (
-    (await (await request.get(`${API}/proposals/?size=100&page=0&event_id=${eventId}`, { headers })).json()).data as {
-      row_id: number;
-      event_id: number;
-    }[]
-  ).filter((proposal) => proposal.event_id === eventId);
+  const round = await sampleRound(request, headers, 'moderation');
+  const eventId = round.row_id;
+  await round.configure({ reviewer_subscription_enabled: true, review_submission_enabled: true });
   const shared = note(1);
   const reviewIds: number[] = [];
+  const reviewers: Awaited<ReturnType<typeof newReviewer>>[] = [];
   for (let r = 0; r < 2; r += 1) {
-    const reviewer = await activeUser(request);
-    const auth = await tokenOf(request, reviewer);
-    const subscribed = await request.post(`${API}/subscriptions/`, {
-      headers: auth,
-      data: { new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: [], event_id: eventId } },
-    });
-    expect(subscribed.status()).toBe(201);
+    const reviewer = await newReviewer(request, eventId);
+    reviewers.push(reviewer);
     for (let i = 0; i < 2; i += 1) {
       const seed = 10 + r * 2 + i;
       const review = {
-        proposal_id: proposals[r * 2 + i]!.row_id,
+        proposal_id: round.proposals[r * 2 + i]!.row_id,
         impact_alignment_rating_given: 4,
         impact_alignment_note: r === 0 && i === 0 ? shared : note(seed),
         feasibility_rating_given: 3,
@@ -77,58 +49,30 @@ async function moderationRound(request: APIRequestContext) {
         auditability_rating_given: 5,
         auditability_note: note(seed + 200),
       };
-      const saved = await request.post(`${API}/proposal-reviews/`, { headers: auth, data: { new_proposal_review: review } });
+      const saved = await request.post(`${API}/proposal-reviews/`, { headers: reviewer.auth, data: { new_proposal_review: review } });
       expect(saved.status()).toBe(201);
       reviewIds.push(((await saved.json()) as { row_id: number }).row_id);
     }
   }
-  const moderator = await activeUser(request);
-  expect(
-    (
-      await request.post(`${API}/subscriptions/invite`, {
-        headers,
-        data: { invitation: { event_id: eventId, catalyst_id: moderator.catalystId } },
-      })
-    ).status(),
-  ).toBe(201);
-  const accepted = await request.post(`${API}/subscriptions/invitation`, {
-    headers: await tokenOf(request, moderator),
-    data: {
-      invitation_answer: {
-        event_id: eventId,
-        role: 2,
-        status: 1,
-        public_contact: 'x.com/moderator',
-        telegram_handle_private: '@moderator',
-        reward_address: 'addr1qxyz',
-        acknowledge_public_contact: true,
-      },
-    },
-  });
-  expect(accepted.status()).toBe(200);
-  await configure(request, headers, eventId, {
-    reviewer_subscription_enabled: false,
-    review_submission_enabled: false,
-    moderation_submission_enabled: true,
-  });
-  const allocated = await request.post(`${API}/moderations/generate-allocations`, {
-    headers,
-    data: {
-      allocation_params: {
-        event_id: eventId,
-        moderation_seed: 1,
-        nr_of_moderations_per_review: 1,
-        min_spot_check_per_reviewer: 2,
-        dry_run: false,
-      },
-    },
-  });
-  expect(allocated.status()).toBe(200);
-  return { eventId, moderator, reviewIds, headers };
+  const moderatorList: Awaited<ReturnType<typeof newModerator>>[] = [];
+  for (let m = 0; m < moderators; m += 1) moderatorList.push(await newModerator(request, headers, eventId, `moderator-${m}`));
+  await round.configure({ reviewer_subscription_enabled: false, review_submission_enabled: false, moderation_submission_enabled: true });
+  await allocateModeration(request, headers, eventId, { perReview, minSpotChecks });
+  return { eventId, moderator: moderatorList[0]!.user, moderators: moderatorList, reviewers, reviewIds, headers };
 }
 
+/** The ids of the reviews allocated to a moderator, as their list answers them. */
+async function allocatedTo(request: APIRequestContext, auth: Record<string, string>) {
+  const list = await request.get(`${API}/proposal-reviews/allocated/?size=25&page=0`, { headers: auth });
+  expect(list.ok()).toBeTruthy();
+  return ((await list.json()) as { data: { row_id: number }[] }).data.map((review) => review.row_id);
+}
+
+const moderationForm = (page: Page) => page.getByRole('region', { name: 'Moderation', exact: true });
+const moderationsTable = (page: Page) => page.getByRole('table', { name: 'Moderations of this review' });
+
 test.describe('moderation (issue 14, checklist F)', () => {
-  test('A-022 F-004 F-005 F-007 F-008 F-012 F-013 F-030 F-033 F-039 F-043 F-044 F-045 F-046: a moderator opens the allocated list, reads a flagged review side by side, includes it by keyboard and goes next', async ({
+  test('A-022 F-004 F-005 F-007 F-008 F-012 F-013 F-030 F-033 F-039 F-043 F-044 F-046: a moderator opens the allocated list, reads a flagged review side by side, includes it by keyboard and goes next', async ({
     page,
     request,
   }) => {
@@ -145,11 +89,7 @@ test.describe('moderation (issue 14, checklist F)', () => {
       .filter({ has: page.getByRole('checkbox', { checked: true }) })
       .first();
     await expect(flagged.getByText('LV0')).toBeVisible(); // F-004: assessor with level
-    const byIds = page.waitForRequest((r) => r.url().includes('/proposal-reviews/by-ids/'));
     await flagged.getByRole('link', { name: /^Open review \d+$/ }).click(); // F-005
-    const related = new URL((await byIds).url()).searchParams.getAll('ids'); // F-045: the ids key repeated
-    expect(related.length).toBeGreaterThan(0);
-    expect(related.length).toBeLessThanOrEqual(20);
     await expect(page).toHaveURL(/\/review\/\d+$/);
     const form = page.getByTestId('moderation-form'); // F-012
     await expect(form).toBeVisible();
@@ -198,6 +138,8 @@ test.describe('moderation (issue 14, checklist F)', () => {
       .first()
       .click();
     const form = page.getByTestId('moderation-form');
+    // Issue 26 item 11: the form must have loaded (its classification buttons show) before an absent button means anything.
+    await expect(form.getByRole('button', { name: 'approved' })).toBeVisible();
     await expect(form.getByRole('button', { name: 'Save moderation' })).toBeHidden(); // F-020
     await form.getByRole('button', { name: 'excluded' }).click();
     const reasons = form.getByRole('radio');
@@ -312,34 +254,154 @@ test.describe('moderation (issue 14, checklist F)', () => {
     await expect(form.getByTestId('own-moderation')).toBeVisible();
   });
 
-  test('F-012 F-035 F-038: once moderation is off the form hides, and a decided review shows its moderations table', async ({
+  // Issue 26 items 11 and 12: the ranking comes from the real outcome run (no rewritten answer), two moderators
+  // disagree so that both classifications are mapped (F-035), and the fetch failure toasts (F-036).
+  test('F-012 F-035 F-036 F-038: while moderation is on the table is hidden; once it is off and outcomes are out the form hides and the moderations table shows both verdicts', async ({
     page,
     request,
   }) => {
-    const round = await moderationRound(request);
-    const auth = await tokenOf(request, round.moderator);
-    const first = (await (await request.get(`${API}/proposal-reviews/allocated/?size=1&page=0`, { headers: auth })).json()).data[0] as {
-      row_id: number;
-    };
-    const saved = await request.post(`${API}/moderations/`, {
-      headers: auth,
-      data: { new_moderation: { review_id: first.row_id, classification: 0, rationale: 'profanity', predefined_reason: 'profanity' } },
-    });
-    expect(saved.status()).toBe(201);
+    const round = await moderationRound(request, { moderators: 2, perReview: 2 });
+    const [first, second] = round.moderators as [(typeof round.moderators)[number], (typeof round.moderators)[number]];
+    const reviewId = round.reviewIds[1]!;
+    for (const moderator of [first, second]) expect(await allocatedTo(request, moderator.auth)).toContain(reviewId);
+    await moderate(request, first.auth, reviewId, 1);
+    await moderate(request, second.auth, reviewId, 0);
+
+    // Moderation on: the moderator's own verdict shows in the form, so the page knows the configuration; no table.
+    await login(page, first.user.catalystId, first.user.password);
+    await page.goto(`/review/${reviewId}`);
+    await expect(moderationForm(page).getByText('Your moderation: included')).toBeVisible();
+    await expect(moderationsTable(page)).toHaveCount(0); // F-038
+
+    // Moderation off, then the outcome run: one inclusion of two meets the 0.5 validity threshold: included.
     await configure(request, round.headers, round.eventId, { moderation_submission_enabled: false });
-    // The ranking as the outcome run would leave it (not pending).
-    await rewriteJson(page, new RegExp(`/proposal-reviews/${first.row_id}/$`), (json) => {
-      json.ranking = 2;
-    });
-    await login(page, round.moderator.catalystId, round.moderator.password);
-    const byReview = page.waitForRequest((r) => r.url().endsWith(`/moderations/by-review/${first.row_id}/`));
-    await page.goto(`/review/${first.row_id}`);
-    await byReview;
-    const table = page.getByRole('table', { name: 'Moderations of this review' });
-    await expect(table.getByRole('row').nth(1)).toContainText('excluded');
-    await expect(table.getByRole('row').nth(1)).toContainText('profanity');
-    await expect(page.getByTestId('moderation-form')).toHaveCount(0);
+    await closeRound(request, round.headers, round.eventId);
+    const byReview = page.waitForRequest((r) => new URL(r.url()).pathname === `${API}/moderations/by-review/${reviewId}/`);
+    await page.reload();
+    await byReview; // F-035
+    await expect(page.getByTestId('ranking-badge')).toHaveText('included');
+    const rows = moderationsTable(page).locator('tbody tr');
+    await expect(rows).toHaveCount(2);
+    // Each classification as a word, with the rationale and the moderator's public contact (public once outcomes exist).
+    await expect(rows.filter({ hasText: 'x.com/moderator-0' }).getByRole('cell')).toHaveText(['included', 'valid', 'x.com/moderator-0']);
+    await expect(rows.filter({ hasText: 'x.com/moderator-1' }).getByRole('cell')).toHaveText([
+      'excluded',
+      'profanity',
+      'x.com/moderator-1',
+    ]);
+    await expect(moderationForm(page)).toHaveCount(0); // F-012: moderation is off (the table proves the page knows it)
     await expectAccessible(page);
+
+    // F-036: a failed fetch of the moderations toasts: the server's message when it sent one, else the fixed text.
+    const byReviewUrl = `**${API}/moderations/by-review/${reviewId}/`;
+    await page.route(byReviewUrl, (route) => route.fulfill({ status: 500, json: { message: 'The moderations are resting.' } }));
+    await page.reload();
+    await expectToast(page, 'The moderations are resting.');
+    await expect(moderationsTable(page)).toContainText('No items found.');
+    await page.unroute(byReviewUrl);
+    await page.route(byReviewUrl, (route) => route.fulfill({ status: 500, contentType: 'text/html', body: '<h1>Bad gateway</h1>' }));
+    await page.reload();
+    await expectToast(page, 'Error fetching moderations');
+  });
+
+  // Issue 26 item 11: F-012's two other conditions in the browser: the review allocated to this moderator, and logged in.
+  test('F-012 E-050: only the moderator the review is allocated to gets the form; another moderator and a visitor see the ranking badge', async ({
+    page,
+    request,
+  }) => {
+    // No spot checks: only the near-duplicate pair is selected, one review to each moderator (the least loaded one).
+    const round = await moderationRound(request, { moderators: 2, perReview: 1, minSpotChecks: 0 });
+    const first = round.moderators[0]!;
+    const pair = [round.reviewIds[0]!, round.reviewIds[2]!];
+    const mine = await allocatedTo(request, first.auth);
+    expect(mine).toHaveLength(1);
+    expect(pair).toContain(mine[0]);
+    const own = mine[0]!;
+    const other = pair.find((id) => id !== own)!;
+
+    await login(page, first.user.catalystId, first.user.password);
+    await page.goto(`/review/${own}`);
+    await expect(moderationForm(page)).toBeVisible();
+    await expect(page.getByTestId('ranking-badge')).toHaveCount(0); // E-050: hidden while this viewer moderates it
+    // Through the similarity flag's link, without a reload: the event's configuration (moderation on) is already known
+    // when the other moderator's review first renders, so an absent form means something.
+    await page.getByRole('link', { name: new RegExp(`^Related review ${other}, `) }).click();
+    await expect(page.getByText(`Review ${other}`, { exact: true })).toBeVisible();
+    await expect(page.getByTestId('ranking-badge')).toBeVisible(); // E-050
+    await expect(moderationForm(page)).toHaveCount(0);
+
+    // A visitor: not logged in, so never the form, even on a review allocated for moderation while moderation is on.
+    await logoutThroughMenu(page);
+    const config = page.waitForResponse((r) => new URL(r.url()).pathname === `${API}/configs/reviews/${round.eventId}/`);
+    await page.goto(`/review/${own}`);
+    await config;
+    await expect(page.getByText(`Review ${own}`, { exact: true })).toBeVisible();
+    await expect(page.getByTestId('ranking-badge')).toBeVisible();
+    await expect(moderationForm(page)).toHaveCount(0);
+  });
+
+  // Issue 26 item 11: F-038's other condition: with moderation off, a pending review still shows no moderations table.
+  test('F-038: while reviews are open a pending review shows no moderations table', async ({ page, request }) => {
+    const headers = await adminHeaders(request);
+    const round = await sampleRound(request, headers, 'pending review');
+    await round.configure({ reviewer_subscription_enabled: true, review_submission_enabled: true });
+    const author = await newReviewer(request, round.row_id);
+    const reviewId = await writeReview(request, author.auth, round.proposals[0]!.row_id, 'pending');
+    await login(page, author.user.catalystId, author.user.password);
+    await page.goto(`/review/${reviewId}`);
+    // The author's Delete shows only once the page knows that review submission is on: the configuration is loaded.
+    await expect(page.getByRole('button', { name: 'Delete review' })).toBeVisible();
+    await expect(page.getByTestId('ranking-badge')).toHaveText('pending moderation');
+    await expect(moderationsTable(page)).toHaveCount(0);
+  });
+
+  // Issue 26 item 11: more related reviews than one request holds, so the limit of 20 ids is really exercised.
+  test('F-045 F-046: a similarity flag with 25 related reviews fetches them 20 ids a request, the ids key repeated, and names each one’s criterion', async ({
+    page,
+    request,
+  }) => {
+    const headers = await adminHeaders(request);
+    const round = await sampleRound(request, headers, 'related reviews');
+    await round.configure({ reviewer_subscription_enabled: true, review_submission_enabled: true, review_visibility_enabled: true });
+    const { auth } = await newReviewer(request, round.row_id);
+    const ids: number[] = [];
+    for (const [index, proposal] of round.proposals.slice(0, 26).entries())
+      ids.push(await writeReview(request, auth, proposal.row_id, `r${index}`));
+    const [flagged, ...related] = ids as [number, ...number[]];
+    const criteria = related.map((_, index) => (['impact_note', 'feasibility_note', 'auditability_note'] as const)[index % 3]);
+    // As an outside tool's flags file would say it (the admin's "load flags").
+    const loaded = await request.post(`${API}/flags/import`, {
+      headers,
+      data: {
+        event_id: round.row_id,
+        flags: [{ review_id: flagged, flag_type: 1, score: 0.9, related_reviews: related, related_criteria: criteria }],
+      },
+    });
+    expect(loaded.status(), await loaded.text()).toBe(200);
+
+    const batches: string[][] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname === `${API}/proposal-reviews/by-ids/`) batches.push(url.searchParams.getAll('ids'));
+    });
+    await page.goto(`/review/${flagged}`);
+    const flags = page.getByRole('region', { name: 'Flags' });
+    const label = { impact_note: 'impact alignment', feasibility_note: 'feasibility', auditability_note: 'auditability' };
+    for (const [index, id] of related.entries()) {
+      await expect(flags.getByRole('link', { name: `Related review ${id}, ${label[criteria[index]!]}`, exact: true })).toBeVisible(); // F-046
+      // The related review's own note is shown beside this one's: it was fetched.
+      await expect(flags.getByText(`Review ${id}: ${label[criteria[index]!]}`, { exact: true })).toBeVisible();
+    }
+    // F-045: two requests, 20 ids and then 5, each id once, the ids key repeated.
+    expect(batches.slice(0, 2).map((batch) => batch.length)).toEqual([20, 5]);
+    expect(
+      batches
+        .slice(0, 2)
+        .flat()
+        .map(Number)
+        .sort((a, b) => a - b),
+    ).toEqual([...related].sort((a, b) => a - b));
+    expect(batches.every((batch) => batch.length <= 20)).toBe(true);
   });
 
   test('F-011: a failed list shows the server message in a toast and an empty list', async ({ page, request }) => {

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { activeUser, expectAccessible, expectToast, login, rewriteJson } from './support';
+import { newReviewer, sampleRound } from './rounds';
+import { activeUser, adminHeaders, expectAccessible, expectToast, login, rewriteJson } from './support';
 import {
   API,
   CRITERIA,
@@ -256,6 +257,40 @@ test.describe('own-review form on the single proposal (issue 6, spec §2.12)', (
   });
 });
 
+/** An import file of one proposal by `author` in the objective titled `objective` (the upload's shape, README). */
+function authoredFile(eventId: number, objective: string, author: string) {
+  const entry = (name: string, title: string, properties?: object) => ({
+    $ref: `#/definitions/${name}`,
+    title,
+    ...(properties ? { properties } : {}),
+  });
+  return {
+    format: 'catalyst-voices-proposals/1',
+    categories: { objective },
+    templates: {
+      form: {
+        category: 'objective',
+        schema: {
+          properties: {
+            setup: entry('segment', 'Proposal setup', {
+              title: entry('section', 'Proposal title', { title: entry('singleLineTextEntry', 'Title') }),
+            }),
+          },
+        },
+      },
+    },
+    documents: [
+      {
+        id: `authored-${eventId}`,
+        ver: '1',
+        template: 'form',
+        authors: [author],
+        payload: { setup: { title: { title: 'The reviewer’s own proposal' } } },
+      },
+    ],
+  };
+}
+
 test.describe('who sees the own-review form (spec §2.12, §5, §6)', () => {
   /** Waits until the page knows the event's configuration (the reviews list shows), so an absent form means something. */
   async function openProposal(page: Page, proposalId: number) {
@@ -278,17 +313,33 @@ test.describe('who sees the own-review form (spec §2.12, §5, §6)', () => {
     expect(ownCalls).toBe(0);
   });
 
-  // E-006
+  // E-006. Issue 26 item 12: the reviewer really is an author: a proposal of theirs is imported into the round, so the
+  // server answers unique_objectives_as_author itself (no rewritten users/me).
   test("a reviewer who is an author in the proposal's objective sees no form there, and sees it in another objective", async ({
     page,
     request,
   }) => {
-    const reviewer = await freshReviewer(request);
-    const authored = reviewer.proposals.find((proposal) => proposal.objective !== null)!;
-    const other = reviewer.proposals.find((proposal) => proposal.objective !== null && proposal.objective !== authored.objective)!;
-    await rewriteJson(page, `**${API}/users/me/`, (json) => {
-      json.extra.unique_objectives_as_author = [authored.objective];
+    const headers = await adminHeaders(request);
+    const round = await sampleRound(request, headers, 'author');
+    await round.configure({ reviewer_subscription_enabled: true, review_submission_enabled: true });
+    const reviewer = await newReviewer(request, round.row_id);
+    const authored = round.proposals.find((proposal) => proposal.objective_title !== null)!;
+    const other = round.proposals.find(
+      (proposal) => proposal.objective_title !== null && proposal.objective_title !== authored.objective_title,
+    )!;
+    const imported = await request.post(`${API}/proposals/import/${round.row_id}`, {
+      headers,
+      data: {
+        import_options: {
+          source: 'file',
+          dry_run: false,
+          file: authoredFile(round.row_id, authored.objective_title!, reviewer.user.catalystId),
+        },
+      },
     });
+    expect(imported.status(), await imported.text()).toBe(200);
+    expect(await imported.json()).toMatchObject({ created: 1, skipped: 0 });
+
     await login(page, reviewer.user.catalystId, reviewer.user.password);
     await openProposal(page, authored.row_id);
     await expect(ownReview(page)).toHaveCount(0);

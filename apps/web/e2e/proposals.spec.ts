@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page, type Request } from '@playwright/test';
 import { typeDebounced } from './debounce';
-import { adminHeaders, demo, expectAccessible, expectToast, login, presentReviewOpenStage, rewriteJson } from './support';
+import { tokenOf } from './rounds';
+import { adminHeaders, demo, DEMO_PASSWORD, expectAccessible, expectToast, login, presentReviewOpenStage, rewriteJson } from './support';
 
 /** The proposals list call (`GET proposals/?…`), not the single proposal nor the allocated list. */
 const isListCall = (url: URL) => url.pathname === '/api/reviews/proposals/';
@@ -161,17 +162,38 @@ test.describe('allocated proposals (issue 5)', () => {
     await expect(bodyRows(page, 'Allocated proposals')).toHaveCount(20);
     for (const column of ['ID', 'Title', 'Objective', 'Funds', 'Reviewed'])
       await expect(allocatedTable(page).getByRole('columnheader', { name: column, exact: true })).toBeVisible();
-    // Nobody has reviewed yet (reviews arrive with issue 6).
+    // The demo reviewer has reviewed none of them (their reviews are in the past round).
     await expect(allocatedTable(page).getByText('Not reviewed')).toHaveCount(20);
     await expect(page.getByText('Page 1 of 1')).toBeVisible();
+  });
 
-    // A reviewed proposal carries the 'Reviewed' mark.
-    await rewriteJson(page, /\/api\/reviews\/proposals\/allocated\?/, (json) => {
-      json.data[0].has_reviewed = true;
-    });
-    await page.reload();
-    await expect(bodyRows(page, 'Allocated proposals').first().getByText('Reviewed', { exact: true })).toBeVisible();
-    await expect(allocatedTable(page).getByText('Not reviewed')).toHaveCount(19);
+  // D-009. Issue 26 item 12: the mark is the server's has_reviewed. A demo community reviewer of the demo round
+  // (seeded: 20 allocated proposals, some of them reviewed; only read here) sees it on exactly the proposals whose
+  // own review the API answers (GET proposals/{id}/submitted-review/), and 'Not reviewed' on the others.
+  test('a reviewer sees Reviewed on exactly the allocated proposals they reviewed', async ({ page, request }) => {
+    const reviewer = { catalystId: 'id.catalyst://cardano/demo-community-2', password: DEMO_PASSWORD };
+    const auth = await tokenOf(request, reviewer);
+    const allocated = (await (await request.get('/api/reviews/proposals/allocated?size=25&page=0', { headers: auth })).json()) as {
+      data: { row_id: number; title: string }[];
+    };
+    const reviewed: string[] = [];
+    for (const proposal of allocated.data) {
+      const own = await request.get(`/api/reviews/proposals/${proposal.row_id}/submitted-review/`, { headers: auth });
+      expect([200, 404]).toContain(own.status());
+      if (own.status() === 200) reviewed.push(proposal.title);
+    }
+    expect(reviewed.length).toBeGreaterThan(0);
+    expect(reviewed.length).toBeLessThan(allocated.data.length);
+
+    await login(page, reviewer.catalystId, reviewer.password);
+    await page.goto('/allocated-proposals');
+    const rows = bodyRows(page, 'Allocated proposals');
+    await expect(rows).toHaveCount(allocated.data.length);
+    for (const proposal of allocated.data) {
+      const row = rows.filter({ has: page.getByRole('link', { name: proposal.title, exact: true }) });
+      await expect(row.getByText(reviewed.includes(proposal.title) ? 'Reviewed' : 'Not reviewed', { exact: true })).toBeVisible();
+    }
+    await expect(rows.getByText('Reviewed', { exact: true })).toHaveCount(reviewed.length);
   });
 
   // D-010

@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page, type Request } from '@playwright/test';
 import { typeDebounced } from './debounce';
-import { activeUser, expectAccessible, expectToast, login, presentReviewOpenStage, rewriteJson } from './support';
+import { allocateModeration, newModerator, newReviewer as newRoundReviewer, sampleRound, writeReview as writeRoundReview } from './rounds';
+import { activeUser, adminHeaders, expectAccessible, expectToast, login, presentReviewOpenStage, rewriteJson } from './support';
 
 /*
  * The community reviews list (spec §2.13) and a single review (spec §2.15), issue 6. Each test writes its own reviews
@@ -374,34 +375,39 @@ test.describe('single review (issue 6, spec §2.15)', () => {
     await expectAccessible(page);
   });
 
-  // E-049, E-050
+  // E-049, E-050. Issue 26 item 12: a real moderation allocation; next_allocation and allocated_for_moderation are the server's.
   test('the next-allocation button goes to the named review; the badge hides while the viewer moderates the review', async ({
     page,
     request,
   }) => {
-    const { reviewer, reviews } = await reviewerWithReviews(request, 2);
-    const [review, next] = reviews as [CreatedReview, CreatedReview];
-    // The server gives moderation allocations with the moderation issue; until then this page sees one as it would be.
-    await rewriteJson(page, `**/api/reviews/proposal-reviews/${review.row_id}/`, (json) => {
-      json.next_allocation = next.row_id;
-      json.allocated = true;
-      json.allocated_for_moderation = true;
-    });
-    await rewriteJson(page, '**/api/reviews/configs/reviews/*/', (json) => {
-      json.value = { ...json.value, moderation_submission_enabled: true };
-    });
-    await page.goto(`/review/${review.row_id}`);
-    await expect(page.getByTestId('not-allocated')).toHaveCount(0);
-    // A visitor does not moderate: the badge shows.
-    await expect(page.getByTestId('ranking-badge')).toBeVisible();
-    await page.getByRole('link', { name: 'Next allocated review' }).click();
-    await expect(page).toHaveURL(new RegExp(`/review/${next.row_id}$`));
-    await expect(page.getByRole('heading', { level: 1, name: next.proposal.title })).toBeVisible();
+    const headers = await adminHeaders(request);
+    const round = await sampleRound(request, headers, 'next allocation');
+    await round.configure({ reviewer_subscription_enabled: true, review_submission_enabled: true });
+    const author = await newRoundReviewer(request, round.row_id);
+    const reviewIds: number[] = [];
+    for (const index of [0, 1])
+      reviewIds.push(await writeRoundReview(request, author.auth, round.proposals[index]!.row_id, `next${index}`));
+    const moderator = await newModerator(request, headers, round.row_id, 'next-moderator');
+    await round.configure({ reviewer_subscription_enabled: false, review_submission_enabled: false, moderation_submission_enabled: true });
+    // Both reviews are spot-checked, and go to the one moderator.
+    await allocateModeration(request, headers, round.row_id, { perReview: 1, minSpotChecks: 2 });
+    const review = reviewIds[0]!;
+    const answer = await (await request.get(`${API}/proposal-reviews/${review}/`, { headers: moderator.auth })).json();
+    expect(answer).toMatchObject({ allocated_for_moderation: true, next_allocation: reviewIds[1] });
 
-    await login(page, reviewer.catalystId, reviewer.password);
-    await page.goto(`/review/${review.row_id}`);
-    await expect(page.getByRole('heading', { level: 1, name: review.proposal.title })).toBeVisible();
-    await expect(page.getByTestId('ranking-badge')).toHaveCount(0);
+    // A visitor does not moderate: the badge shows, and the server names no next allocation for them.
+    await page.goto(`/review/${review}`);
+    await expect(page.getByTestId('ranking-badge')).toHaveText('pending moderation');
+    await expect(page.getByRole('link', { name: 'Next allocated review' })).toHaveCount(0);
+
+    await login(page, moderator.user.catalystId, moderator.user.password);
+    await page.goto(`/review/${review}`);
+    // The moderation form shows: the page knows this viewer moderates this review, so the absent badge means something.
+    await expect(page.getByRole('region', { name: 'Moderation', exact: true })).toBeVisible();
+    await expect(page.getByTestId('ranking-badge')).toHaveCount(0); // E-050
+    await page.getByRole('link', { name: 'Next allocated review' }).click(); // E-049
+    await expect(page).toHaveURL(new RegExp(`/review/${reviewIds[1]}$`));
+    await expect(page.getByText(`Review ${reviewIds[1]}`, { exact: true })).toBeVisible();
   });
 
   // E-051

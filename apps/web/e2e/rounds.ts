@@ -63,30 +63,37 @@ export async function sampleRound(request: APIRequestContext, headers: Headers, 
   return { ...event, proposals, configure };
 }
 
-/** A new active account subscribed to the event as a reviewer: its bearer header and its anonymous id there. */
+/** A new active account subscribed to the event as a reviewer: its bearer header, its anonymous id there, and the account. */
 export async function newReviewer(request: APIRequestContext, eventId: number) {
-  const auth = await tokenOf(request, await activeUser(request));
+  const user = await activeUser(request);
+  const auth = await tokenOf(request, user);
   const subscribed = await request.post(`${API}/subscriptions/`, {
     headers: auth,
     data: { new_subscription: { want_to_be_reviewer: true, fund_rules_acceptance: true, preferred_categories: [], event_id: eventId } },
   });
   expect(subscribed.status(), await subscribed.text()).toBe(201);
   const subscriptions = (await subscribed.json()) as { event_id: number; extra?: { anonymous_id?: string } }[];
-  return { auth, assessor: subscriptions.find((item) => item.event_id === eventId)?.extra?.anonymous_id ?? '' };
+  return { auth, user, assessor: subscriptions.find((item) => item.event_id === eventId)?.extra?.anonymous_id ?? '' };
 }
 
-/** A review of 4, 3 and 5 stars with notes made of `word`; answers its id. */
-export async function writeReview(request: APIRequestContext, auth: Headers, proposalId: number, word: string) {
+/** A review with notes made of `word`, rated impact, feasibility and auditability (4, 3 and 5 stars unless told); answers its id. */
+export async function writeReview(
+  request: APIRequestContext,
+  auth: Headers,
+  proposalId: number,
+  word: string,
+  [impact, feasibility, auditability]: [number, number, number] = [4, 3, 5],
+) {
   const review = await request.post(`${API}/proposal-reviews/`, {
     headers: auth,
     data: {
       new_proposal_review: {
         proposal_id: proposalId,
-        impact_alignment_rating_given: 4,
+        impact_alignment_rating_given: impact,
         impact_alignment_note: reviewNote(`impact${word}`),
-        feasibility_rating_given: 3,
+        feasibility_rating_given: feasibility,
         feasibility_note: reviewNote(`feasible${word}`),
-        auditability_rating_given: 5,
+        auditability_rating_given: auditability,
         auditability_note: reviewNote(`audit${word}`),
       },
     },
@@ -113,4 +120,73 @@ export async function acceptModeration(request: APIRequestContext, auth: Headers
   });
   expect(accepted.status(), await accepted.text()).toBe(200);
   return auth;
+}
+
+/** A new account invited by the admin to moderate the event (LV2) who accepts: the account and its bearer header. */
+export async function newModerator(request: APIRequestContext, headers: Headers, eventId: number, handle: string) {
+  const user = await activeUser(request);
+  const invited = await request.post(`${API}/subscriptions/invite`, {
+    headers,
+    data: { invitation: { event_id: eventId, catalyst_id: user.catalystId } },
+  });
+  expect(invited.status(), await invited.text()).toBe(201);
+  return { user, auth: await acceptModeration(request, await tokenOf(request, user), eventId, handle) };
+}
+
+/** The real moderation allocation run (flags computed on the way), as the admin's form sends it. */
+export async function allocateModeration(
+  request: APIRequestContext,
+  headers: Headers,
+  eventId: number,
+  { perReview, minSpotChecks }: { perReview: number; minSpotChecks: number },
+) {
+  const allocated = await request.post(`${API}/moderations/generate-allocations`, {
+    headers,
+    data: {
+      allocation_params: {
+        event_id: eventId,
+        moderation_seed: 1,
+        nr_of_moderations_per_review: perReview,
+        min_spot_check_per_reviewer: minSpotChecks,
+        dry_run: false,
+      },
+    },
+  });
+  expect(allocated.status(), await allocated.text()).toBe(200);
+}
+
+/** A moderator's verdict on a review allocated to them (1 included, 0 excluded), with the list's reason as rationale. */
+export async function moderate(request: APIRequestContext, auth: Headers, reviewId: number, classification: 0 | 1) {
+  const reason = classification === 1 ? 'valid' : 'profanity';
+  const saved = await request.post(`${API}/moderations/`, {
+    headers: auth,
+    data: { new_moderation: { review_id: reviewId, classification, rationale: reason, predefined_reason: reason } },
+  });
+  expect(saved.status(), await saved.text()).toBe(201);
+}
+
+/**
+ * The closing runs for real, as the admin's forms send them: the review outcomes (a review is valid when at least
+ * half its moderations include it), then the proposal scores at the spec's default weights (0.8/0.2, levels 1 and 1).
+ */
+export async function closeRound(request: APIRequestContext, headers: Headers, eventId: number) {
+  const outcomes = await request.post(`${API}/proposal-reviews/generate-results`, {
+    headers,
+    data: {
+      results_params: { event_id: eventId, validity_threshold: 0.5, acceptance_threshold: 0.5, minimum_sample: 10, dry_run: false },
+    },
+  });
+  expect(outcomes.status(), await outcomes.text()).toBe(200);
+  const scores = await request.post(`${API}/proposals/generate-results`, {
+    headers,
+    data: {
+      results_params: {
+        event_id: eventId,
+        allocation_weights: { allocated: 0.8, not_allocated: 0.2 },
+        level_weights: { level_0: 1, level_1: 1 },
+        dry_run: false,
+      },
+    },
+  });
+  expect(scores.status(), await scores.text()).toBe(200);
 }

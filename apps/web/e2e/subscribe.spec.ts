@@ -1,6 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { activeUser, adminHeaders, demo, expectAccessible, expectToast, login, rewriteJson } from './support';
 
+const DAY = 86_400_000;
+
 test.describe('subscribing to a funding round (issue 4)', () => {
   // A-040, C-001, C-003, C-004, C-005, C-006, C-007, C-009, C-010, C-011, C-014, C-028
   test('a new user subscribes to the demo round and sees their anonymous id and level', async ({ page, request }) => {
@@ -73,15 +75,11 @@ test.describe('subscribing to a funding round (issue 4)', () => {
       data: { record_update: { lv1: always, lv2: always } },
     });
     try {
-      // This page sees the round's moderation open (switching it on for real would change the stage other tests see).
-      await rewriteJson(page, `**/api/reviews/configs/reviews/${event.row_id}/`, (json) => {
-        json.value.moderation_submission_enabled = true;
-      });
       const user = await activeUser(request);
       await login(page, user.catalystId, user.password);
       const moderatorLinks = page.getByRole('banner').getByRole('link', { name: /^(Allocated|Moderated) reviews$/ });
-      await expect(moderatorLinks).toHaveCount(0);
       await page.getByRole('button', { name: 'Subscribe' }).click();
+      await expect(moderatorLinks).toHaveCount(0); // not a moderator of any round yet
       // Skip every other open round until this one.
       const mine = page.getByRole('dialog', { name: `Subscribe to ${name}` });
       while (!(await mine.isVisible())) await page.getByRole('dialog').getByRole('button', { name: 'Not this round' }).click();
@@ -123,7 +121,14 @@ test.describe('subscribing to a funding round (issue 4)', () => {
       }); // C-024
       await expectToast(page, 'Invitation response updated'); // C-025
       await expect(page.getByTestId('subscription-confirmation')).toContainText('LV2');
-      await expect(moderatorLinks).toHaveCount(2); // A-041: a moderator of a round whose moderation is open
+      // A-041: the links need the round's moderation open. This one switch is rewritten, in this page only (issue 26
+      // item 12 keeps it): turned on for real in a current round, it would make the stage every parallel test sees
+      // moderation_open. Everything above is the server's real state.
+      await rewriteJson(page, `**/api/reviews/configs/reviews/${event.row_id}/`, (json) => {
+        json.value.moderation_submission_enabled = true;
+      });
+      await page.reload();
+      await expect(moderatorLinks).toHaveCount(2); // a moderator of a round whose moderation is open
     } finally {
       await request.put(`/api/reviews/events/${event.row_id}/`, {
         headers,
@@ -151,47 +156,65 @@ test.describe('subscribing to a funding round (issue 4)', () => {
     await expect(subscriptions.getByRole('button')).toHaveCount(0); // C-043, C-052: read-only, no Subscribe
   });
 
-  // C-042
+  // C-042. Issue 26 item 12: the round's subscription switch is real: a current round of the test's own whose
+  // subscription window opens tomorrow, then opened for real.
   test("an invited user subscribes from their profile while the round's subscription is open", async ({ page, request }) => {
     const user = await activeUser(request);
     const headers = await adminHeaders(request);
-    const [round] = (await (await request.get('/api/reviews/events/current')).json()).filter(
-      (event: { name: string }) => event.name === 'Fund 15 (demo)',
-    );
-    const invited = await request.post('/api/reviews/subscriptions/invite', {
+    const name = `Invitation round ${Date.now().toString(36)}-${process.pid}`;
+    const created = await request.post('/api/reviews/events/', {
       headers,
-      data: { invitation: { event_id: round.row_id, catalyst_id: user.catalystId } },
+      data: { new_event: { name, description: 'Invites a user to level 2.', active: true } },
     });
-    expect(invited.status()).toBe(201);
+    expect(created.status()).toBe(201);
+    const event = (await created.json()) as { row_id: number };
+    const configure = async (update: Record<string, unknown>) => {
+      const response = await request.put(`/api/reviews/configs/reviews/${event.row_id}/`, { headers, data: { record_update: update } });
+      expect(response.status(), await response.text()).toBe(200);
+    };
+    try {
+      // Invitations go out while the round's subscription is open; then it closes until a window opening tomorrow.
+      await configure({ reviewer_subscription_enabled: true });
+      const invited = await request.post('/api/reviews/subscriptions/invite', {
+        headers,
+        data: { invitation: { event_id: event.row_id, catalyst_id: user.catalystId } },
+      });
+      expect(invited.status(), await invited.text()).toBe(201);
+      await configure({ reviewer_subscription_enabled: false, reviewer_subscription_starts_at: new Date(Date.now() + DAY).toISOString() });
 
-    // While the round's subscription is closed, the invitation has no Subscribe button.
-    const closed = `**/api/reviews/configs/reviews/${round.row_id}/`;
-    await rewriteJson(page, closed, (json) => {
-      json.value.reviewer_subscription_enabled = false;
-    });
-    await login(page, user.catalystId, user.password);
-    await page.goto('/profile');
-    const subscriptions = page.getByRole('table', { name: 'Reviewer subscriptions' });
-    await expect(subscriptions).toContainText('invited');
-    await expect(subscriptions.getByRole('button', { name: 'Subscribe to Fund 15 (demo)' })).toHaveCount(0);
+      // While the round's subscription is closed, the invitation has no Subscribe button. The home page shows the
+      // round's window (so the page knows its configuration) before the profile is opened from the navigation bar.
+      await login(page, user.catalystId, user.password);
+      await page.goto('/');
+      await expect(page.getByRole('article', { name }).getByText(/ – …$/)).toBeVisible();
+      await page.getByRole('banner').getByRole('link', { name: 'Profile' }).click();
+      const subscriptions = page.getByRole('table', { name: 'Reviewer subscriptions' });
+      const row = subscriptions.getByRole('row').filter({ hasText: name });
+      await expect(row).toContainText('invited');
+      await expect(row.getByRole('button', { name: `Subscribe to ${name}` })).toHaveCount(0);
 
-    await page.unroute(closed);
-    await page.reload();
-    await subscriptions.getByRole('button', { name: 'Subscribe to Fund 15 (demo)' }).click();
-    const form = page.getByRole('dialog', { name: 'Level-2 invitation for Fund 15 (demo)' });
-    await expect(form).toBeVisible();
-    await expect(form.getByRole('button', { name: 'Close' })).toHaveCount(0);
-    await form.getByRole('checkbox', { name: /^I want to be a level-2 reviewer/ }).check();
-    await form.getByRole('textbox', { name: /^Public contact/ }).fill('@invited-public');
-    await form.getByRole('textbox', { name: /^Telegram handle/ }).fill('@invited_private');
-    await form.getByRole('textbox', { name: /^Reward address/ }).fill('addr1qinvited');
-    await form.getByRole('checkbox', { name: /^I acknowledge/ }).check();
-    await form.getByRole('button', { name: 'Accept the invitation' }).click();
-    await expectToast(page, 'Invitation response updated');
-    await page.getByRole('dialog').getByRole('button', { name: 'Continue' }).click();
-    const row = subscriptions.getByRole('row').filter({ hasText: 'Fund 15 (demo)' });
-    await expect(row).toContainText('LV2');
-    await expect(row).toContainText('active');
-    await expect(subscriptions.getByRole('button', { name: 'Subscribe to Fund 15 (demo)' })).toHaveCount(0);
+      await configure({ reviewer_subscription_enabled: true, reviewer_subscription_starts_at: new Date(Date.now() - DAY).toISOString() });
+      await page.reload();
+      await row.getByRole('button', { name: `Subscribe to ${name}` }).click();
+      const form = page.getByRole('dialog', { name: `Level-2 invitation for ${name}` });
+      await expect(form).toBeVisible();
+      await expect(form.getByRole('button', { name: 'Close' })).toHaveCount(0);
+      await form.getByRole('checkbox', { name: /^I want to be a level-2 reviewer/ }).check();
+      await form.getByRole('textbox', { name: /^Public contact/ }).fill('@invited-public');
+      await form.getByRole('textbox', { name: /^Telegram handle/ }).fill('@invited_private');
+      await form.getByRole('textbox', { name: /^Reward address/ }).fill('addr1qinvited');
+      await form.getByRole('checkbox', { name: /^I acknowledge/ }).check();
+      await form.getByRole('button', { name: 'Accept the invitation' }).click();
+      await expectToast(page, 'Invitation response updated');
+      await page.getByRole('dialog').getByRole('button', { name: 'Continue' }).click();
+      await expect(row).toContainText('LV2');
+      await expect(row).toContainText('active');
+      await expect(subscriptions.getByRole('button', { name: `Subscribe to ${name}` })).toHaveCount(0);
+    } finally {
+      await request.put(`/api/reviews/events/${event.row_id}/`, {
+        headers,
+        data: { event_update: { name, description: 'Done.', active: false } },
+      });
+    }
   });
 });

@@ -28,7 +28,7 @@ export const outcomeParams = z.object({
   validity_threshold: ratio,
   acceptance_threshold: ratio,
   minimum_sample: z
-    .number({ error: (issue) => (issue.input === undefined ? messages.required : messages.integer) })
+    .number({ error: missingOr(messages.integer) })
     .int({ error: messages.integer })
     .min(MINIMUM_SAMPLE_MIN, { error: messages.atLeast10 })
     .max(1_000_000, { error: messages.integer }),

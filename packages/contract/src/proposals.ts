@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { bodyRowId, pageQuery, rowId } from './common';
-import { messages, text } from './rules';
+import { messages, missingOr, text } from './rules';
 
 /**
  * Proposals, their import and their allocation to reviewers (spec §2.11, §2.12, §2.17, §3 "Proposal", "Import
@@ -96,9 +96,8 @@ export const ALLOCATION_DEFAULTS = { allocation_seed: 1, nr_of_proposals_lv0: 20
 /** A quota beyond any real round, so that a typo can't ask for millions of rows. */
 export const MAX_ALLOCATION_QUOTA = 1000;
 
-export const requiredInt = z
-  .number({ error: (issue) => (issue.input === undefined ? messages.required : messages.integer) })
-  .int({ error: messages.integer });
+/** A required whole number: left out or null is 'required' (missingOr), a fraction or text is 'a whole number'. */
+export const requiredInt = z.number({ error: missingOr(messages.integer) }).int({ error: messages.integer });
 
 export const allocationParams = z.object({
   event_id: bodyRowId,

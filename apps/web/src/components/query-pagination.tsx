@@ -1,4 +1,5 @@
 import { Group, Pagination, Text } from '@mantine/core';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 
@@ -22,10 +23,22 @@ export function usePageParam(): [number, (page: number) => void] {
   return [page, setPage];
 }
 
-/** Pagination kept in the query string: 0-based there, shown 1-based. */
-export function QueryPagination({ total, size = TABLE_PAGE_SIZE }: { total: number; size?: number }) {
+/**
+ * A table's page controls, 'Page N of M' and the page buttons; `page` is 0-based, shown 1-based. `size` defaults to
+ * the spec's 20 for a table without a page size of its own (A-140).
+ */
+export function TablePagination({
+  total,
+  size = TABLE_PAGE_SIZE,
+  page,
+  onChange,
+}: {
+  total: number;
+  size?: number;
+  page: number;
+  onChange: (page: number) => void;
+}) {
   const { t } = useTranslation();
-  const [page, setPage] = usePageParam();
   const pages = pageCount(total, size);
   return (
     <Group justify="space-between" mt="md">
@@ -35,9 +48,22 @@ export function QueryPagination({ total, size = TABLE_PAGE_SIZE }: { total: numb
       <Pagination
         total={pages}
         value={page + 1}
-        onChange={(value) => setPage(value - 1)}
+        onChange={(value) => onChange(value - 1)}
         getControlProps={(control) => ({ 'aria-label': `${control}` })}
       />
     </Group>
   );
+}
+
+/** Pagination kept in the query string: 0-based there, shown 1-based. */
+export function QueryPagination({ total, size = TABLE_PAGE_SIZE }: { total: number; size?: number }) {
+  const [page, setPage] = usePageParam();
+  return <TablePagination total={total} size={size} page={page} onChange={setPage} />;
+}
+
+/** Rows paged in the browser, 20 a page by default (A-140); a page past the end (the rows shrank) shows the last one. */
+export function usePagedRows<T>(rows: readonly T[], size = TABLE_PAGE_SIZE) {
+  const [wanted, setPage] = useState(0);
+  const page = Math.min(wanted, pageCount(rows.length, size) - 1);
+  return { page, setPage, rows: rows.slice(page * size, (page + 1) * size) };
 }

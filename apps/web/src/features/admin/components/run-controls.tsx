@@ -194,8 +194,13 @@ export function RunNumberFields<T extends FieldValues, TParams>({
             step={step}
             allowDecimal={decimalScale !== undefined}
             decimalScale={decimalScale}
-            value={field.value}
-            onChange={(next) => field.onChange(typeof next === 'number' ? next : next === '' ? undefined : Number(next))}
+            // An emptied required field is null, shown empty: undefined would make react-hook-form hand back the default,
+            // so the field showed its number again beside the 'required' message (issue 26 item 11). An optional one
+            // goes back to its default.
+            value={field.value ?? ''}
+            onChange={(next) =>
+              field.onChange(typeof next === 'number' ? next : next === '' ? (isRequired ? null : undefined) : Number(next))
+            }
             onBlur={field.onBlur}
             error={fieldError(fieldForm, name, label)}
             disabled={disabled}
