@@ -185,6 +185,8 @@ test.describe('allocated proposals (issue 5)', () => {
     expect(reviewed.length).toBeGreaterThan(0);
     expect(reviewed.length).toBeLessThan(allocated.data.length);
 
+    // The reviewed column is a review-open stage's (D-010); the demo's moderation round makes the stage moderation.
+    await presentReviewOpenStage(page, request);
     await login(page, reviewer.catalystId, reviewer.password);
     await page.goto('/allocated-proposals');
     const rows = bodyRows(page, 'Allocated proposals');

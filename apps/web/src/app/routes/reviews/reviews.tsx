@@ -34,26 +34,38 @@ function useFilterDefaults() {
     canReviewCurrent: reviewable.length > 0,
     anonymousIds,
   });
-  return { defaults, isReady: !isLoading && configs.every((query) => !query.isPending), eventIds: events.map(({ event }) => event.row_id) };
+  return {
+    defaults,
+    isReady: !isLoading && configs.every((query) => !query.isPending),
+    events: events.map(({ event }) => ({ id: event.row_id, name: event.name })),
+  };
 }
 
-/** The current events' categories as objective options (compose the events feature's query here, not in the feature). */
-function useObjectiveOptions(eventIds: number[]) {
-  const results = useQueries({ queries: eventIds.map((id) => categoriesQuery(id)) });
+/**
+ * The current events' categories as objective options (compose the events feature's query here, not in the feature).
+ * Two current rounds may share a category title: such options name their round, so that no two read the same.
+ */
+function useObjectiveOptions(events: { id: number; name: string }[]) {
+  const results = useQueries({ queries: events.map(({ id }) => categoriesQuery(id)) });
   const seen = new Set<number>();
-  return results
-    .flatMap((result) => result.data ?? [])
-    .filter((category) => !seen.has(category.id) && seen.add(category.id))
-    .map((category) => ({ value: String(category.id), label: category.title }));
+  const options = results
+    .flatMap((result, index) => (result.data ?? []).map((category) => ({ category, eventName: events[index]!.name })))
+    .filter(({ category }) => !seen.has(category.id) && seen.add(category.id));
+  const titleCount = new Map<string, number>();
+  for (const { category } of options) titleCount.set(category.title, (titleCount.get(category.title) ?? 0) + 1);
+  return options.map(({ category, eventName }) => ({
+    value: String(category.id),
+    label: titleCount.get(category.title)! > 1 ? `${category.title} (${eventName})` : category.title,
+  }));
 }
 
 /** The community reviews list (spec §2.13): filter sidebar and a table of 25 a page; open to visitors (E-001). */
 export default function Reviews() {
   const { t } = useTranslation();
   const [page] = usePageParam();
-  const { defaults, isReady, eventIds } = useFilterDefaults();
+  const { defaults, isReady, events } = useFilterDefaults();
   const state = useReviewFilters(defaults);
-  const objectives = useObjectiveOptions(eventIds);
+  const objectives = useObjectiveOptions(events);
   const { data, isLoading, isFetching, isPlaceholderData } = useQuery({
     ...filteredReviewsQuery(state.filters, page, REVIEWS_PAGE_SIZE),
     enabled: isReady,
