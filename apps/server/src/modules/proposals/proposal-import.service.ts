@@ -10,6 +10,7 @@ import { hostPermitted } from '../../lib/outbound';
 import type { EventsService } from '../events/events.service';
 import { recordAudit } from '../system/audit.service';
 import * as repo from './proposals.repository';
+import { authorsProblem, fieldsProblem } from './proposal-import-limits';
 import { sampleImportFile } from './sample';
 
 export const importMessages = {
@@ -140,7 +141,10 @@ export function createProposalImportService(deps: {
       }
 
       const needStatus = options.accept_non_existent_users === false || options.accept_non_persistent_users === false;
-      const statuses = needStatus ? await authorStatuses([...latest.values()]) : new Map<string, number>();
+      // Authors past the limits are never looked up: their documents are skipped below.
+      const statuses = needStatus
+        ? await authorStatuses([...latest.values()].filter((document) => !authorsProblem(document)))
+        : new Map<string, number>();
 
       const accepted: { document: ProposalDocument; fields: ProposalFields & { title: string }; categoryTitle: string | null }[] = [];
       for (const document of latest.values()) {
@@ -156,6 +160,11 @@ export function createProposalImportService(deps: {
         }
         if (!fields.title) {
           skip(document, null, importMessages.skipped.noTitle);
+          continue;
+        }
+        const problem = fieldsProblem(fields, categoryTitle) ?? authorsProblem(document);
+        if (problem) {
+          skip(document, fields.title, problem);
           continue;
         }
         if (needStatus && document.authors.length === 0) {
