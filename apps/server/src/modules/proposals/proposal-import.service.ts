@@ -5,7 +5,7 @@ import type { CatalystRegistry } from '../../adapters/catalyst-registry';
 import type { Db, DbOrTx } from '../../db/client';
 import { catalystKey, categoryTitleOfTemplate, readProposal, type ProposalFields } from '../../domain/proposal-document';
 import { AppError, badRequest, ValidationFailure } from '../../errors';
-import { GatewayError } from '../../adapters/catalyst-gateway';
+import { GatewayError, GatewayRefused } from '../../adapters/catalyst-gateway';
 import { hostPermitted } from '../../lib/outbound';
 import type { EventsService } from '../events/events.service';
 import { recordAudit } from '../system/audit.service';
@@ -68,14 +68,17 @@ export function createProposalImportService(deps: {
     if (options.source === 'gateway') {
       const url = options.gateway_url ?? deps.gatewayUrl;
       if (!url || !deps.gateway) throw badRequest(importMessages.noGateway);
+      const notAllowed = (msg: string) =>
+        new ValidationFailure([{ loc: ['body', 'import_options', 'gateway_url'], msg, type: 'not_allowed' }]);
       if (!hostPermitted(new URL(url), { sourceUrl: deps.gatewayUrl, allowlist: deps.gatewayAllowlist ?? [] })) {
-        throw new ValidationFailure([
-          { loc: ['body', 'import_options', 'gateway_url'], msg: importMessages.gatewayNotAllowed, type: 'not_allowed' },
-        ]);
+        throw notAllowed(importMessages.gatewayNotAllowed);
       }
       try {
         content = await deps.gateway(url, { categories });
       } catch (error) {
+        // A gateway_url the admin gave that resolves to a private address is their request refused (422, issue 26
+        // item 9), as a host outside the allowlist is; PROPOSALS_SOURCE_URL refused, or any gateway failing, is 502.
+        if (error instanceof GatewayRefused && options.gateway_url) throw notAllowed(error.message);
         if (error instanceof GatewayError) throw new AppError(502, error.message);
         throw error;
       }
