@@ -18,8 +18,9 @@ const bytesOf = async (stream: Readable) => {
 /**
  * G-025..G-028, issue 15 "full CSV ≥ 50 MB/s": on PostgreSQL the CSV exports are PostgreSQL's own
  * `COPY … TO STDOUT` (csv-copy.ts); PGlite keeps the page-by-page writer (csvStream). Both must write the same bytes:
- * CRLF rows, RFC 4180 quoting of commas, quotes and line breaks (LF, CRLF, a lone CR), formula cells neutralised
- * (=, +, -, @, tab, carriage return first), empty text and NULL as an empty cell, booleans as true/false.
+ * CRLF rows, every text quoted (line breaks LF, CRLF and a lone CR kept), formula starts neutralised (=, +, -, @,
+ * tab, carriage return first or after , ; tab | a line break or a quote: issue 26 item 4), empty text and NULL as an
+ * empty cell, booleans as true/false. The COPY runs in one backend, without parallel workers.
  */
 describe.skipIf(!process.env.TEST_DATABASE_URL)('CSV exports by COPY on PostgreSQL', () => {
   const ctx = useTestApp('postgres');
@@ -52,6 +53,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('CSV exports by COPY on PostgreS
       '"',
       "' already an apostrophe",
       'back\\slash and \\. alone',
+      // Issue 26 item 4: formula starts after a cell start other than the text's own.
+      'a;=HYPERLINK("http://evil.test")|+1,-2\t@3',
+      '\t\t=a chain of tabs',
+      'a list:\n- one\r\n- two',
+      'a quote"=1+1 and ;-)',
     ];
     const ids = rowsOf<{ id: number }>(
       await ctx.database.db.execute(sql`select id from reviews where event_id = ${seed.eventId} order by id limit ${tricky.length}`),

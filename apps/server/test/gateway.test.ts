@@ -275,11 +275,18 @@ describe('gateway import targets (SSRF)', () => {
       expect(gateway.requests.length).toBe(before);
     });
 
-    it('answers 502 naming the reason when an allowed host resolves to a loopback address', async () => {
+    // Issue 26 item 9: it is the admin's request that is refused (it answered 502, as if the gateway had failed).
+    it('answers 422 naming the reason when an allowed host resolves to a loopback address', async () => {
       const before = gateway.requests.length;
       const response = await importFrom(`http://localhost:${new URL(gateway.url).port}`);
-      expect(response.statusCode).toBe(502);
-      expect(response.json().message).toMatch(/refused: localhost resolves to .*GATEWAY_ALLOW_PRIVATE/);
+      expect(response.statusCode).toBe(422);
+      expect(response.json().detail).toEqual([
+        {
+          loc: ['body', 'import_options', 'gateway_url'],
+          msg: expect.stringMatching(/refused: localhost resolves to .*GATEWAY_ALLOW_PRIVATE/),
+          type: 'not_allowed',
+        },
+      ]);
       expect(gateway.requests.length).toBe(before);
     });
   });

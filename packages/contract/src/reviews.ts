@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bodyRowId, pageQuery, rowId } from './common';
+import { bodyRowId, fromDecimalText, pageQuery, rowId } from './common';
 import { messages, nonWhitespaceLength, text, missingOr } from './rules';
 
 /**
@@ -171,10 +171,10 @@ export const reviewsFilterQuery = pageQuery.extend({
   /** Only the caller's own reviews (logged in). */
   my_reviews: boolParam,
   assessors: arrayParam(text().trim().min(1).max(40)),
-  rankings: arrayParam(z.coerce.number().int().min(0).max(3)),
+  rankings: arrayParam(fromDecimalText(z.number().int().min(0).max(3))),
   /** The reference API's names for `assessors` and `rankings` (issue 17). */
   assessor: arrayParam(text().trim().min(1).max(40)),
-  rankings_included: arrayParam(z.coerce.number().int().min(0).max(3)),
+  rankings_included: arrayParam(fromDecimalText(z.number().int().min(0).max(3))),
   event_id: rowId.optional(),
 });
 /** The same filters for a count (`…/count/`): no page. */

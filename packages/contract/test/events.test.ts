@@ -469,7 +469,9 @@ describe('row ids in paths and queries', () => {
     expect(categoriesQuery.parse({})).toEqual({});
   });
 
-  it.each(['0', '-1', '1.5', 'abc', String(MAX_ROW_ID + 1)])('refuses %j', (value) => {
+  // Issue 26 item 5: only plain decimal digits are an id; z.coerce read all of the loose forms as 12.
+  const looseForms = ['0xc', '12e0', '12.0', '012', ' 12', '12 ', '+12', '\t12', '0o14', '0b1100', '1_2', ''];
+  it.each(['0', '-1', '1.5', 'abc', String(MAX_ROW_ID + 1), ...looseForms])('refuses %j', (value) => {
     expect(eventIdParams.safeParse({ eventId: value }).success).toBe(false);
     expect(rowIdParams.safeParse({ row_id: value }).success).toBe(false);
     expect(categoriesQuery.safeParse({ event_id: value }).success).toBe(false);

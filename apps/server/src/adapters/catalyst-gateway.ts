@@ -22,6 +22,8 @@ const MAX_PAYLOAD_BYTES = 20 * 1024 * 1024;
 const MAX_INDEX_PAGES = 1_000;
 
 export class GatewayError extends Error {}
+/** The gateway's address is one the server may not reach (lib/outbound): the request is refused, nothing failed. */
+export class GatewayRefused extends GatewayError {}
 
 type Ref = { id: string; ver?: string | undefined };
 export interface SignedDocument {
@@ -126,7 +128,7 @@ export function createGatewayReader(fetchImpl: typeof fetch = fetch) {
       // No redirects: the admin named this gateway, not wherever it points to.
       response = await fetchImpl(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MS) });
     } catch (error) {
-      if (error instanceof OutboundRefused) throw new GatewayError(`The Catalyst Gateway at ${url.origin} is refused: ${error.message}`);
+      if (error instanceof OutboundRefused) throw new GatewayRefused(`The Catalyst Gateway at ${url.origin} is refused: ${error.message}`);
       throw new GatewayError(`The Catalyst Gateway at ${url.origin} could not be reached.`);
     }
     return response;

@@ -112,26 +112,40 @@ export function fundsCurrency(template: Json): string {
   return (code ?? 'ada').toUpperCase();
 }
 
+/**
+ * The largest requested funds a proposal holds (issue 26 item 2): the largest whole number a JavaScript number holds
+ * exactly, well inside PostgreSQL's bigint. A larger one (9223372036854775808, 1e19, 1e308) overflowed the column and
+ * failed the whole import with a 500.
+ */
+export const MAX_FUNDS = Number.MAX_SAFE_INTEGER;
+export const FUNDS_PATH = 'summary.budget.requestedFunds';
+
 export interface ProposalFields {
   title: string | null;
   summary: string | null;
   solution: string | null;
   proposerName: string | null;
   funds: number | null;
+  /** The document asks for more than MAX_FUNDS (or an infinite amount): it cannot be stored. */
+  fundsOutOfRange: boolean;
   currency: string;
   extra: { fields: ProposalExtraField[] };
 }
 
 /** The columns of a proposal, from the paths the Voices app itself reads, and its extra information. */
 export function readProposal(template: Json, payload: Json): ProposalFields {
-  const funds = at(payload, ['summary', 'budget', 'requestedFunds']);
+  const requested = at(payload, FUNDS_PATH.split('.'));
+  // A negative amount or one that is no number reads as "not stated", as before; only one too large to keep is refused.
+  const funds = typeof requested === 'number' && requested >= 0 ? Math.round(requested) : null;
+  const fundsOutOfRange = funds !== null && funds > MAX_FUNDS;
   const title = text(at(payload, ['setup', 'title', 'title']))?.trim();
   return {
     title: title ? title : null,
     summary: text(at(payload, ['summary', 'solution', 'summary'])),
     solution: text(at(payload, ['details', 'solution', 'solution'])),
     proposerName: text(at(payload, ['setup', 'proposer', 'applicant']))?.trim() || null,
-    funds: typeof funds === 'number' && Number.isFinite(funds) && funds >= 0 ? Math.round(funds) : null,
+    funds: fundsOutOfRange ? null : funds,
+    fundsOutOfRange,
     currency: fundsCurrency(template),
     extra: { fields: readExtra(template, payload) },
   };

@@ -1,36 +1,53 @@
 import { Readable, Transform } from 'node:stream';
 
-/** A cell a spreadsheet would read as a formula (=, +, -, @, tab, carriage return first). */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * Where a spreadsheet could start a formula (OWASP "CSV Injection"): a formula character (=, +, -, @, tab, carriage
+ * return) at the start of a text, or right after a character where a spreadsheet may start a new cell (issue 26
+ * item 4). Quoting keeps a cell whole only for a reader that splits on commas; one set to split on `;` (a common
+ * European default), tab or `|` starts a cell after that character inside a note, and a line break or a quote there
+ * can end a row or a quoted part early. The same two patterns for both writers: JavaScript's here, PostgreSQL's in
+ * csvText (a lookbehind would make it one pattern, but PostgreSQL runs one about ten times slower).
+ */
+const FORMULA_CHARACTERS = String.raw`=+@\t\r-`;
+const CELL_STARTS = String.raw`,;\t|\r\n"`;
+const FORMULA_FIRST = new RegExp(`^[${FORMULA_CHARACTERS}]`);
+/** A cell start followed by a formula character: the apostrophe goes between them (`$1'`). */
+const FORMULA_AFTER = String.raw`([${CELL_STARTS}])(?=[${FORMULA_CHARACTERS}])`;
+const formulaAfter = new RegExp(FORMULA_AFTER, 'g');
 
 /**
- * Neutralises formula injection (OWASP "CSV Injection"): a text cell that a spreadsheet would evaluate gets a
- * leading apostrophe. Numbers and booleans are left alone (a negative number stays a number).
+ * Neutralises formula injection: an apostrophe before each formula start, so that no cell a spreadsheet cuts out of
+ * the text begins with a formula. Numbers and booleans are left alone (a negative number stays a number).
  */
 export function neutralise(value: unknown): unknown {
-  return typeof value === 'string' && FORMULA_START.test(value) ? `'${value}` : value;
+  if (typeof value !== 'string') return value;
+  return (FORMULA_FIRST.test(value) ? `'${value}` : value).replace(formulaAfter, "$1'");
 }
 
-/** One RFC 4180 cell: quoted (quotes doubled) when it holds a comma, a quote or a line break; null is empty. */
+/**
+ * One RFC 4180 cell: every text quoted (quotes doubled), as PostgreSQL's FORCE_QUOTE writes the text columns (README:
+ * "quoted cells"); numbers and booleans bare; null and the empty text empty.
+ */
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   const text = value instanceof Date ? String(value.getTime()) : typeof value === 'string' ? value : JSON.stringify(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return text === '' ? '' : `"${text.replace(/"/g, '""')}"`;
 }
 
 /** Rows per chunk of text: chunks of some tens of kB stay young garbage, where whole pages would pile up. */
 const ROWS_PER_CHUNK = 50;
 
 /**
- * An RFC 4180 CSV stream (header row, CRLF, quoting of commas, quotes and newlines) of the rows the pages yield, as
+ * An RFC 4180 CSV stream (header row, CRLF, every text quoted) of the rows the pages yield, as
  * chunks of text of ROWS_PER_CHUNK rows; the next chunk is made only once the client has taken the last one
  * (back-pressure), so one page is in memory at a time and memory stays flat whatever the export's size.
  */
 export function csvStream<Row extends Record<string, unknown>>(columns: readonly (keyof Row & string)[], pages: AsyncIterable<Row[]>) {
   async function* chunks() {
-    yield `${columns.map(cell).join(',')}\r\n`;
+    // The header as COPY's HEADER writes it: the column names (identifiers), bare.
+    yield `${columns.join(',')}\r\n`;
     for await (const page of pages) {
       for (let start = 0; start < page.length; start += ROWS_PER_CHUNK) {
         let text = '';
@@ -84,13 +101,22 @@ export function crlfRows() {
   });
 }
 
+/** A text as a PostgreSQL escape string literal, read alike whatever `standard_conforming_strings` says. */
+const sqlLiteral = (text: string) => `E'${text.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+
 /**
- * A text column as csvStream writes it, in SQL for COPY: formula cells neutralised as `neutralise` does (a leading
- * apostrophe before =, +, -, @, tab or carriage return) and an empty text as an empty cell (COPY would write `""`, to
- * tell it from NULL; csvStream writes both as nothing).
+ * A text column as csvStream writes it, in SQL for COPY: formula starts neutralised as `neutralise` does (the same
+ * patterns, which PostgreSQL's regular expressions read alike) and an empty text as an empty cell (COPY would write
+ * `""`, to tell it from NULL; csvStream writes both as nothing). Its column goes in the COPY's FORCE_QUOTE list.
  */
-export const csvText = (column: string) =>
-  `nullif(case when left(${column}, 1) in ('=', '+', '-', '@', chr(9), chr(13)) then '''' || ${column} else ${column} end, '')`;
+export const csvText = (column: string) => {
+  const first = `case when ${column} ~ ${sqlLiteral(FORMULA_FIRST.source)} then '''' || ${column} else ${column} end`;
+  // A replacement with a group costs PostgreSQL several times a plain match, even where nothing matches: only the
+  // texts that hold a formula after a cell start go through it (most notes don't).
+  const after = `[${CELL_STARTS}][${FORMULA_CHARACTERS}]`;
+  const replaced = `regexp_replace(${first}, ${sqlLiteral(FORMULA_AFTER)}, ${sqlLiteral(String.raw`\1'`)}, 'g')`;
+  return `nullif(case when ${column} ~ ${sqlLiteral(after)} then ${replaced} else ${first} end, '')`;
+};
 
 /** `attachment; filename="<what>-event-<id>-<yyyy-mm-dd>.csv"`: the event and the date in the file name. */
 export function attachment(what: string, eventId: number | null, now = new Date()) {

@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { csvText } from './csv';
+import type { CopyQuery } from './csv-copy';
 import {
   categories,
   moderationAllocations,
@@ -192,7 +193,7 @@ const eventLiteral = (eventId: number) => {
 };
 
 /** The reviews CSV (light or full) of an event, id order; moderation counts from one grouping of the moderations. */
-export function reviewExportCopy(eventId: number, full: boolean) {
+export function reviewExportCopy(eventId: number, full: boolean): CopyQuery {
   const extra = full
     ? `, r.proposal_id, ${csvText('p.pr_id')} as pr_id, ${csvText('p.title')} as proposal_title,
        ${csvText('s.anonymous_id')} as assessor, s.role as assessor_level, r.ranking,
@@ -200,7 +201,7 @@ export function reviewExportCopy(eventId: number, full: boolean) {
        r.feasibility_rating_given, ${csvText('r.feasibility_note')} as feasibility_note,
        r.auditability_rating_given, ${csvText('r.auditability_note')} as auditability_note`
     : '';
-  return `select (r.ranking = 1)::text as valid, r.id as row_id, s.user_id,
+  const query = `select (r.ranking = 1)::text as valid, r.id as row_id, s.user_id,
       coalesce(m.tot, 0) as moderations_tot, coalesce(m.as_valid, 0) as moderations_as_valid${extra}
     from reviews r
     join subscriptions s on s.id = r.subscription_id
@@ -209,21 +210,25 @@ export function reviewExportCopy(eventId: number, full: boolean) {
                from moderations group by review_id) m on m.review_id = r.id
     where r.event_id = ${eventLiteral(eventId)}
     order by r.id`;
+  const textColumns = ['pr_id', 'proposal_title', 'assessor', 'impact_alignment_note', 'feasibility_note', 'auditability_note'];
+  return { query, textColumns: full ? textColumns : [] };
 }
 
 /** The moderations CSV, of one event or all, id order. */
-export function moderationExportCopy(eventId: number | null) {
-  return `select m.id as row_id, m.event_id, m.review_id, s.user_id, ${csvText('s.public_contact')} as public_contact,
+export function moderationExportCopy(eventId: number | null): CopyQuery {
+  const query = `select m.id as row_id, m.event_id, m.review_id, s.user_id, ${csvText('s.public_contact')} as public_contact,
       m.classification, ${csvText('m.predefined_reason')} as predefined_reason, ${csvText('m.rationale')} as rationale
     from moderations m join subscriptions s on s.id = m.subscription_id
     ${eventId === null ? '' : `where m.event_id = ${eventLiteral(eventId)}`}
     order by m.id`;
+  return { query, textColumns: ['public_contact', 'predefined_reason', 'rationale'] };
 }
 
 /** The moderator stats CSV, of one event or all, user order. */
-export function moderatorStatsCopy(eventId: number | null) {
-  return `select s.user_id, count(distinct m.review_id) as reviews_moderated
+export function moderatorStatsCopy(eventId: number | null): CopyQuery {
+  const query = `select s.user_id, count(distinct m.review_id) as reviews_moderated
     from moderations m join subscriptions s on s.id = m.subscription_id
     ${eventId === null ? '' : `where m.event_id = ${eventLiteral(eventId)}`}
     group by s.user_id order by s.user_id`;
+  return { query, textColumns: [] };
 }

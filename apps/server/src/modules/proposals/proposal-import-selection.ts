@@ -3,6 +3,7 @@ import { RegistrationStatus } from '@cr/contract/users';
 import type { CatalystRegistry } from '../../adapters/catalyst-registry';
 import { categoryTitleOfTemplate, readProposal, type ProposalFields } from '../../domain/proposal-document';
 import { ValidationFailure } from '../../errors';
+import { authorsProblem, fieldsProblem } from './proposal-import-limits';
 
 export const importSelectionMessages = {
   unknownTemplate: 'This template is not in the file’s templates.',
@@ -63,7 +64,13 @@ export async function selectDocuments(
 
   const wanted = chosenCategories(options);
   const needStatus = options.accept_non_existent_users === false || options.accept_non_persistent_users === false;
-  const statuses = needStatus ? await authorStatuses(registry, latest) : new Map<string, number>();
+  // Authors past the limits are never looked up: their documents are skipped below.
+  const statuses = needStatus
+    ? await authorStatuses(
+        registry,
+        latest.filter((document) => !authorsProblem(document)),
+      )
+    : new Map<string, number>();
   for (const document of latest) {
     const template = file.templates[templateIdOf(document)]!;
     const schema = template.schema as Record<string, unknown>;
@@ -76,9 +83,9 @@ export async function selectDocuments(
         ? skipped.notSelected
         : !fields.title
           ? skipped.noTitle
-          : needStatus
-            ? authorSkipReason(document.authors, statuses, options)
-            : null;
+          : (fieldsProblem(fields, categoryTitle) ??
+            authorsProblem(document) ??
+            (needStatus ? authorSkipReason(document.authors, statuses, options) : null));
     if (reason) skip(document, reason === skipped.noTitle ? null : fields.title, reason);
     else selection.accepted.push({ document, fields: fields as AcceptedProposal['fields'], categoryTitle });
   }

@@ -1,5 +1,5 @@
 import { importFile, type ImportFile, type ImportOptions, type ParsedImportFile } from '@cr/contract/proposals';
-import { GatewayError } from '../../adapters/catalyst-gateway';
+import { GatewayError, GatewayRefused } from '../../adapters/catalyst-gateway';
 import { AppError, badRequest, ValidationFailure } from '../../errors';
 import { hostPermitted } from '../../lib/outbound';
 import { sampleImportFile } from './sample';
@@ -45,14 +45,16 @@ export async function loadImportFile(settings: GatewaySettings, options: ImportO
 async function readGateway(settings: GatewaySettings, chosenUrl: string | undefined, categories: string[]): Promise<unknown> {
   const url = chosenUrl ?? settings.gatewayUrl;
   if (!url || !settings.gateway) throw badRequest(importSourceMessages.noGateway);
+  const notAllowed = (msg: string) => new ValidationFailure([{ loc: ['body', 'import_options', 'gateway_url'], msg, type: 'not_allowed' }]);
   if (!hostPermitted(new URL(url), { sourceUrl: settings.gatewayUrl, allowlist: settings.gatewayAllowlist ?? [] })) {
-    throw new ValidationFailure([
-      { loc: ['body', 'import_options', 'gateway_url'], msg: importSourceMessages.gatewayNotAllowed, type: 'not_allowed' },
-    ]);
+    throw notAllowed(importSourceMessages.gatewayNotAllowed);
   }
   try {
     return await settings.gateway(url, { categories });
   } catch (error) {
+    // A gateway_url the admin gave that resolves to a private address is their request refused (422, issue 26 item 9),
+    // as a host outside the allowlist is; PROPOSALS_SOURCE_URL refused, or any gateway failing, is 502.
+    if (error instanceof GatewayRefused && chosenUrl) throw notAllowed(error.message);
     if (error instanceof GatewayError) throw new AppError(502, error.message);
     throw error;
   }

@@ -212,9 +212,23 @@ export async function updateProposal(db: DbOrTx, id: number, values: Partial<Pro
     .where(eq(proposals.id, id));
 }
 
+/**
+ * Rows (or ids) per author statement (issue 26 item 3): an import writes up to 500 proposals' authors at once, and one
+ * statement of them all could pass PostgreSQL's 65,535 bind parameters or overflow the query builder's stack.
+ */
+const AUTHOR_ROWS_PER_STATEMENT = 2_000;
+
 export async function replaceAuthors(db: DbOrTx, proposalIds: number[], rows: { proposalId: number; catalystKey: string }[]) {
-  if (proposalIds.length > 0) await db.delete(proposalAuthors).where(inArray(proposalAuthors.proposalId, proposalIds));
-  if (rows.length > 0) await db.insert(proposalAuthors).values(rows).onConflictDoNothing();
+  for (let start = 0; start < proposalIds.length; start += AUTHOR_ROWS_PER_STATEMENT) {
+    const batch = proposalIds.slice(start, start + AUTHOR_ROWS_PER_STATEMENT);
+    await db.delete(proposalAuthors).where(inArray(proposalAuthors.proposalId, batch));
+  }
+  for (let start = 0; start < rows.length; start += AUTHOR_ROWS_PER_STATEMENT) {
+    await db
+      .insert(proposalAuthors)
+      .values(rows.slice(start, start + AUTHOR_ROWS_PER_STATEMENT))
+      .onConflictDoNothing();
+  }
 }
 
 // ---------- allocation ----------
