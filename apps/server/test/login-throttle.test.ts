@@ -3,17 +3,9 @@ import { eq, like } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { rateLimits, users } from '../src/db/schema/index';
 import { busyMessage, createGate } from '../src/lib/password-hasher';
-import { API, databaseKinds, useTestApp } from './build-test-app';
+import { databaseKinds, useTestApp } from './build-test-app';
 import { uniqueName } from './fixtures';
-
-const loginFrom = (ctx: ReturnType<typeof useTestApp>, catalystId: string, password: string, remoteAddress: string) =>
-  ctx.app.inject({
-    method: 'POST',
-    url: `${API}/users/token/login`,
-    payload: new URLSearchParams({ username: catalystId, password }).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    remoteAddress,
-  });
+import { loginFrom } from './login-requests';
 
 /** Runs `count` tasks, at most `width` at once (a client's parallel tabs); their results in order. */
 async function inParallel<T>(count: number, width: number, task: (index: number) => Promise<T>): Promise<T[]> {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { rateLimits } from '../src/db/schema/index';
 import { API, databaseKinds, useTestApp } from './build-test-app';
 import { uniqueName } from './fixtures';
+import { loginFrom } from './login-requests';
 import { backoffSeconds } from '../src/modules/accounts/guess-guard';
 
 const TOO_MANY = { message: 'Too many attempts. Please wait a few minutes and try again.' };
@@ -14,15 +15,6 @@ function expectTooMany(response: { statusCode: number; json(): unknown; headers:
   expect(retryAfter).toBeGreaterThan(0);
   expect(retryAfter).toBeLessThanOrEqual(900);
 }
-
-const loginFrom = (ctx: ReturnType<typeof useTestApp>, catalystId: string, password: string, remoteAddress: string) =>
-  ctx.app.inject({
-    method: 'POST',
-    url: `${API}/users/token/login`,
-    payload: new URLSearchParams({ username: catalystId, password }).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    remoteAddress,
-  });
 
 const resetRequestFrom = (ctx: ReturnType<typeof useTestApp>, catalystId: string, remoteAddress: string) =>
   ctx.app.inject({
