@@ -30,6 +30,7 @@ import { eventsRoutes } from './modules/events/events.routes';
 import { createEventConfigService } from './modules/events/event-config.service';
 import { eventConfigRoutes } from './modules/events/event-config.routes';
 import { createSubscriptionsService } from './modules/subscriptions/subscriptions.service';
+import { createInvitationsService } from './modules/subscriptions/invitations.service';
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes';
 import { createAuditService } from './modules/system/audit.service';
 import { auditRoutes, healthRoutes, outboxRoutes } from './modules/system/system.routes';
@@ -118,7 +119,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerSwagger(app, API_PREFIX);
 
   // Adapters and helpers first, then the services strictly in dependency order (each uses only those above it):
-  // lookups (a leaf) → events, event config, status → runs, verification → subscriptions → user info, reviews,
+  // lookups (a leaf) → events, event config, status → runs, verification → subscriptions, invitations → user info, reviews,
   // proposals → accounts.
   const jwt = createJwt(options.jwtSecret, config.ACCESS_TOKEN_TTL_SECONDS);
   const rateLimiter = createRateLimiter(db, config.RATE_LIMIT_WINDOW_SECONDS);
@@ -148,7 +149,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const status = createStatusService(db);
   const runs = createRunsService({ db, events });
   const verification = createVerificationService({ db, provider: options.verificationProvider ?? createVerificationProvider(config) });
-  const subscriptions = createSubscriptionsService({ db, events, eventConfig, verification, lookups });
+  const subscriptions = createSubscriptionsService({ db, events, eventConfig, verification });
+  const invitations = createInvitationsService({ db, events, eventConfig, verification, lookups });
   const userInfo = createUserInfoService(db, {
     subscriptions,
     lookups,
@@ -238,7 +240,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(eventsRoutes, { events });
       await api.register(eventConfigRoutes, { eventConfig });
       await api.register(statusRoutes, { status });
-      await api.register(subscriptionsRoutes, { subscriptions });
+      await api.register(subscriptionsRoutes, { subscriptions, invitations });
       await api.register(verificationRoutes, { verification });
       await api.register(reviewsRoutes, { reviews });
       await api.register(moderationsRoutes, { moderations, reviews });

@@ -1,12 +1,8 @@
 import { resolve } from 'node:path';
-import type { CliDeps } from './cli-commands';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, type CliDeps } from './cli-deps';
 import { ConfigError } from './config';
 import { DatabaseLockedError } from './db/client';
 import { backupEmbedded, BackupError, restoreEmbedded } from './db/embedded-backup';
-
-const EXIT_OK = 0;
-const EXIT_FAILED = 1;
-const EXIT_USAGE = 2;
 
 /**
  * `backup <file>` and `restore <file> [--replace]`: the embedded database's copy (README "Backup and restore"). Both

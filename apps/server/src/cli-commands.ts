@@ -7,23 +7,10 @@ import { findAccountByCatalystId, updateUser } from './modules/accounts/accounts
 import { insertAuditEntry } from './modules/system/audit.repository';
 import { SCALE_PASSWORD, seedScale } from './scale-seed';
 import { runBackupCommand } from './cli-backup';
-
-/** What the operator commands need; `open` is called only by commands that use the database. */
-export interface CliDeps {
-  /** Loads the configuration and opens the database (the embedded one is locked to this process until closed). */
-  open(): Promise<{ database: Database; adminCatalystIds: string[] }>;
-  /** Where the database is, without opening it (backup and restore); loads the configuration. */
-  storage?(): { databaseUrl?: string | undefined; dataDir: string };
-  out(line: string): void;
-  err(line: string): void;
-}
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, type CliDeps } from './cli-deps';
 
 /** A refusal the operator can act on: printed as it is, exit code 1. */
 export class CliError extends Error {}
-
-export const EXIT_OK = 0;
-export const EXIT_FAILED = 1;
-export const EXIT_USAGE = 2;
 
 export const usage = [
   'Usage: npm run cli -- <command> [argument]',

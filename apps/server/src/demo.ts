@@ -13,7 +13,7 @@ import { proposalAllocationRun } from './modules/proposals/proposal-allocation.s
 import { createRunsService } from './modules/runs/runs.service';
 import { createProposalImportService } from './modules/proposals/proposal-import.service';
 import { insertSubscription } from './modules/subscriptions/subscriptions.repository';
-import { newAnonymousId } from './modules/subscriptions/subscriptions.service';
+import { newAnonymousId } from './modules/subscriptions/anonymous-id';
 import { findAccountByCatalystId } from './modules/accounts/accounts.repository';
 import { ReviewerLevel, SubscriptionStatus } from '@cr/contract/subscriptions';
 import { MODERATION_ALLOCATION_DEFAULTS } from '@cr/contract/moderations';

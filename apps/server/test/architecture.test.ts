@@ -1,58 +1,19 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { findCycle, importsOf, sourceFilesUnder } from './import-graph';
 
 const src = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
 const modulesDir = join(src, 'modules');
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? filesUnder(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
-  );
-}
-
-/** The relative imports of a file (static, type-only, re-exports and dynamic ones), resolved to files. */
-function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  const specs = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((match) => match[1]!);
-  return specs.map((spec) => {
-    const target = resolve(dirname(file), spec);
-    return target.endsWith('.ts') ? target : `${target}.ts`;
-  });
-}
 
 const moduleOf = (file: string) => {
   const path = relative(modulesDir, file);
   return path.startsWith('..') ? null : path.split(sep)[0]!;
 };
 
-/** A cycle in a directed graph (as the list of its nodes, first one repeated at the end), or null. */
-function findCycle(graph: Map<string, Set<string>>): string[] | null {
-  const state = new Map<string, 'open' | 'done'>();
-  const path: string[] = [];
-  const visit = (node: string): string[] | null => {
-    if (state.get(node) === 'done') return null;
-    if (state.get(node) === 'open') return [...path.slice(path.indexOf(node)), node];
-    state.set(node, 'open');
-    path.push(node);
-    for (const next of graph.get(node) ?? []) {
-      const cycle = visit(next);
-      if (cycle) return cycle;
-    }
-    path.pop();
-    state.set(node, 'done');
-    return null;
-  };
-  for (const node of graph.keys()) {
-    const cycle = visit(node);
-    if (cycle) return cycle;
-  }
-  return null;
-}
-
 describe('architecture: the server modules form a one-way graph (issue 11 item 3)', () => {
-  const files = filesUnder(modulesDir);
+  const files = sourceFilesUnder(modulesDir);
 
   it('finds a cycle when there is one (the check itself works)', () => {
     const graph = new Map([

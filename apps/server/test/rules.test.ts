@@ -9,7 +9,7 @@ import { ensureCategories } from '../src/modules/events/events.repository';
 import { insertProposals, replaceAuthors } from '../src/modules/proposals/proposals.repository';
 import { insertReview } from '../src/modules/reviews/reviews.repository';
 import { insertSubscription } from '../src/modules/subscriptions/subscriptions.repository';
-import { newAnonymousId } from '../src/modules/subscriptions/subscriptions.service';
+import { newAnonymousId } from '../src/modules/subscriptions/anonymous-id';
 import { databaseKinds, useTestApp } from './build-test-app';
 import { eventFixtures } from './event-fixtures';
 

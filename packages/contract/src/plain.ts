@@ -1,5 +1,3 @@
-import type { UserInfo } from './users';
-
 /**
  * The codes and rules the web app needs on every page (navigation, bars, stage, the proposals table), without zod:
  * importing a schema module pulls all of zod into the first load (issue 16). The schema modules re-export these, so
@@ -98,13 +96,22 @@ export type SubscriptionStatusValue = (typeof SubscriptionStatus)[keyof typeof S
 export const ReviewerLevel = { level_0: 0, level_1: 1, level_2: 2 } as const;
 export type ReviewerLevelValue = (typeof ReviewerLevel)[keyof typeof ReviewerLevel];
 
+/**
+ * What the reviewer rules below read of a user; `UserInfo` (users.ts) has this shape. Named here rather than imported,
+ * as users.ts builds on this file and a type-only import back would close a loop (issue 26 item 17).
+ */
+export interface ReviewerFacts {
+  catalyst_id: { status: number; rbac_reg_status: number };
+  extra: { subscriptions: readonly { event_id: number; role: number; status: number }[] };
+}
+
 /** A user's account may do reviewer work: active, and validated on the blockchain (spec §4 "fully activated"). */
-export function accountReady(user: Pick<UserInfo, 'catalyst_id'>): boolean {
+export function accountReady(user: Pick<ReviewerFacts, 'catalyst_id'>): boolean {
   return user.catalyst_id.status === AccountStatus.active && user.catalyst_id.rbac_reg_status === RegistrationStatus.persistent;
 }
 
 /** Whether the user can review an event: a ready account and an active LV0 or LV1 subscription to it (DOMAIN.md "Reviews"). */
-export function canReview(user: Pick<UserInfo, 'catalyst_id' | 'extra'>, eventId: number): boolean {
+export function canReview(user: ReviewerFacts, eventId: number): boolean {
   return (
     accountReady(user) &&
     user.extra.subscriptions.some(
@@ -114,7 +121,7 @@ export function canReview(user: Pick<UserInfo, 'catalyst_id' | 'extra'>, eventId
 }
 
 /** Whether the user moderates an event: a ready account and an active level-2 subscription to it. */
-export function isModerator(user: Pick<UserInfo, 'catalyst_id' | 'extra'>, eventId: number): boolean {
+export function isModerator(user: ReviewerFacts, eventId: number): boolean {
   return (
     accountReady(user) &&
     user.extra.subscriptions.some(

@@ -1,7 +1,8 @@
-import { Box, Group, Loader, Paper, Stack, Text, useMantineTheme, type MantineBreakpoint } from '@mantine/core';
+import { Box, Group, Paper, Stack, Text, useMantineTheme, type MantineBreakpoint } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { Key, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LoadingLine } from './loading-line';
 
 /**
  * Whether the window is narrower than a breakpoint (Mantine's `sm` = 768 px by default). Read at the first render, so
@@ -98,12 +99,7 @@ function CardList<Row>({
       ))}
       {isLoading && (
         <li>
-          <Group justify="center" gap="xs" py="sm">
-            <Loader size="sm" aria-hidden />
-            <Text size="sm" c="dimmed">
-              {t('common.loading')}
-            </Text>
-          </Group>
+          <LoadingLine />
         </li>
       )}
       {!isLoading && rows.length === 0 && (

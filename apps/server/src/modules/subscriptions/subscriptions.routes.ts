@@ -5,12 +5,16 @@ import { errorBody, validationErrorBody } from '@cr/contract/common';
 import { invitationAnswerBody, invitationBody, newSubscriptionBody } from '@cr/contract/subscriptions';
 import { subscriptionPublic } from '@cr/contract/users';
 import { activeUser, currentUser } from '../../plugins/auth';
+import type { InvitationsService } from './invitations.service';
 import type { SubscriptionsService } from './subscriptions.service';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 422: validationErrorBody };
 
 /** Spec §7 "Subscriptions". */
-export async function subscriptionsRoutes(app: FastifyInstance, options: { subscriptions: SubscriptionsService }) {
+export async function subscriptionsRoutes(
+  app: FastifyInstance,
+  options: { subscriptions: SubscriptionsService; invitations: InvitationsService },
+) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.post(
     '/subscriptions/',
@@ -28,7 +32,7 @@ export async function subscriptionsRoutes(app: FastifyInstance, options: { subsc
       config: { access: 'user' },
       schema: { tags: ['subscriptions'], body: invitationAnswerBody, response: { 200: z.array(subscriptionPublic), ...errors } },
     },
-    (request) => options.subscriptions.answerInvitation(activeUser(request).id, request.body.invitation_answer),
+    (request) => options.invitations.answerInvitation(activeUser(request).id, request.body.invitation_answer),
   );
 
   api.post(
@@ -37,6 +41,6 @@ export async function subscriptionsRoutes(app: FastifyInstance, options: { subsc
       config: { access: 'admin' },
       schema: { tags: ['subscriptions'], body: invitationBody, response: { 201: z.array(subscriptionPublic), ...errors } },
     },
-    async (request, reply) => reply.code(201).send(await options.subscriptions.invite(currentUser(request).id, request.body.invitation)),
+    async (request, reply) => reply.code(201).send(await options.invitations.invite(currentUser(request).id, request.body.invitation)),
   );
 }

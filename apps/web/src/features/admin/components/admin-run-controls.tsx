@@ -1,14 +1,16 @@
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
 import type { ReactNode } from 'react';
-import type { Control, FieldValues, Path, UseFormReturn } from 'react-hook-form';
+import { useForm, type Control, type DefaultValues, type FieldValues, type Path } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { DryRunResult, DryRunSwitch, RunConfirmModal, RunProgress, RunResultModal } from './run-controls';
 import { useRunFlow } from './use-run-flow';
 
 /**
  * The i18n keys of one run's texts: the form's name, its intro, the notice once it ran for good, its button, the
- * dry-run title and the two modals.
+ * dry-run title, the two modals and the toasts after a real run and after a failure.
  */
 export interface RunLabels {
   formLabel: string;
@@ -21,6 +23,8 @@ export interface RunLabels {
   confirm: string;
   confirmText: string;
   resultTitle: string;
+  success: string;
+  failed: string;
 }
 
 /** The run's i18n keys under one prefix (`adminRuns.outcomes` → `adminRuns.outcomes.submit`, …). */
@@ -36,6 +40,8 @@ export function runLabels(prefix: string, overrides: Partial<RunLabels> = {}): R
     confirm: `${prefix}.confirm`,
     confirmText: `${prefix}.confirmText`,
     resultTitle: `${prefix}.statsTitle`,
+    success: `${prefix}.success`,
+    failed: `${prefix}.failed`,
     ...overrides,
   };
 }
@@ -62,30 +68,56 @@ export function useAdminRun<TParams extends { dry_run: boolean }, TResult>(
 }
 
 /**
+ * An admin run's form (validated by the contract's schema as the admin types, spec §2.17) and its flow, with the run's
+ * texts: what `AdminRunControls` draws. The mutation hook stays the form's own; this only runs it.
+ */
+export function useAdminRunForm<TInput extends FieldValues, TParams extends { dry_run: boolean }, TResult>({
+  schema,
+  defaultValues,
+  mutation,
+  labels,
+  isDryRun,
+}: {
+  schema: z.ZodType<TParams, TInput>;
+  defaultValues: DefaultValues<TInput>;
+  mutation: { mutateAsync: (params: TParams) => Promise<TResult>; isPending: boolean };
+  labels: RunLabels;
+  /** Whether a result came from a dry run (no success toast); by default, whether it was asked for one. */
+  isDryRun?: (result: TResult, params: TParams) => boolean;
+}) {
+  const form = useForm<TInput, unknown, TParams>({ resolver: zodResolver(schema), mode: 'onChange', defaultValues });
+  const flow = useAdminRun((params: TParams) => mutation.mutateAsync(params), labels, isDryRun);
+  return { form, flow, isPending: mutation.isPending, labels };
+}
+export type AdminRun<TInput extends FieldValues, TParams extends { dry_run: boolean }, TResult> = ReturnType<
+  typeof useAdminRunForm<TInput, TParams, TResult>
+>;
+
+/**
  * The controls every admin run shares (spec §2.17): the form around the run's own fields, the dry-run switch (on by
  * default, enabled after the first submit attempt), the submit button with the dry run's progress, the dry run's
  * result below the form, the warning modal before a real run and the statistics modal after it.
  *
  * Above the fields: the run's intro and, while `disabled` (a run that can't run again, because it ran), the notice
  * that it ran (`generatedTestId` names it for tests), then `before`. `disabled` locks the whole form; the button is
- * also disabled while a run is under way and while the form is invalid.
+ * also disabled while a run is under way and, unless `isSubmitEnabledWhileInvalid`, while the form is invalid.
  */
 export function AdminRunControls<TInput extends FieldValues, TParams extends { dry_run: boolean }, TResult>({
-  form,
-  flow,
-  isPending,
+  run,
   disabled = false,
-  labels,
+  isSubmitEnabledWhileInvalid = false,
   generatedTestId,
   renderResult,
   before,
   children,
 }: {
-  form: UseFormReturn<TInput, unknown, TParams>;
-  flow: ReturnType<typeof useRunFlow<TParams, TResult>>;
-  isPending: boolean;
+  run: AdminRun<TInput, TParams, TResult>;
   disabled?: boolean;
-  labels: RunLabels;
+  /**
+   * For a form that is invalid before the admin did anything wrong (Import: no file chosen yet): a disabled button
+   * would not say why, a submit shows what is missing.
+   */
+  isSubmitEnabledWhileInvalid?: boolean;
   generatedTestId?: string;
   /** The result of a run, shown below the form after a dry run and in the statistics modal after a real run. */
   renderResult: (result: TResult) => ReactNode;
@@ -95,6 +127,7 @@ export function AdminRunControls<TInput extends FieldValues, TParams extends { d
   children: ReactNode;
 }) {
   const { t } = useTranslation();
+  const { form, flow, isPending, labels } = run;
   const onSubmit = form.handleSubmit((values) => flow.submit(values));
   const isDryRunning = isPending && !flow.isConfirming;
   return (
@@ -119,7 +152,11 @@ export function AdminRunControls<TInput extends FieldValues, TParams extends { d
             disabled={disabled || isPending}
           />
           <Group>
-            <Button type="submit" loading={isDryRunning} disabled={disabled || isPending || !form.formState.isValid}>
+            <Button
+              type="submit"
+              loading={isDryRunning}
+              disabled={disabled || isPending || (!isSubmitEnabledWhileInvalid && !form.formState.isValid)}
+            >
               {t(labels.submit)}
             </Button>
             {isDryRunning && <RunProgress label={t('adminRuns.runningDry')} />}

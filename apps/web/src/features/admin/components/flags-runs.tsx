@@ -1,27 +1,20 @@
-import { Alert, Button, FileInput, Group, NumberInput, Stack, Table, Text, Title } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  AI_GENERATED_THRESHOLD_DEFAULT,
-  SIMILARITY_THRESHOLD_DEFAULT,
-  computeFlagsParams,
-  type ComputeFlagsParams,
-} from '@cr/contract/flags';
+import { Alert, Button, FileInput, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { AI_GENERATED_THRESHOLD_DEFAULT, SIMILARITY_THRESHOLD_DEFAULT, computeFlagsParams } from '@cr/contract/flags';
 import { IconFileUpload } from '@tabler/icons-react';
 import { useId, useState } from 'react';
-import { Controller, useForm, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { fieldError } from '../../../components/form-field';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useComputeFlags, useImportFlags, type FlagRunResult } from '../api/moderation-runs';
 import { readFlagsFile, type ReadFlags } from './flags-file';
-import { AdminRunControls, runLabels, useAdminRun } from './admin-run-controls';
+import { AdminRunControls, runLabels, useAdminRunForm } from './admin-run-controls';
+import { RunNumberFields, type RunNumberSpec } from './run-controls';
 
-type ParamsInput = z.input<typeof computeFlagsParams>;
-const THRESHOLDS = [
-  { name: 'similarity_threshold', min: 0.5, max: 1 },
-  { name: 'ai_generated_threshold', min: 0, max: 1 },
-] as const;
+/** The thresholds of DOMAIN.md "Flags", in steps of 0.05; each has its default, so neither is marked required. */
+const THRESHOLDS: RunNumberSpec<z.input<typeof computeFlagsParams>>[] = [
+  { name: 'similarity_threshold', min: 0.5, max: 1, step: 0.05, decimalScale: 2, isRequired: false },
+  { name: 'ai_generated_threshold', min: 0, max: 1, step: 0.05, decimalScale: 2, isRequired: false },
+];
 const TYPES = ['profanity', 'similarity', 'ai_generated'] as const;
 
 /** How many reviews a flag run flagged, in all and per type. */
@@ -55,20 +48,16 @@ export function FlagRunStatsView({ stats }: { stats: FlagRunResult }) {
 export function ComputeFlagsForm({ eventId }: { eventId: number }) {
   const { t } = useTranslation();
   const headingId = useId();
-  const compute = useComputeFlags();
-  const form = useForm<ParamsInput, unknown, ComputeFlagsParams>({
-    resolver: zodResolver(computeFlagsParams),
-    mode: 'onChange',
+  const run = useAdminRunForm({
+    schema: computeFlagsParams,
     defaultValues: {
       event_id: eventId,
       similarity_threshold: SIMILARITY_THRESHOLD_DEFAULT,
       ai_generated_threshold: AI_GENERATED_THRESHOLD_DEFAULT,
       dry_run: true,
     },
-  });
-  const flow = useAdminRun((params: ComputeFlagsParams) => compute.mutateAsync(params), {
-    success: 'adminRuns.flags.success',
-    failed: 'adminRuns.flags.failed',
+    mutation: useComputeFlags(),
+    labels: runLabels('adminRuns.flags', { formLabel: 'adminRuns.flags.title', resultTitle: 'adminRuns.flags.resultTitle' }),
   });
 
   return (
@@ -76,38 +65,8 @@ export function ComputeFlagsForm({ eventId }: { eventId: number }) {
       <Title order={3} size="h4" id={headingId}>
         {t('adminRuns.flags.title')}
       </Title>
-      <AdminRunControls
-        form={form}
-        flow={flow}
-        isPending={compute.isPending}
-        labels={runLabels('adminRuns.flags', { formLabel: 'adminRuns.flags.title', resultTitle: 'adminRuns.flags.resultTitle' })}
-        renderResult={(stats: FlagRunResult) => <FlagRunStatsView stats={stats} />}
-      >
-        {THRESHOLDS.map(({ name, min, max }) => {
-          const label = t(`adminRuns.flags.${name}`);
-          return (
-            <Controller
-              key={name}
-              control={form.control}
-              name={name}
-              render={({ field }) => (
-                <NumberInput
-                  label={label}
-                  description={t(`adminRuns.flags.${name}Hint`)}
-                  min={min}
-                  max={max}
-                  step={0.05}
-                  decimalScale={2}
-                  value={field.value}
-                  onChange={(next) => field.onChange(typeof next === 'number' ? next : next === '' ? undefined : Number(next))}
-                  onBlur={field.onBlur}
-                  error={fieldError(form as unknown as UseFormReturn<ParamsInput>, name, label)}
-                  disabled={compute.isPending}
-                />
-              )}
-            />
-          );
-        })}
+      <AdminRunControls run={run} renderResult={(stats: FlagRunResult) => <FlagRunStatsView stats={stats} />}>
+        <RunNumberFields form={run.form} prefix="adminRuns.flags" fields={THRESHOLDS} disabled={run.isPending} />
       </AdminRunControls>
     </Stack>
   );

@@ -1,20 +1,17 @@
-import { Button, FileInput, Group, Radio, Stack, Text, TextInput } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { FileInput, Radio, Stack, TextInput } from '@mantine/core';
 import { IconFileUpload } from '@tabler/icons-react';
 import type { Category } from '@cr/contract/events';
 import { importOptions, type ImportOptions, type ImportOptionsInput, type ImportResult } from '@cr/contract/proposals';
 import { useState } from 'react';
-import { Controller, useForm, type UseFormReturn } from 'react-hook-form';
+import { Controller, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { AppMultiSelect } from '../../../components/app-multi-select';
 import { fieldError } from '../../../components/form-field';
 import { FormSwitch } from '../../../components/form-switch';
-import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useImportProposals } from '../api/proposal-runs';
 import { readImportFile, type ReadImportFile } from './import-file';
 import { ImportResultView } from './import-result';
-import { DryRunResult, DryRunSwitch, RunConfirmModal, RunProgress, RunResultModal } from './run-controls';
-import { useRunFlow } from './use-run-flow';
+import { AdminRunControls, runLabels, useAdminRunForm } from './admin-run-controls';
 
 const SOURCES = ['sample', 'file', 'gateway'] as const;
 type Source = (typeof SOURCES)[number];
@@ -37,22 +34,15 @@ export function ImportProposalsForm({ eventId, categories }: { eventId: number; 
   const { t } = useTranslation();
   const mutation = useImportProposals(eventId);
   const [upload, setUpload] = useState<{ file: File; read?: ReadImportFile } | null>(null);
-  const form = useForm<ImportOptionsInput, unknown, ImportOptions>({
-    resolver: zodResolver(importOptions),
-    mode: 'onChange',
+  const run = useAdminRunForm({
+    schema: importOptions,
     defaultValues: { source: 'file', categories: [], accept_non_existent_users: true, accept_non_persistent_users: true, dry_run: true },
+    mutation: { mutateAsync: (options: ImportOptions) => mutation.mutateAsync(toRequest(options)), isPending: mutation.isPending },
+    labels: runLabels('adminRuns.import', { resultTitle: 'adminRuns.import.resultTitle' }),
+    // The answer says whether the import ran for good (the success toast is for that).
+    isDryRun: (result: ImportResult) => result.dry_run,
   });
-  const flow = useRunFlow(async (options: ImportOptions): Promise<ImportResult | undefined> => {
-    try {
-      const result = await mutation.mutateAsync(options);
-      if (!result.dry_run) notifySuccess('adminRuns.import.success');
-      return result;
-    } catch (error) {
-      notifyError(error, 'adminRuns.import.failed');
-      return undefined;
-    }
-  });
-  const onSubmit = form.handleSubmit((values) => flow.submit(toRequest(values)));
+  const { form } = run;
 
   const source = form.watch('source') ?? 'file';
   const eventTitles = categories.map((category) => category.title);
@@ -88,127 +78,94 @@ export function ImportProposalsForm({ eventId, categories }: { eventId: number; 
   const readError = upload?.read && !upload.read.ok ? upload.read : null;
   const errorOf = (name: 'file' | 'gateway_url', label: string) =>
     fieldError(form as unknown as UseFormReturn<ImportOptionsInput>, name, label);
-  const isDryRunning = mutation.isPending && !flow.isConfirming;
 
   return (
-    <Stack gap="lg">
-      <form onSubmit={onSubmit} noValidate aria-label={t('adminRuns.import.formLabel')}>
-        <Stack gap="md" maw={560}>
-          <Text size="sm" c="dimmed">
-            {t('adminRuns.import.intro')}
-          </Text>
-          <Controller
-            control={form.control}
-            name="source"
-            render={({ field }) => (
-              <Radio.Group
-                label={t('adminRuns.import.source')}
-                value={field.value ?? 'file'}
-                onChange={(value) => {
-                  const next = value as Source;
-                  field.onChange(next);
-                  if (next !== 'gateway') form.setValue('gateway_url', undefined, { shouldValidate: true });
-                  keepOffered(titlesFor(next, upload?.read));
-                }}
-              >
-                <Stack gap="xs" mt="xs">
-                  {SOURCES.map((option) => (
-                    <Radio
-                      key={option}
-                      value={option}
-                      label={t(`adminRuns.import.sources.${option}`)}
-                      description={t(`adminRuns.import.sourceHints.${option}`)}
-                    />
-                  ))}
-                </Stack>
-              </Radio.Group>
-            )}
-          />
-          {source === 'file' && (
-            <FileInput
-              label={fileLabel}
-              description={t('adminRuns.import.fileHint')}
-              placeholder={t('adminRuns.import.filePlaceholder')}
-              accept="application/json,.json"
-              leftSection={<IconFileUpload size={16} aria-hidden />}
-              clearable
-              clearButtonProps={{ 'aria-label': t('adminRuns.import.clearFile') }}
-              withAsterisk
-              // Mantine's placeholder grey falls below 4.5:1 on white.
-              styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
-              value={upload?.file ?? null}
-              onChange={(file) => void chooseFile(file)}
-              error={readError ? t(`adminRuns.import.${readError.error}`, { detail: readError.detail ?? '' }) : errorOf('file', fileLabel)}
-            />
-          )}
-          {source === 'gateway' && (
-            <TextInput
-              type="url"
-              label={t('adminRuns.import.gatewayUrl')}
-              description={t('adminRuns.import.gatewayUrlHint')}
-              placeholder="https://gateway.example.org"
-              {...form.register('gateway_url', {
-                setValueAs: (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined),
-              })}
-              error={errorOf('gateway_url', t('adminRuns.import.gatewayUrl'))}
-            />
-          )}
-          <Controller
-            control={form.control}
-            name="categories"
-            render={({ field }) => (
-              <AppMultiSelect
-                label={t('adminRuns.import.categories')}
-                description={t(
-                  source === 'file' && upload?.read?.ok ? 'adminRuns.import.categoriesFromFile' : 'adminRuns.import.categoriesHint',
-                )}
-                data={options}
-                value={field.value ?? []}
-                onChange={field.onChange}
-                onBlur={field.onBlur}
-                clearable
-              />
-            )}
-          />
-          <FormSwitch
-            control={form.control}
-            name="accept_non_existent_users"
-            label={t('adminRuns.import.accept_non_existent_users')}
-            description={t('adminRuns.import.acceptNonExistentHint')}
-          />
-          <FormSwitch
-            control={form.control}
-            name="accept_non_persistent_users"
-            label={t('adminRuns.import.accept_non_persistent_users')}
-            description={t('adminRuns.import.acceptNonPersistentHint')}
-          />
-          <DryRunSwitch control={form.control} name="dry_run" submitCount={form.formState.submitCount} />
-          <Group>
-            <Button type="submit" loading={isDryRunning}>
-              {t('adminRuns.import.submit')}
-            </Button>
-            {isDryRunning && <RunProgress label={t('adminRuns.runningDry')} />}
-          </Group>
-        </Stack>
-      </form>
-      {flow.dryRunResult && (
-        <DryRunResult title={t('adminRuns.import.dryRunTitle')}>
-          <ImportResultView result={flow.dryRunResult} />
-        </DryRunResult>
+    <AdminRunControls run={run} isSubmitEnabledWhileInvalid renderResult={(result: ImportResult) => <ImportResultView result={result} />}>
+      <Controller
+        control={form.control}
+        name="source"
+        render={({ field }) => (
+          <Radio.Group
+            label={t('adminRuns.import.source')}
+            value={field.value ?? 'file'}
+            onChange={(value) => {
+              const next = value as Source;
+              field.onChange(next);
+              if (next !== 'gateway') form.setValue('gateway_url', undefined, { shouldValidate: true });
+              keepOffered(titlesFor(next, upload?.read));
+            }}
+          >
+            <Stack gap="xs" mt="xs">
+              {SOURCES.map((option) => (
+                <Radio
+                  key={option}
+                  value={option}
+                  label={t(`adminRuns.import.sources.${option}`)}
+                  description={t(`adminRuns.import.sourceHints.${option}`)}
+                />
+              ))}
+            </Stack>
+          </Radio.Group>
+        )}
+      />
+      {source === 'file' && (
+        <FileInput
+          label={fileLabel}
+          description={t('adminRuns.import.fileHint')}
+          placeholder={t('adminRuns.import.filePlaceholder')}
+          accept="application/json,.json"
+          leftSection={<IconFileUpload size={16} aria-hidden />}
+          clearable
+          clearButtonProps={{ 'aria-label': t('adminRuns.import.clearFile') }}
+          withAsterisk
+          // Mantine's placeholder grey falls below 4.5:1 on white.
+          styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
+          value={upload?.file ?? null}
+          onChange={(file) => void chooseFile(file)}
+          error={readError ? t(`adminRuns.import.${readError.error}`, { detail: readError.detail ?? '' }) : errorOf('file', fileLabel)}
+        />
       )}
-      <RunConfirmModal
-        opened={flow.isConfirming}
-        title={t('adminRuns.import.confirmTitle')}
-        confirmLabel={t('adminRuns.import.confirm')}
-        isRunning={mutation.isPending}
-        onCancel={flow.cancel}
-        onConfirm={() => void flow.confirm()}
-      >
-        {t('adminRuns.import.confirmText')}
-      </RunConfirmModal>
-      <RunResultModal opened={flow.realRunResult !== null} title={t('adminRuns.import.resultTitle')} onClose={flow.closeResult}>
-        {flow.realRunResult && <ImportResultView result={flow.realRunResult} />}
-      </RunResultModal>
-    </Stack>
+      {source === 'gateway' && (
+        <TextInput
+          type="url"
+          label={t('adminRuns.import.gatewayUrl')}
+          description={t('adminRuns.import.gatewayUrlHint')}
+          placeholder="https://gateway.example.org"
+          {...form.register('gateway_url', {
+            setValueAs: (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined),
+          })}
+          error={errorOf('gateway_url', t('adminRuns.import.gatewayUrl'))}
+        />
+      )}
+      <Controller
+        control={form.control}
+        name="categories"
+        render={({ field }) => (
+          <AppMultiSelect
+            label={t('adminRuns.import.categories')}
+            description={t(
+              source === 'file' && upload?.read?.ok ? 'adminRuns.import.categoriesFromFile' : 'adminRuns.import.categoriesHint',
+            )}
+            data={options}
+            value={field.value ?? []}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            clearable
+          />
+        )}
+      />
+      <FormSwitch
+        control={form.control}
+        name="accept_non_existent_users"
+        label={t('adminRuns.import.accept_non_existent_users')}
+        description={t('adminRuns.import.acceptNonExistentHint')}
+      />
+      <FormSwitch
+        control={form.control}
+        name="accept_non_persistent_users"
+        label={t('adminRuns.import.accept_non_persistent_users')}
+        description={t('adminRuns.import.acceptNonPersistentHint')}
+      />
+    </AdminRunControls>
   );
 }

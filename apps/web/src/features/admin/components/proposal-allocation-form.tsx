@@ -1,26 +1,18 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import type { Category } from '@cr/contract/events';
-import {
-  ALLOCATION_DEFAULTS,
-  allocationParams,
-  type AllocationParams,
-  type AllocationParamsInput,
-  type AllocationStats,
-} from '@cr/contract/proposals';
-import { Controller, useForm, type UseFormReturn } from 'react-hook-form';
+import { ALLOCATION_DEFAULTS, allocationParams, type AllocationParamsInput, type AllocationStats } from '@cr/contract/proposals';
+import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { AppMultiSelect } from '../../../components/app-multi-select';
-import { fieldError } from '../../../components/form-field';
 import { useGenerateProposalAllocation } from '../api/proposal-runs';
 import { AllocationStatsView } from './allocation-stats';
-import { AdminRunControls, runLabels, useAdminRun } from './admin-run-controls';
-import { RunNumberField } from './run-controls';
+import { AdminRunControls, runLabels, useAdminRunForm } from './admin-run-controls';
+import { RunNumberFields, type RunNumberSpec } from './run-controls';
 
-const NUMBER_FIELDS = [
+const NUMBER_FIELDS: RunNumberSpec<AllocationParamsInput>[] = [
   { name: 'allocation_seed', min: 1 },
   { name: 'nr_of_proposals_lv0', min: 0 },
   { name: 'nr_of_proposals_lv1', min: 1 },
-] as const;
+];
 
 /**
  * Proposal Allocation (spec §2.17, §5 "Proposal allocation"): seed and the LV0 and LV1 quotas with their defaults,
@@ -36,47 +28,23 @@ export function ProposalAllocationForm({
   isGenerated: boolean;
 }) {
   const { t } = useTranslation();
-  const generate = useGenerateProposalAllocation(eventId);
-  const form = useForm<AllocationParamsInput, unknown, AllocationParams>({
-    resolver: zodResolver(allocationParams),
-    mode: 'onChange',
+  const run = useAdminRunForm({
+    schema: allocationParams,
     defaultValues: { event_id: eventId, ...ALLOCATION_DEFAULTS, categories: [], dry_run: true },
+    mutation: useGenerateProposalAllocation(eventId),
+    labels: runLabels('adminRuns.allocation'),
   });
-  const flow = useAdminRun((params: AllocationParams) => generate.mutateAsync(params), {
-    success: 'adminRuns.allocation.success',
-    failed: 'adminRuns.allocation.failed',
-  });
-  // fieldError reads the form's state only; the transformed-values type parameter doesn't matter to it.
-  const errorOf = (name: (typeof NUMBER_FIELDS)[number]['name'], label: string) =>
-    fieldError(form as unknown as UseFormReturn<AllocationParamsInput>, name, label);
 
   return (
     <AdminRunControls
-      form={form}
-      flow={flow}
-      isPending={generate.isPending}
+      run={run}
       disabled={isGenerated}
-      labels={runLabels('adminRuns.allocation')}
       renderResult={(stats: AllocationStats) => <AllocationStatsView stats={stats} />}
       generatedTestId="allocation-generated"
     >
-      {NUMBER_FIELDS.map(({ name, min }) => {
-        const label = t(`adminRuns.allocation.${name}`);
-        return (
-          <RunNumberField
-            key={name}
-            control={form.control}
-            name={name}
-            label={label}
-            description={t(`adminRuns.allocation.${name}Hint`)}
-            min={min}
-            error={errorOf(name, label)}
-            disabled={isGenerated}
-          />
-        );
-      })}
+      <RunNumberFields form={run.form} prefix="adminRuns.allocation" fields={NUMBER_FIELDS} disabled={isGenerated} />
       <Controller
-        control={form.control}
+        control={run.form.control}
         name="categories"
         render={({ field }) => (
           <AppMultiSelect

@@ -1,20 +1,17 @@
 import { Alert } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { SCORE_DEFAULTS, scoreParams, type ScoreParams, type ScoreParamsInput, type ScoreResult } from '@cr/contract/outcomes';
-import { useForm, type UseFormReturn } from 'react-hook-form';
+import { SCORE_DEFAULTS, scoreParams, type ScoreParamsInput, type ScoreResult } from '@cr/contract/outcomes';
 import { useTranslation } from 'react-i18next';
-import { fieldError } from '../../../components/form-field';
 import { useGenerateProposalScores } from '../api/closing-runs';
-import { AdminRunControls, runLabels, useAdminRun } from './admin-run-controls';
-import { RunRatioField } from './run-controls';
+import { AdminRunControls, runLabels, useAdminRunForm } from './admin-run-controls';
+import { ratioSpec, RunNumberFields, type RunNumberSpec } from './run-controls';
 import { ScoreResultsTable } from './score-results-table';
 
-const WEIGHTS = [
-  { name: 'allocation_weights.allocated', weight: 'allocated' },
-  { name: 'allocation_weights.not_allocated', weight: 'not_allocated' },
-  { name: 'level_weights.level_0', weight: 'level_0' },
-  { name: 'level_weights.level_1', weight: 'level_1' },
-] as const;
+const WEIGHTS: RunNumberSpec<ScoreParamsInput>[] = [
+  ratioSpec('allocation_weights.allocated', 'allocated'),
+  ratioSpec('allocation_weights.not_allocated', 'not_allocated'),
+  ratioSpec('level_weights.level_0', 'level_0'),
+  ratioSpec('level_weights.level_1', 'level_1'),
+];
 
 /**
  * Proposal Scoring (spec §2.17, §3, §5; G-010..G-018): the allocation weights (allocated 0.8, not allocated 0.2) and
@@ -32,29 +29,21 @@ export function ProposalScoringForm({
   outcomesGenerated: boolean;
 }) {
   const { t } = useTranslation();
-  const generate = useGenerateProposalScores(eventId);
-  const form = useForm<ScoreParamsInput, unknown, ScoreParams>({
-    resolver: zodResolver(scoreParams),
-    mode: 'onChange',
+  const run = useAdminRunForm({
+    schema: scoreParams,
     defaultValues: {
       event_id: eventId,
       allocation_weights: { ...SCORE_DEFAULTS.allocation_weights },
       level_weights: { ...SCORE_DEFAULTS.level_weights },
       dry_run: true,
     },
+    mutation: useGenerateProposalScores(eventId),
+    labels: runLabels('adminRuns.scoring'),
   });
-  const flow = useAdminRun((params: ScoreParams) => generate.mutateAsync(params), {
-    success: 'adminRuns.scoring.success',
-    failed: 'adminRuns.scoring.failed',
-  });
-  const locked = isGenerated || generate.isPending;
   return (
     <AdminRunControls
-      form={form}
-      flow={flow}
-      isPending={generate.isPending}
+      run={run}
       disabled={isGenerated}
-      labels={runLabels('adminRuns.scoring')}
       renderResult={(rows: ScoreResult) => <ScoreResultsTable rows={rows} />}
       before={
         !isGenerated &&
@@ -65,20 +54,7 @@ export function ProposalScoringForm({
         )
       }
     >
-      {WEIGHTS.map(({ name, weight }) => {
-        const label = t(`adminRuns.scoring.${weight}`);
-        return (
-          <RunRatioField
-            key={name}
-            control={form.control}
-            name={name}
-            label={label}
-            description={t(`adminRuns.scoring.${weight}Hint`)}
-            error={fieldError(form as unknown as UseFormReturn<ScoreParamsInput>, name, label)}
-            disabled={locked}
-          />
-        );
-      })}
+      <RunNumberFields form={run.form} prefix="adminRuns.scoring" fields={WEIGHTS} disabled={isGenerated || run.isPending} />
     </AdminRunControls>
   );
 }

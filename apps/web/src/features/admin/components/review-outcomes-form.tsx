@@ -1,12 +1,9 @@
 import { Stack, Table, Text } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { OUTCOME_DEFAULTS, outcomeParams, type OutcomeParams, type OutcomeParamsInput, type OutcomeStats } from '@cr/contract/outcomes';
-import { useForm, type UseFormReturn } from 'react-hook-form';
+import { OUTCOME_DEFAULTS, outcomeParams, type OutcomeParamsInput, type OutcomeStats } from '@cr/contract/outcomes';
 import { useTranslation } from 'react-i18next';
-import { fieldError } from '../../../components/form-field';
 import { useGenerateReviewOutcomes } from '../api/closing-runs';
-import { AdminRunControls, runLabels, useAdminRun } from './admin-run-controls';
-import { RunNumberField, RunRatioField } from './run-controls';
+import { AdminRunControls, runLabels, useAdminRunForm } from './admin-run-controls';
+import { ratioSpec, RunNumberFields, type RunNumberSpec } from './run-controls';
 import { formatRate } from './score-table';
 
 /** Spec §3 "Outcome parameters": the counts of the result, in the spec's order (G-006). */
@@ -64,7 +61,11 @@ export function OutcomeStatsView({ stats }: { stats: OutcomeStats }) {
   );
 }
 
-const RATIOS = ['validity_threshold', 'acceptance_threshold'] as const;
+const PARAMETERS: RunNumberSpec<OutcomeParamsInput>[] = [
+  ratioSpec('validity_threshold'),
+  ratioSpec('acceptance_threshold'),
+  { name: 'minimum_sample', min: 10 },
+];
 
 /**
  * Review Outcomes (spec §2.17, §3, §5; G-003..G-009): the validity and acceptance thresholds (0 to 1, default 1), the
@@ -72,53 +73,15 @@ const RATIOS = ['validity_threshold', 'acceptance_threshold'] as const;
  * it (review_outcomes_generated).
  */
 export function ReviewOutcomesForm({ eventId, isGenerated }: { eventId: number; isGenerated: boolean }) {
-  const { t } = useTranslation();
-  const generate = useGenerateReviewOutcomes(eventId);
-  const form = useForm<OutcomeParamsInput, unknown, OutcomeParams>({
-    resolver: zodResolver(outcomeParams),
-    mode: 'onChange',
+  const run = useAdminRunForm({
+    schema: outcomeParams,
     defaultValues: { event_id: eventId, ...OUTCOME_DEFAULTS, dry_run: true },
+    mutation: useGenerateReviewOutcomes(eventId),
+    labels: runLabels('adminRuns.outcomes'),
   });
-  const flow = useAdminRun((params: OutcomeParams) => generate.mutateAsync(params), {
-    success: 'adminRuns.outcomes.success',
-    failed: 'adminRuns.outcomes.failed',
-  });
-  const errorOf = (name: (typeof RATIOS)[number] | 'minimum_sample', label: string) =>
-    fieldError(form as unknown as UseFormReturn<OutcomeParamsInput>, name, label);
-  const locked = isGenerated || generate.isPending;
-  const sampleLabel = t('adminRuns.outcomes.minimum_sample');
   return (
-    <AdminRunControls
-      form={form}
-      flow={flow}
-      isPending={generate.isPending}
-      disabled={isGenerated}
-      labels={runLabels('adminRuns.outcomes')}
-      renderResult={(stats: OutcomeStats) => <OutcomeStatsView stats={stats} />}
-    >
-      {RATIOS.map((name) => {
-        const label = t(`adminRuns.outcomes.${name}`);
-        return (
-          <RunRatioField
-            key={name}
-            control={form.control}
-            name={name}
-            label={label}
-            description={t(`adminRuns.outcomes.${name}Hint`)}
-            error={errorOf(name, label)}
-            disabled={locked}
-          />
-        );
-      })}
-      <RunNumberField
-        control={form.control}
-        name="minimum_sample"
-        label={sampleLabel}
-        description={t('adminRuns.outcomes.minimum_sampleHint')}
-        min={10}
-        error={errorOf('minimum_sample', sampleLabel)}
-        disabled={locked}
-      />
+    <AdminRunControls run={run} disabled={isGenerated} renderResult={(stats: OutcomeStats) => <OutcomeStatsView stats={stats} />}>
+      <RunNumberFields form={run.form} prefix="adminRuns.outcomes" fields={PARAMETERS} disabled={isGenerated || run.isPending} />
     </AdminRunControls>
   );
 }

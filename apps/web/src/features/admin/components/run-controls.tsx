@@ -1,8 +1,9 @@
 import { Alert, Button, Group, Loader, Modal, NumberInput, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useId, type ReactNode } from 'react';
-import { Controller, type Control, type FieldValues, type Path } from 'react-hook-form';
+import { Controller, type Control, type FieldValues, type Path, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { fieldError } from '../../../components/form-field';
 import { FormSwitch } from '../../../components/form-switch';
 import { useIsNarrow } from '../../../components/responsive-list';
 
@@ -136,83 +137,71 @@ export function DryRunResult({ title, children }: { title: string; children: Rea
   );
 }
 
-/** A run's whole-number parameter (spec §5): required, with its minimum; `error` comes from `fieldError`. */
-export function RunNumberField<T extends FieldValues>({
-  control,
-  name,
-  label,
-  description,
-  min,
-  error,
-  disabled,
-}: {
-  control: Control<T>;
+/**
+ * A run's number parameter (spec §5, §9): its bounds and step, a whole number unless `decimalScale` is given. Its label
+ * is the i18n key `<prefix>.<label>` (the name by default) and its hint `<prefix>.<label>Hint`.
+ */
+export interface RunNumberSpec<T extends FieldValues> {
   name: Path<T>;
-  label: string;
-  description: string;
+  label?: string;
   min: number;
-  error: string | undefined;
-  disabled?: boolean;
-}) {
-  return (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <NumberInput
-          label={label}
-          description={description}
-          withAsterisk
-          min={min}
-          step={1}
-          allowDecimal={false}
-          value={field.value}
-          onChange={(next) => field.onChange(typeof next === 'number' ? next : next === '' ? undefined : Number(next))}
-          onBlur={field.onBlur}
-          error={error}
-          disabled={disabled}
-        />
-      )}
-    />
-  );
+  max?: number;
+  step?: number;
+  decimalScale?: number;
+  /** Shown as required (an asterisk); true by default. */
+  isRequired?: boolean;
 }
 
-/** A run's ratio (spec §5, §9): required, from 0 to 1 in steps of 0.1; `error` comes from `fieldError`. */
-export function RunRatioField<T extends FieldValues>({
-  control,
+/** A ratio of a run (spec §5, §9): required, from 0 to 1 in steps of 0.1. */
+export const ratioSpec = <T extends FieldValues>(name: Path<T>, label?: string): RunNumberSpec<T> => ({
   name,
   label,
-  description,
-  error,
+  min: 0,
+  max: 1,
+  step: 0.1,
+  decimalScale: 2,
+});
+
+/** A run's number parameters, each with its label, its hint and, once edited, its error (`fieldError`). */
+export function RunNumberFields<T extends FieldValues, TParams>({
+  form,
+  prefix,
+  fields,
   disabled,
 }: {
-  control: Control<T>;
-  name: Path<T>;
-  label: string;
-  description: string;
-  error: string | undefined;
+  form: UseFormReturn<T, unknown, TParams>;
+  prefix: string;
+  fields: readonly RunNumberSpec<T>[];
   disabled?: boolean;
 }) {
-  return (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <NumberInput
-          label={label}
-          description={description}
-          withAsterisk
-          min={0}
-          max={1}
-          step={0.1}
-          decimalScale={2}
-          value={field.value}
-          onChange={(next) => field.onChange(typeof next === 'number' ? next : next === '' ? undefined : Number(next))}
-          onBlur={field.onBlur}
-          error={error}
-          disabled={disabled}
-        />
-      )}
-    />
-  );
+  const { t } = useTranslation();
+  // fieldError and the inputs read and write the fields only; the resolver's output type doesn't matter to them.
+  const fieldForm = form as unknown as UseFormReturn<T>;
+  return fields.map(({ name, label: labelKey = name, min, max, step = 1, decimalScale, isRequired = true }) => {
+    const label = t(`${prefix}.${labelKey}`);
+    return (
+      <Controller
+        key={name}
+        control={fieldForm.control}
+        name={name}
+        render={({ field }) => (
+          <NumberInput
+            label={label}
+            description={t(`${prefix}.${labelKey}Hint`)}
+            withAsterisk={isRequired}
+            min={min}
+            max={max}
+            step={step}
+            allowDecimal={decimalScale !== undefined}
+            decimalScale={decimalScale}
+            value={field.value}
+            onChange={(next) => field.onChange(typeof next === 'number' ? next : next === '' ? undefined : Number(next))}
+            onBlur={field.onBlur}
+            error={fieldError(fieldForm, name, label)}
+            disabled={disabled}
+          />
+        )}
+      />
+    );
+  });
 }

@@ -1,10 +1,10 @@
-import { Badge, Button, Checkbox, Group, Loader, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Stack, Table, Text } from '@mantine/core';
 import { IconArrowRight } from '@tabler/icons-react';
 import { rankingLabel, type ReviewPublic } from '@cr/contract/reviews';
 import { levelLabel } from '@cr/contract/subscriptions';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { EmptyTableRow } from '../../../components/empty-table-row';
+import { TableStatusRows } from '../../../components/table-status-rows';
 import { ResponsiveList } from '../../../components/responsive-list';
 import { MODERATION_PAGE_SIZE } from '../api/keys';
 import { ScrollTable } from '../../../components/scroll-table';
@@ -201,19 +201,7 @@ function WideTable({ rows, label, isLoading }: ModerationReviewsTableProps) {
               </Table.Td>
             </Table.Tr>
           ))}
-          {isLoading && (
-            <Table.Tr>
-              <Table.Td colSpan={COLUMNS.length}>
-                <Group justify="center" gap="xs" py="sm">
-                  <Loader size="sm" aria-hidden />
-                  <Text size="sm" c="dimmed">
-                    {t('common.loading')}
-                  </Text>
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          )}
-          {!isLoading && rows.length === 0 && <EmptyTableRow colSpan={COLUMNS.length} />}
+          <TableStatusRows isLoading={isLoading} isEmpty={rows.length === 0} colSpan={COLUMNS.length} />
         </Table.Tbody>
       </Table>
     </ScrollTable>

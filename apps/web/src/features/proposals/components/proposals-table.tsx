@@ -1,11 +1,11 @@
-import { Anchor, Badge, Group, Loader, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Group, Stack, Table, Text } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
 import type { ProposalRow } from '@cr/contract/proposals';
 import { shortId } from '@cr/contract/plain';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CopyButton } from '../../../components/copy-button';
-import { EmptyTableRow } from '../../../components/empty-table-row';
+import { TableStatusRows } from '../../../components/table-status-rows';
 import { ResponsiveList } from '../../../components/responsive-list';
 import { ScrollTable } from '../../../components/scroll-table';
 import { paths } from '../../../config/paths';
@@ -151,19 +151,7 @@ function WideTable({ rows, label, isLoading, isFetching = false, showReviewed = 
               )}
             </Table.Tr>
           ))}
-          {isLoading && (
-            <Table.Tr>
-              <Table.Td colSpan={columns.length}>
-                <Group justify="center" gap="xs" py="sm">
-                  <Loader size="sm" aria-hidden />
-                  <Text size="sm" c="dimmed">
-                    {t('common.loading')}
-                  </Text>
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          )}
-          {!isLoading && rows.length === 0 && <EmptyTableRow colSpan={columns.length} />}
+          <TableStatusRows isLoading={isLoading} isEmpty={rows.length === 0} colSpan={columns.length} />
         </Table.Tbody>
       </Table>
     </ScrollTable>

@@ -1,9 +1,9 @@
-import { Anchor, Badge, Group, Loader, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Group, Stack, Table, Text } from '@mantine/core';
 import { levelLabel } from '@cr/contract/subscriptions';
 import type { ReviewPublic } from '@cr/contract/reviews';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { EmptyTableRow } from '../../../components/empty-table-row';
+import { TableStatusRows } from '../../../components/table-status-rows';
 import { ResponsiveList } from '../../../components/responsive-list';
 import { REVIEWS_PAGE_SIZE } from '../api/keys';
 import { ScrollTable } from '../../../components/scroll-table';
@@ -137,19 +137,7 @@ function WideTable({ rows, label, isLoading, isFetching = false }: ReviewsTableP
               </Table.Td>
             </Table.Tr>
           ))}
-          {isLoading && (
-            <Table.Tr>
-              <Table.Td colSpan={COLUMNS.length}>
-                <Group justify="center" gap="xs" py="sm">
-                  <Loader size="sm" aria-hidden />
-                  <Text size="sm" c="dimmed">
-                    {t('common.loading')}
-                  </Text>
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          )}
-          {!isLoading && rows.length === 0 && <EmptyTableRow colSpan={COLUMNS.length} />}
+          <TableStatusRows isLoading={isLoading} isEmpty={rows.length === 0} colSpan={COLUMNS.length} />
         </Table.Tbody>
       </Table>
     </ScrollTable>

@@ -1,0 +1,18 @@
+import { Table } from '@mantine/core';
+import { EmptyTableRow } from './empty-table-row';
+import { LoadingLine } from './loading-line';
+
+/**
+ * The rows a paged list table ends with: while its page loads a row that says so, and once loaded with nothing to
+ * list 'No items found.' (spec §8).
+ */
+export function TableStatusRows({ isLoading, isEmpty, colSpan }: { isLoading: boolean; isEmpty: boolean; colSpan: number }) {
+  if (!isLoading) return isEmpty ? <EmptyTableRow colSpan={colSpan} /> : null;
+  return (
+    <Table.Tr>
+      <Table.Td colSpan={colSpan}>
+        <LoadingLine />
+      </Table.Td>
+    </Table.Tr>
+  );
+}
