@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -8,5 +9,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: a single worker on a 2-core CI machine, idle whenever its
+    // test waits on PostgreSQL or a password-hashing thread. Files are independent (a database each, port 0).
+    maxWorkers: Math.max(2, availableParallelism()),
   },
 });

@@ -2,22 +2,27 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../src/app';
 import { testConfig, type RawConfig } from '../src/config';
-import { openPglite, type Database } from '../src/db/client';
+import type { Database } from '../src/db/client';
 import { throwawayPostgres } from '../src/db/throwaway';
 import { DEMO_PASSWORD } from '../src/demo';
 import { createFixtures, type Fixtures } from './fixtures';
+import { migratedPglite, migratedTemplateOn } from './template-databases';
 import { createWorldFixtures, type WorldFixtures } from './world-fixtures';
 
 export const API = '/api/reviews';
 export const databaseKinds: ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
-/** A fresh database: in-memory PGlite, or a new throw-away database on the TEST_DATABASE_URL server. */
+/**
+ * A fresh, migrated database: in-memory PGlite, or a new throw-away database on the TEST_DATABASE_URL server — each a
+ * copy of one migrated database (template-databases.ts).
+ */
 async function freshDatabase(kind: 'pglite' | 'postgres'): Promise<Database & { drop(): Promise<void> }> {
   if (kind === 'pglite') {
-    const database = await openPglite();
+    const database = await migratedPglite();
     return { ...database, drop: async () => {} };
   }
-  return throwawayPostgres(process.env.TEST_DATABASE_URL!, 'cr_test');
+  const adminUrl = process.env.TEST_DATABASE_URL!;
+  return throwawayPostgres(adminUrl, 'cr_test', { template: await migratedTemplateOn(adminUrl) });
 }
 
 export interface TestContext extends Fixtures, WorldFixtures {

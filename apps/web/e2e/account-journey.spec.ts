@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { catalystIdField, expectToast, login, logoutThroughMenu, mailedLink, passwordField, uniqueIdentity } from './support';
+import { catalystIdField, expectToast, loginThroughForm, logoutThroughMenu, mailedLink, passwordField, uniqueIdentity } from './support';
 
 test.describe('a new user registers, activates, logs in and out', () => {
   //
@@ -44,7 +44,7 @@ test.describe('a new user registers, activates, logs in and out', () => {
     await expectToast(page, 'Account successfully activated');
     await expect(page).toHaveURL(/\/login$/);
 
-    await login(page, user.catalystId, user.password);
+    await loginThroughForm(page, user.catalystId, user.password);
     await expectToast(page, 'Logged in');
     await expect(page.getByRole('heading', { name: 'Profile' })).toBeVisible();
     await expect(page.getByText(user.catalystId)).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { catalystIdField, demo, expectToast, login, mailedLink, passwordField, uniqueIdentity } from './support';
+import { catalystIdField, demo, expectToast, loginThroughForm, mailedLink, passwordField, uniqueIdentity } from './support';
 
 test.describe('login and password reset', () => {
   //
@@ -84,7 +84,7 @@ test.describe('login and password reset', () => {
     });
     await expectToast(page, 'Password updated');
     await expect(page).toHaveURL(/\/login$/);
-    await login(page, user.catalystId, 'Brand-new-pass2');
+    await loginThroughForm(page, user.catalystId, 'Brand-new-pass2');
   });
 
   //
@@ -100,7 +100,7 @@ test.describe('login and password reset', () => {
 
   // C-001
   test('an account that is not active sees the red activation bar and no Subscribe button', async ({ page }) => {
-    await login(page, demo.newcomer);
+    await loginThroughForm(page, demo.newcomer);
     const bar = page.getByTestId('activation-bar');
     await expect(bar).toHaveText('email activation required');
     await expect(bar).toHaveCSS('background-color', 'rgb(201, 42, 42)');

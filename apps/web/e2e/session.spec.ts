@@ -1,10 +1,10 @@
 import { expect, test } from '@playwright/test';
-import { demo, expectToast, login } from './support';
+import { demo, expectToast, loginThroughForm } from './support';
 
 test.describe('the session', () => {
   //
   test('login persists the session keys of the spec', async ({ page }) => {
-    await login(page, demo.reviewer);
+    await loginThroughForm(page, demo.reviewer);
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('session') ?? '{}').state);
     expect(Object.keys(stored).sort()).toEqual(['auth', 'fetching', 'localUser', 'logged', 'refreshTokenTimeout', 'userInfo']);
     expect(stored.logged).toBe(true);
@@ -19,7 +19,7 @@ test.describe('the session', () => {
   // has expired a minute after login.
   test('a session survives the expiry of its access token', async ({ page }) => {
     test.setTimeout(120_000);
-    await login(page, demo.reviewer);
+    await loginThroughForm(page, demo.reviewer);
     const first = await page.evaluate(() => JSON.parse(localStorage.getItem('session')!).state.auth.access_token);
     const refresh = page.waitForResponse((r) => r.url().endsWith('/api/reviews/users/token/refresh') && r.status() === 200, {
       timeout: 20_000,
@@ -40,7 +40,7 @@ test.describe('the session', () => {
 
   //
   test('a failed refresh logs the user out with its toast', async ({ page, context }) => {
-    await login(page, demo.reviewer);
+    await loginThroughForm(page, demo.reviewer);
     await context.clearCookies(); // the refresh cookie is gone: the next refresh fails
     // Make the refresh due now: the timer runs at once when the moment 50 s before expiry has passed.
     await page.evaluate(() => {

@@ -22,7 +22,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+export const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 export class DatabaseLockedError extends Error {}
 
@@ -66,11 +66,15 @@ function isAlive(pid: number): boolean {
 /** pg_trgm: the proposal title filter's index (as on PostgreSQL, where it is a contrib extension). */
 export const pgliteOptions = { extensions: { pg_trgm } };
 
-/** `dataDir` undefined → in-memory PGlite (tests). */
-export async function openPglite(dataDir?: string): Promise<Database> {
+/**
+ * `dataDir` undefined → in-memory PGlite (tests); `loadDataDir`, a dump of another in-memory database, starts it as a
+ * copy of that one (the API tests start from one migrated database rather than running initdb and the migrations
+ * for each).
+ */
+export async function openPglite(dataDir?: string, copyOf?: { loadDataDir: Blob }): Promise<Database> {
   const unlock = dataDir ? lockEmbedded(dataDir) : () => {};
   try {
-    const options = pgliteOptions;
+    const options = { ...pgliteOptions, ...copyOf };
     const client = dataDir ? new PGlite(embeddedDatabaseDir(dataDir), options) : new PGlite(options);
     await client.waitReady;
     const db = drizzlePglite(client, { schema }) as unknown as Db;

@@ -3,14 +3,18 @@ import pg from 'pg';
 import { openPostgres, type Database } from './client';
 
 /**
- * A new, empty PostgreSQL database on the server of `adminUrl` (the API tests and the benchmarks use one each), and
- * how to drop it again once its pool is closed.
+ * A new, empty PostgreSQL database on the server of `adminUrl` (the API tests and the benchmarks use one each) — or a
+ * copy of `template` — and how to drop it again once its pool is closed.
  */
-export async function throwawayPostgres(adminUrl: string, prefix: string): Promise<Database & { url: string; drop(): Promise<void> }> {
+export async function throwawayPostgres(
+  adminUrl: string,
+  prefix: string,
+  options: { template?: string } = {},
+): Promise<Database & { url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name}${options.template ? ` template ${options.template}` : ''}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
