@@ -7,7 +7,8 @@ import { activeUser, adminHeaders, demo, expectToast, login } from './support';
  * round's Overview and on a user's profile, without a reload. Each test opens the screen first (so the app and the
  * server's dashboard snapshot hold its figures), makes the write through its form, then goes back inside the app (the
  * section menu, the admin tabs) and reads the new figure. The rounds are the tests' own, kept inactive, so the stage
- * other tests see doesn't change.
+ * other tests see doesn't change; the runs share two rounds, one run after another, so that the events list keeps
+ * the demo rounds on its first page for the tests that look for them there.
  */
 
 const API = '/api/reviews';
@@ -98,16 +99,28 @@ async function runForReal(page: Page, run: RunForm) {
   await expect(result).toBeHidden();
 }
 
-/** An inactive round with the sample proposals and one LV0 reviewer who wrote `reviews` reviews (4/3/5 stars). */
-async function reviewedRound(request: APIRequestContext, what: string, reviews = 2) {
-  const headers = await adminHeaders(request);
-  const round = await sampleRound(request, headers, what);
+/**
+ * An inactive round with the sample proposals and one LV0 reviewer who wrote two reviews (4/3/5 stars): what the
+ * tests sharing it read (a later test makes its own requests: a test's request context ends with it).
+ */
+async function reviewedRound(request: APIRequestContext, what: string) {
+  const round = await sampleRound(request, await adminHeaders(request), what);
   await round.configure({ reviewer_subscription_enabled: true, review_submission_enabled: true });
   const reviewer = await newReviewer(request, round.row_id);
-  for (let index = 0; index < reviews; index += 1) await writeReview(request, reviewer.auth, round.proposals[index]!.row_id, `${index}`);
+  for (const index of [0, 1]) await writeReview(request, reviewer.auth, round.proposals[index]!.row_id, `${index}`);
   await round.configure({ reviewer_subscription_enabled: false, review_submission_enabled: false });
-  return { ...round, headers, reviewer };
+  return { row_id: round.row_id, name: round.name, proposals: round.proposals, reviewer: reviewer.user };
 }
+
+/** Updates a round's reviews configuration through the API, with a fresh admin token (they live 60 s here). */
+async function configure(request: APIRequestContext, eventId: number, update: Record<string, unknown>) {
+  const response = await request.put(`${API}/configs/reviews/${eventId}/`, {
+    headers: await adminHeaders(request),
+    data: { record_update: update },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}
+type ReviewedRound = Awaited<ReturnType<typeof reviewedRound>>;
 
 const summary = (page: Page, text: string | RegExp) => page.getByText(text, { exact: typeof text === 'string' });
 
@@ -122,87 +135,6 @@ test.describe('an admin’s writes show at once on the Overview and the profiles
     const imported = (await (await request.get(`${API}/proposals/?size=1&page=0&event_id=${event.row_id}`)).json()).page.total;
     await backToOverview(page);
     await expect(summary(page, `${imported} proposals`)).toBeVisible();
-  });
-
-  // D-035, D-036
-  test('a proposal allocation counts on the Overview', async ({ page, request }) => {
-    const round = await reviewedRound(request, 'after-allocation', 0);
-    await openOverview(page, round.row_id);
-    await expect(summary(page, '0 of 0 allocated reviews done (0%)')).toBeVisible();
-
-    await runForReal(page, RUNS.proposalAllocation);
-    await backToOverview(page);
-    await expect(summary(page, /^0 of [1-9]\d* allocated reviews done \(0%\)$/)).toBeVisible();
-  });
-
-  // F-054, F-056, F-057
-  test('a moderation allocation counts on the Overview', async ({ page, request }) => {
-    const round = await reviewedRound(request, 'after-moderation-allocation');
-    const moderator = await activeUser(request);
-    await round.configure({ reviewer_subscription_enabled: true }); // an invitation needs subscription open
-    const invited = await request.post(`${API}/subscriptions/invite`, {
-      headers: round.headers,
-      data: { invitation: { event_id: round.row_id, catalyst_id: moderator.catalystId } },
-    });
-    expect(invited.status()).toBe(201);
-    await acceptModeration(request, await tokenOf(request, moderator), round.row_id, 'after-allocation-moderator');
-    await round.configure({ reviewer_subscription_enabled: false });
-    await openOverview(page, round.row_id);
-    await expect(summary(page, '0 of 0 moderation allocations done (0%)')).toBeVisible();
-
-    await runForReal(page, RUNS.moderationAllocation);
-    await backToOverview(page);
-    await expect(summary(page, /^0 of [1-9]\d* moderation allocations done \(0%\)$/)).toBeVisible();
-  });
-
-  // G-005, G-007
-  test('review outcomes count on the Overview', async ({ page, request }) => {
-    const round = await reviewedRound(request, 'after-outcomes');
-    await openOverview(page, round.row_id);
-    await expect(summary(page, '0 included, 0 excluded by moderation, 0 excluded by threshold, 2 pending')).toBeVisible();
-
-    await runForReal(page, RUNS.outcomes);
-    await backToOverview(page);
-    await expect(summary(page, '2 included, 0 excluded by moderation, 0 excluded by threshold, 0 pending')).toBeVisible();
-  });
-
-  // G-014, G-016
-  test('proposal scores count on the Overview', async ({ page, request }) => {
-    const round = await reviewedRound(request, 'after-scores');
-    const outcomes = await request.post(`${API}/proposal-reviews/generate-results`, {
-      headers: round.headers,
-      data: {
-        results_params: { event_id: round.row_id, validity_threshold: 1, acceptance_threshold: 1, minimum_sample: 10, dry_run: false },
-      },
-    });
-    expect(outcomes.status(), await outcomes.text()).toBe(200);
-    await openOverview(page, round.row_id);
-    await expect(summary(page, /^(No proposal scores yet\.|0 proposals scored, \d+ without a score)$/)).toBeVisible();
-
-    await runForReal(page, RUNS.scores);
-    await backToOverview(page);
-    await expect(summary(page, `2 proposals scored, ${round.proposals.length - 2} without a score`)).toBeVisible();
-  });
-
-  // B-051, B-052: the review window is part of the round's configuration.
-  test('a cleared review window shows on the Overview', async ({ page, request }) => {
-    const event = await sampleRound(request, await adminHeaders(request), 'after-config');
-    const window = { starts_at: new Date(Date.now() - DAY).toISOString(), ends_at: new Date(Date.now() + 7 * DAY).toISOString() };
-    await event.configure({ review_submission_starts_at: window.starts_at, review_submission_ends_at: window.ends_at });
-    await openOverview(page, event.row_id);
-    await expect(summary(page, `Review window: ${window.starts_at.slice(0, 10)} to ${window.ends_at.slice(0, 10)}`)).toBeVisible();
-
-    await toSection(page, 'General Configuration');
-    const clear = page.getByRole('main').getByRole('button', { name: 'Clear', exact: true });
-    await expect(clear).toHaveCount(2);
-    await clear.first().click();
-    await expect(clear).toHaveCount(1);
-    await clear.first().click();
-    await expect(clear).toHaveCount(0);
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await expectToast(page, 'Config saved');
-    await backToOverview(page);
-    await expect(summary(page, 'No review window is set.')).toBeVisible();
   });
 
   // C-053, C-055, C-056: the demo round is the one current round whose subscription is open (invitations need one).
@@ -236,23 +168,106 @@ test.describe('an admin’s writes show at once on the Overview and the profiles
     await expect.poll(async () => Number(await lv2Total.textContent())).toBeGreaterThan(before);
   });
 
-  // C-044, C-049: the reviewer's historic stats count the rounds whose outcomes were generated.
-  test('review outcomes count in the reviewer’s historic stats on the admin’s view of their profile', async ({ page, request }) => {
-    const round = await reviewedRound(request, 'after-outcomes-profile');
-    const { catalystId } = round.reviewer.user;
-    await login(page, demo.admin);
-    await page.goto(`/admin/users/${encodeURIComponent(catalystId)}`);
-    const historic = page.getByRole('region', { name: 'Historic stats' });
-    await expect(historic.getByTestId('stat-submitted')).toHaveText('0');
+  test.describe('one round, run after run: allocation, outcomes, scores, then its configuration', () => {
+    test.describe.configure({ mode: 'serial' });
+    let shared: ReviewedRound | undefined;
+    const round = async (request: APIRequestContext) => (shared ??= await reviewedRound(request, 'after-runs'));
 
-    await page.getByRole('link', { name: 'All users' }).click();
-    await page.getByRole('tab', { name: 'Events' }).click();
-    await page.getByRole('link', { name: `Configure ${round.name}` }).click();
-    await runForReal(page, RUNS.outcomes);
-    await page.getByRole('link', { name: 'All events' }).click();
-    await page.getByRole('tab', { name: 'Users' }).click();
-    await page.getByRole('textbox', { name: 'Search users' }).fill(catalystId);
-    await page.getByRole('link', { name: `View the profile of ${catalystId}` }).click();
-    await expect(historic.getByTestId('stat-submitted')).toHaveText('2');
+    // D-035, D-036
+    test('a proposal allocation counts on the Overview', async ({ page, request }) => {
+      await openOverview(page, (await round(request)).row_id);
+      await expect(summary(page, '0 of 0 allocated reviews done (0%)')).toBeVisible();
+
+      await runForReal(page, RUNS.proposalAllocation);
+      await backToOverview(page);
+      await expect(summary(page, /^\d+ of [1-9]\d* allocated reviews done \(\d+%\)$/)).toBeVisible();
+    });
+
+    // G-005, G-007
+    test('review outcomes count on the Overview', async ({ page, request }) => {
+      await openOverview(page, (await round(request)).row_id);
+      await expect(summary(page, '0 included, 0 excluded by moderation, 0 excluded by threshold, 2 pending')).toBeVisible();
+
+      await runForReal(page, RUNS.outcomes);
+      await backToOverview(page);
+      await expect(summary(page, '2 included, 0 excluded by moderation, 0 excluded by threshold, 0 pending')).toBeVisible();
+    });
+
+    // G-014, G-016
+    test('proposal scores count on the Overview', async ({ page, request }) => {
+      const { row_id, proposals } = await round(request);
+      await openOverview(page, row_id);
+      await expect(summary(page, /^(No proposal scores yet\.|0 proposals scored, \d+ without a score)$/)).toBeVisible();
+
+      await runForReal(page, RUNS.scores);
+      await backToOverview(page);
+      await expect(summary(page, `2 proposals scored, ${proposals.length - 2} without a score`)).toBeVisible();
+    });
+
+    // B-051, B-052: the review window is part of the round's configuration.
+    test('a cleared review window shows on the Overview', async ({ page, request }) => {
+      const { row_id } = await round(request);
+      const window = { starts_at: new Date(Date.now() - DAY).toISOString(), ends_at: new Date(Date.now() + 7 * DAY).toISOString() };
+      await configure(request, row_id, { review_submission_starts_at: window.starts_at, review_submission_ends_at: window.ends_at });
+      await openOverview(page, row_id);
+      await expect(summary(page, `Review window: ${window.starts_at.slice(0, 10)} to ${window.ends_at.slice(0, 10)}`)).toBeVisible();
+
+      await toSection(page, 'General Configuration');
+      for (const name of ['Review submission starts at', 'Review submission ends at']) {
+        const field = page.getByRole('textbox', { name, exact: true });
+        await expect(field).not.toHaveValue('');
+        await field.fill('');
+      }
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await expectToast(page, 'Config saved');
+      await backToOverview(page);
+      await expect(summary(page, 'No review window is set.')).toBeVisible();
+    });
+  });
+
+  test.describe('one round with a moderator: its moderation allocation, then its outcomes on the reviewer’s profile', () => {
+    test.describe.configure({ mode: 'serial' });
+    let shared: ReviewedRound | undefined;
+    const round = async (request: APIRequestContext) => (shared ??= await reviewedRound(request, 'after-moderation-runs'));
+
+    // F-054, F-056, F-057
+    test('a moderation allocation counts on the Overview', async ({ page, request }) => {
+      const { row_id } = await round(request);
+      const moderator = await activeUser(request);
+      await configure(request, row_id, { reviewer_subscription_enabled: true }); // an invitation needs subscription open
+      const invited = await request.post(`${API}/subscriptions/invite`, {
+        headers: await adminHeaders(request),
+        data: { invitation: { event_id: row_id, catalyst_id: moderator.catalystId } },
+      });
+      expect(invited.status()).toBe(201);
+      await acceptModeration(request, await tokenOf(request, moderator), row_id, 'after-allocation-moderator');
+      await configure(request, row_id, { reviewer_subscription_enabled: false });
+      await openOverview(page, row_id);
+      await expect(summary(page, '0 of 0 moderation allocations done (0%)')).toBeVisible();
+
+      await runForReal(page, RUNS.moderationAllocation);
+      await backToOverview(page);
+      await expect(summary(page, /^0 of [1-9]\d* moderation allocations done \(0%\)$/)).toBeVisible();
+    });
+
+    // C-044, C-049: the reviewer's historic stats count the rounds whose outcomes were generated.
+    test('review outcomes count in the reviewer’s historic stats on the admin’s view of their profile', async ({ page, request }) => {
+      const { name, reviewer } = await round(request);
+      const { catalystId } = reviewer;
+      await login(page, demo.admin);
+      await page.goto(`/admin/users/${encodeURIComponent(catalystId)}`);
+      const historic = page.getByRole('region', { name: 'Historic stats' });
+      await expect(historic.getByTestId('stat-submitted')).toHaveText('0');
+
+      await page.getByRole('link', { name: 'All users' }).click();
+      await page.getByRole('tab', { name: 'Events' }).click();
+      await page.getByRole('link', { name: `Configure ${name}` }).click();
+      await runForReal(page, RUNS.outcomes);
+      await page.getByRole('link', { name: 'All events' }).click();
+      await page.getByRole('tab', { name: 'Users' }).click();
+      await page.getByRole('textbox', { name: 'Search users' }).fill(catalystId);
+      await page.getByRole('link', { name: `View the profile of ${catalystId}` }).click();
+      await expect(historic.getByTestId('stat-submitted')).toHaveText('2');
+    });
   });
 });
