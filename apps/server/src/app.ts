@@ -119,8 +119,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerSwagger(app, API_PREFIX);
 
   // Adapters and helpers first, then the services strictly in dependency order (each uses only those above it):
-  // lookups (a leaf) → events, event config, status → runs, verification → subscriptions, invitations → user info, reviews,
-  // proposals → accounts.
+  // lookups (a leaf) → events, event config, status, dashboard → runs, verification → subscriptions, invitations →
+  // user info, reviews, proposals → accounts.
   const jwt = createJwt(options.jwtSecret, config.ACCESS_TOKEN_TTL_SECONDS);
   const rateLimiter = createRateLimiter(db, config.RATE_LIMIT_WINDOW_SECONDS);
   const mailer = createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log });
@@ -147,10 +147,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const events = createEventsService(db);
   const eventConfig = createEventConfigService(db);
   const status = createStatusService(db);
-  const runs = createRunsService({ db, events });
+  const dashboard = createDashboardService({ db, events, eventConfig, onError: (error) => app.log.error(error) });
+  // An admin's run, import or invitation shows on the round's dashboard at once (issue 26 item 16).
+  const runs = createRunsService({ db, events, onWritten: dashboard.eventChanged });
   const verification = createVerificationService({ db, provider: options.verificationProvider ?? createVerificationProvider(config) });
   const subscriptions = createSubscriptionsService({ db, events, eventConfig, verification });
-  const invitations = createInvitationsService({ db, events, eventConfig, verification, lookups });
+  const invitations = createInvitationsService({ db, events, eventConfig, verification, lookups, onInvited: dashboard.eventChanged });
   const userInfo = createUserInfoService(db, {
     subscriptions,
     lookups,
@@ -182,9 +184,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     gatewayUrl: config.PROPOSALS_SOURCE_URL,
     gatewayAllowlist: config.gatewayAllowlist,
     // Once committed: the proposals' totals, and the categories the import may have added (db/read-cache).
-    onChange: () => {
+    onChange: (eventId) => {
       proposals.proposalsChanged();
       eventsOrConfigsChanged();
+      dashboard.eventChanged(eventId);
     },
   });
   const allocation = createProposalAllocationService({ runs });
@@ -193,7 +196,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const reviewOutcomes = createReviewOutcomesService({ runs });
   const proposalScores = createProposalScoresService({ runs });
   const exportsService = createExportsService({ db, pool: postgresPool(db), events });
-  const dashboard = createDashboardService({ db, events, eventConfig, onError: (error) => app.log.error(error) });
   const audit = createAuditService(db);
   const accounts = createAccountsService({
     db,

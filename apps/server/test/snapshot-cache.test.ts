@@ -58,4 +58,22 @@ describe('snapshot cache', () => {
     await expect(cache.get('a', () => Promise.reject(new Error('down')))).rejects.toThrow('down');
     expect(await cache.get('a', () => Promise.resolve(4))).toBe(4);
   });
+
+  // Issue 26 item 16: an admin run makes the event's dashboard forgotten.
+  it('forgets a key: the next caller waits for a fresh count, and a count running meanwhile is not kept', async () => {
+    const cache = createSnapshotCache<number>({ ttlMs: 60_000 });
+    expect(await cache.get('a', () => Promise.resolve(1))).toBe(1);
+    cache.forget('a');
+    expect(cache.has('a')).toBe(false);
+    expect(await cache.get('a', () => Promise.resolve(2))).toBe(2);
+
+    const before = deferred<number>();
+    const running = cache.get('b', () => before.promise);
+    cache.forget('b');
+    const after = cache.get('b', () => Promise.resolve(4));
+    before.resolve(3);
+    // The count from before the write answers its own caller, but the snapshot kept is the one counted after.
+    expect([await running, await after]).toEqual([3, 4]);
+    expect(await cache.get('b', () => Promise.resolve(5))).toBe(4);
+  });
 });

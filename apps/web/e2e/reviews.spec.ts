@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page, type Request } from '@playwright/test';
-import { typeDebounced } from './debounce';
+import { DEBOUNCE_MS, typeDebounced } from './debounce';
 import { allocateModeration, newModerator, newReviewer as newRoundReviewer, sampleRound, writeReview as writeRoundReview } from './rounds';
 import { activeUser, adminHeaders, expectAccessible, expectToast, login, presentReviewOpenStage, rewriteJson } from './support';
 
@@ -240,6 +240,67 @@ test.describe('reviews list (issue 6, spec §2.13)', () => {
     await expect(field(page, 'Proposal title')).toHaveValue(part);
     await expect(page.getByRole('checkbox', { name: 'Include pending' })).toBeChecked();
     await expect(bodyRows(page)).toHaveCount(1);
+  });
+
+  // Issue 26 item 15; E-027, E-029, A-141: changes to different filters compose, whatever their timing.
+  test('a proposal id typed just before a rankings change lands with it: the URL and the list hold both', async ({ page, request }) => {
+    const { reviewer, reviews } = await reviewerWithReviews(request, 2);
+    const [kept, other] = reviews as [CreatedReview, CreatedReview];
+    await page.clock.install();
+    await page.goto(`/reviews?assessors=${reviewer.anonymousId}`);
+    await expect(bodyRows(page)).toHaveCount(2);
+
+    // The page's clock stands while the id is typed and the rankings change: the id's debounce is still running
+    // when the rankings' navigation lands.
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 2_000);
+    const id = String(kept.proposal_id);
+    await field(page, 'Proposal id').fill(id);
+    await field(page, 'Rankings').click();
+    await page.getByRole('listbox', { name: 'Rankings' }).getByRole('option', { name: 'included', exact: true }).click();
+    await page.keyboard.press('Escape');
+    await expect(page).toHaveURL(/rankings=0&rankings=1/);
+    const both = listCall(page, (query) => query.get('proposal_id') === id && query.getAll('rankings').join() === '0,1');
+    await page.clock.runFor(DEBOUNCE_MS);
+    await both;
+    await page.clock.resume();
+
+    const url = new URL(page.url()).searchParams;
+    expect(url.get('proposal_id')).toBe(id);
+    expect(url.getAll('rankings')).toEqual(['0', '1']);
+    expect(url.getAll('assessors')).toEqual([reviewer.anonymousId]);
+    await expect(field(page, 'Proposal id')).toHaveValue(id);
+    await expect(bodyRows(page)).toHaveCount(1);
+    await expect(table(page).getByRole('link', { name: `Open review ${kept.row_id}` })).toBeVisible();
+    await expect(table(page).getByRole('link', { name: `Open review ${other.row_id}` })).toHaveCount(0);
+  });
+
+  // Issue 26 item 15; E-027, E-029, A-141: two debounced filters settling in the same moment both land.
+  test('a proposal id and a title typed within one debounce both reach the URL and the list', async ({ page, request }) => {
+    const { reviewer, reviews } = await reviewerWithReviews(request, 2);
+    const [kept, other] = reviews as [CreatedReview, CreatedReview];
+    await page.clock.install();
+    await page.goto(`/reviews?assessors=${reviewer.anonymousId}`);
+    await expect(bodyRows(page)).toHaveCount(2);
+
+    // Typed on a standing page clock, so that both debounces run out at once and their writes meet in one render.
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 2_000);
+    const id = String(kept.proposal_id);
+    const part = kept.proposal.title.slice(0, 8);
+    await field(page, 'Proposal id').fill(id);
+    await field(page, 'Proposal title').fill(part);
+    const both = listCall(page, (query) => query.get('proposal_id') === id && query.get('proposal') === part.trim());
+    await page.clock.runFor(DEBOUNCE_MS);
+    await both;
+    await page.clock.resume();
+
+    const url = new URL(page.url()).searchParams;
+    expect(url.get('proposal_id')).toBe(id);
+    expect(url.get('proposal')).toBe(part.trim());
+    await expect(field(page, 'Proposal id')).toHaveValue(id);
+    await expect(field(page, 'Proposal title')).toHaveValue(part);
+    await expect(bodyRows(page)).toHaveCount(1);
+    await expect(table(page).getByRole('link', { name: `Open review ${kept.row_id}` })).toBeVisible();
+    await expect(table(page).getByRole('link', { name: `Open review ${other.row_id}` })).toHaveCount(0);
   });
 
   // E-035, E-036

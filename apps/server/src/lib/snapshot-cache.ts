@@ -2,6 +2,8 @@
  * Snapshots of costly aggregates (the round's dashboard), kept per key for `ttlMs` and served stale while one fresh
  * count runs in the background: only the first request for a key waits for a count, and a key is never counted
  * twice at once, however many callers ask. A failed background count keeps the older snapshot (and is reported).
+ * `forget` drops a key whose figures a write has just changed (an admin run, issue 26 item 16): the next caller
+ * waits for a fresh count, and a count that was already running, having read from before the write, is not kept.
  */
 export function createSnapshotCache<T>(options: { ttlMs: number; maxEntries?: number; onError?: (error: unknown) => void }) {
   const { ttlMs, maxEntries = 1_000, onError } = options;
@@ -11,14 +13,18 @@ export function createSnapshotCache<T>(options: { ttlMs: number; maxEntries?: nu
   function refresh(key: string, load: () => Promise<T>): Promise<T> {
     const running = counting.get(key);
     if (running) return running;
-    const promise = load()
+    const promise: Promise<T> = load()
       .then((value) => {
+        // Forgotten while it counted: its figures may be from before the write that made it forget.
+        if (counting.get(key) !== promise) return value;
         entries.delete(key);
         if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
         entries.set(key, { value, at: Date.now() });
         return value;
       })
-      .finally(() => counting.delete(key));
+      .finally(() => {
+        if (counting.get(key) === promise) counting.delete(key);
+      });
     counting.set(key, promise);
     return promise;
   }
@@ -32,6 +38,11 @@ export function createSnapshotCache<T>(options: { ttlMs: number; maxEntries?: nu
     },
     /** Whether a snapshot of the key is kept (fresh or stale). */
     has: (key: string) => entries.has(key),
+    /** Drops the key's snapshot and any count of it running now. */
+    forget(key: string) {
+      entries.delete(key);
+      counting.delete(key);
+    },
     clear: () => entries.clear(),
   };
 }

@@ -17,12 +17,28 @@ export const queryRoots = {
 
 export type QueryRoot = keyof typeof queryRoots;
 
+/** Prefixes below the roots that a write makes stale (lib/invalidations) while the feature owning them builds on them. */
+export const familyKeys = {
+  /** Every event's reviews configuration (switches and windows). */
+  reviewsConfigs: [...queryRoots.configs, 'reviews'] as const,
+  /** Every event's level qualifiers. */
+  levelQualifiers: [...queryRoots.configs, 'levels'] as const,
+  /** Every event's run flags ('generated' of each run). */
+  runFlags: [...queryRoots.configs, 'allocations'] as const,
+  /** The status messages. */
+  status: [...queryRoots.configs, 'status'] as const,
+  /** Every round's dashboard (the admin's Overview). */
+  dashboards: [...queryRoots.admin, 'dashboard'] as const,
+  /** Every user's profile as an admin sees it, looked up by Catalyst ID. */
+  userProfiles: [...queryRoots.admin, 'user'] as const,
+};
+
 /** Keys that more than one feature names: the events feature reads them, the admin's runs make them stale. */
 export const sharedKeys = {
   /** An event's categories (objectives). */
   categories: (eventId: number) => [...queryRoots.categories, eventId] as const,
   /** An event's allocation flags ('generated' of each run). */
-  allocationFlags: (eventId: number) => [...queryRoots.configs, 'allocations', eventId] as const,
+  allocationFlags: (eventId: number) => [...familyKeys.runFlags, eventId] as const,
   /** The logged-in user's info as the profile shows it. */
   me: [...queryRoots.users, 'me'] as const,
 };

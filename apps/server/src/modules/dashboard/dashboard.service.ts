@@ -13,6 +13,8 @@ const SCORE_MAX = 5;
 const BUCKETS = Math.round((SCORE_MAX - SCORE_MIN) / SCORE_BUCKET_WIDTH);
 const LEVELS = Object.values(ReviewerLevel) as number[];
 const STATUS_NAMES = Object.entries(SubscriptionStatus) as [string, number][];
+/** The snapshot's window, replaced by the configuration's on every answer. */
+const NO_WINDOW = { starts_at: null, ends_at: null };
 
 const spreadOf = (values: number[]) =>
   values.length === 0
@@ -24,9 +26,11 @@ const spreadOf = (values: number[]) =>
       };
 
 /**
- * The round's dashboard (issue 15 item 5): a snapshot of the event's figures counted by ten aggregate queries, two
+ * The round's dashboard (issue 15 item 5): a snapshot of the event's figures counted by nine aggregate queries, two
  * at a time, kept DASHBOARD_TTL_SECONDS per event and recounted in the background while the older one is served
  * (counting a million reviews is the costly part; a dashboard a few seconds old is fine). Admins only (the route).
+ * The admin's own writes show at once (issue 26 items 10, 16): a run, an import or an invitation makes the event's
+ * snapshot forgotten (`eventChanged`), and the review window is read with each request, not kept in the snapshot.
  */
 export function createDashboardService(deps: {
   db: Db;
@@ -40,13 +44,19 @@ export function createDashboardService(deps: {
   const { db } = deps;
   const snapshots = createSnapshotCache<Dashboard>({ ttlMs: deps.ttlMs ?? DASHBOARD_TTL_SECONDS * 1000, onError: deps.onError });
 
+  /** The review submission window, from the event's configuration (kept in process a moment, dropped on a change). */
+  async function reviewWindow(eventId: number): Promise<Dashboard['reviews_per_day']['window']> {
+    const { value } = await deps.eventConfig.reviewsConfig(eventId);
+    const at = (name: string) => (typeof value[name] === 'string' ? (value[name] as string) : null);
+    return { starts_at: at('review_submission_starts_at'), ends_at: at('review_submission_ends_at') };
+  }
+
   async function count(eventId: number): Promise<Dashboard> {
-    // Two at a time: the ten aggregates side by side would take every pooled connection and both cores for a second
+    // Two at a time: the nine aggregates side by side would take every pooled connection and both cores for a second
     // or more on a whole round, stalling the requests being served meanwhile.
-    const [config, subscriptions, categories, allocation, allocated, rankings, days, moderators, moderations, scores] = await allLimited(
+    const [subscriptions, categories, allocation, allocated, rankings, days, moderators, moderations, scores] = await allLimited(
       DASHBOARD_QUERY_SLOTS,
       [
-        () => deps.eventConfig.reviewsConfig(eventId),
         () => repo.subscriptionCounts(db, eventId),
         () => repo.proposalsPerCategory(db, eventId),
         () => repo.allocationTotals(db, eventId),
@@ -60,7 +70,6 @@ export function createDashboardService(deps: {
     );
 
     const ranking = (value: number) => rankings.find((row) => row.ranking === value)?.n ?? 0;
-    const windowEnd = (name: string) => (typeof config.value[name] === 'string' ? (config.value[name] as string) : null);
     return {
       event_id: eventId,
       computed_at: new Date().toISOString(),
@@ -88,10 +97,7 @@ export function createDashboardService(deps: {
         reviews_done: allocation.reviews_done,
         reviews_total: rankings.reduce((sum, row) => sum + row.n, 0),
       },
-      reviews_per_day: {
-        window: { starts_at: windowEnd('review_submission_starts_at'), ends_at: windowEnd('review_submission_ends_at') },
-        days: days.map((row) => ({ day: row.day, count: row.n })),
-      },
+      reviews_per_day: { window: NO_WINDOW, days: days.map((row) => ({ day: row.day, count: row.n })) },
       moderation: {
         allocated: moderators.reduce((sum, row) => sum + row.allocated, 0),
         moderated: moderators.reduce((sum, row) => sum + row.moderated, 0),
@@ -126,8 +132,11 @@ export function createDashboardService(deps: {
     async dashboard(eventId: number): Promise<Dashboard> {
       const key = String(eventId);
       if (!snapshots.has(key)) await deps.events.get(eventId);
-      return snapshots.get(key, () => count(eventId));
+      const [snapshot, window] = await Promise.all([snapshots.get(key, () => count(eventId)), reviewWindow(eventId)]);
+      return { ...snapshot, reviews_per_day: { ...snapshot.reviews_per_day, window } };
     },
+    /** The event's figures changed by a write its admin expects to see at once (a run, an import, an invitation). */
+    eventChanged: (eventId: number) => snapshots.forget(String(eventId)),
   };
 }
 export type DashboardService = ReturnType<typeof createDashboardService>;

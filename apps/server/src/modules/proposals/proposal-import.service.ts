@@ -20,8 +20,8 @@ export function createProposalImportService(
     db: Db;
     events: EventsService;
     registry: CatalystRegistry;
-    /** Called after a real import changed proposals (the list's cached totals). */
-    onChange?: () => void;
+    /** Called after a real import changed the event's proposals (the list's cached totals, the dashboard). */
+    onChange?: (eventId: number) => void;
   },
 ) {
   const { db, events, registry } = deps;
@@ -68,7 +68,7 @@ export function createProposalImportService(
 
       try {
         const result = await db.transaction(write);
-        deps.onChange?.();
+        deps.onChange?.(event.row_id);
         return result;
       } catch (error) {
         if (error instanceof DryRunRollback) return JSON.parse(error.message) as ImportResult;

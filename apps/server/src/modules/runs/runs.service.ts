@@ -64,7 +64,12 @@ export interface AdminRun<Params extends RunParams, Input, Result, Stats> {
  * refuses a repeated irreversible run (409), writes, sets the run's flag and records the audit entry (who,
  * parameters, statistics), so results, flag and audit entry exist together or not at all.
  */
-export function createRunsService(deps: { db: Db; events: { get(eventId: number): Promise<unknown> } }) {
+export function createRunsService(deps: {
+  db: Db;
+  events: { get(eventId: number): Promise<unknown> };
+  /** After a real run's transaction committed: what caches figures of the event forgets them (the dashboard). */
+  onWritten?: (eventId: number) => void;
+}) {
   const { db, events } = deps;
   return {
     async execute<Params extends RunParams, Input, Result, Stats>(
@@ -75,7 +80,7 @@ export function createRunsService(deps: { db: Db; events: { get(eventId: number)
       await events.get(params.event_id);
       if (params.dry_run) return run.compute(await run.load(db, params), params).stats;
       await ensureRunFlags(db, params.event_id);
-      return db.transaction(async (tx) => {
+      const stats = await db.transaction(async (tx) => {
         const flags = await lockRunFlags(tx, params.event_id);
         if (run.once && flags.value[run.flag]) throw conflict(runMessages.alreadyGenerated);
         const { result, stats } = run.compute(await run.load(tx, params), params);
@@ -92,6 +97,8 @@ export function createRunsService(deps: { db: Db; events: { get(eventId: number)
         });
         return stats;
       });
+      deps.onWritten?.(params.event_id);
+      return stats;
     },
   };
 }

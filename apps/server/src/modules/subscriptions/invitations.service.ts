@@ -25,6 +25,8 @@ export function createInvitationsService(deps: {
   eventConfig: Pick<EventConfigService, 'switchActive' | 'levelQualifiers'>;
   verification: VerificationService;
   lookups: Pick<LookupsService, 'userIdOf'>;
+  /** After an invitation committed: the event's subscriber figures changed (the dashboard forgets its snapshot). */
+  onInvited?: (eventId: number) => void;
 }) {
   const { db, events, eventConfig, verification } = deps;
   return {
@@ -79,7 +81,7 @@ export function createInvitationsService(deps: {
       const event = await events.get(input.event_id);
       if (!(await eventConfig.switchActive(event.row_id, 'reviewer_subscription_enabled'))) throw forbidden(subscriptionMessages.closed);
       try {
-        return await db.transaction(async (tx) => {
+        const invited = await db.transaction(async (tx) => {
           const rows = await repo.lockForUserEvent(tx, userId, event.row_id);
           if (rows.some((row) => row.role === ReviewerLevel.level_2)) throw conflict(subscriptionMessages.alreadyLevel2);
           const created = await repo.insertSubscription(tx, {
@@ -101,6 +103,8 @@ export function createInvitationsService(deps: {
           });
           return eventSubscriptionsPublic(tx, userId, event);
         });
+        deps.onInvited?.(event.row_id);
+        return invited;
       } catch (error) {
         if (uniqueViolation(error) === 'subscriptions_user_event_role_key') throw conflict(subscriptionMessages.alreadyLevel2);
         throw error;

@@ -2,6 +2,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { clearFilters, hasFilters, readFilters, writeFilter, type FilterDefaults, type ReviewFilters } from './filters';
+import { askChange, type PendingQueries } from './pending-query';
 
 /** Filter debounce (spec §9). */
 export const FILTER_DEBOUNCE_MS = 300;
@@ -38,9 +39,17 @@ function useDebouncedText(applied: string, write: (value: string) => void) {
 export function useReviewFilters(defaults: FilterDefaults) {
   const [params, setParams] = useSearchParams();
   const filters = readFilters(params, defaults);
+  // Changes asked for and not shown yet: the next change builds on them (issue 26 item 15, see pending-query.ts).
+  const pending = useRef<PendingQueries | null>(null);
+
+  const change = (update: (base: URLSearchParams) => URLSearchParams, replace = false) => {
+    const asked = askChange(pending.current, params.toString(), update);
+    pending.current = asked.pending;
+    setParams(asked.next, { replace });
+  };
 
   const set = <K extends keyof ReviewFilters>(key: K, value: ReviewFilters[K]) =>
-    setParams((current) => writeFilter(current, key, value, defaults), { replace: key === 'proposal' || key === 'proposalId' });
+    change((base) => writeFilter(base, key, value, defaults), key === 'proposal' || key === 'proposalId');
 
   const [proposal, setProposal] = useDebouncedText(filters.proposal, (value) => set('proposal', value));
   const [proposalId, setProposalId] = useDebouncedText(filters.proposalId, (value) => set('proposalId', value));
@@ -48,7 +57,7 @@ export function useReviewFilters(defaults: FilterDefaults) {
   const clear = () => {
     setProposal('');
     setProposalId('');
-    setParams((current) => clearFilters(current));
+    change(clearFilters);
   };
 
   return {

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { switchActive } from '@cr/contract/events';
 import type { UserInfo } from '@cr/contract/users';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,7 @@ import { Link, useParams } from 'react-router';
 import { paths } from '../../../config/paths';
 import { displayCatalystId } from '@cr/contract/rules';
 import { PageHeading } from '../../../components/page-heading';
-import { adminUserQuery, adminUsersKeys } from '../../../features/admin/api/users';
+import { adminUserQuery } from '../../../features/admin/api/users';
 import { useCurrentEvents } from '../../../features/events/api/events';
 import { ProfileView } from '../../../features/profile/components/profile-view';
 import { useInvite } from '../../../features/subscriptions/api/subscriptions';
@@ -20,7 +20,6 @@ import { notifyError, notifySuccess } from '../../../lib/notify';
  */
 function InviteList({ user }: { user: UserInfo }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
   const invite = useInvite();
   const { events } = useCurrentEvents();
   const hasLevel2 = new Set(user.extra.subscriptions.filter((item) => item.role === 2).map((item) => item.event_id));
@@ -31,7 +30,6 @@ function InviteList({ user }: { user: UserInfo }) {
     try {
       await invite.mutateAsync({ event_id: eventId, catalyst_id: displayCatalystId(user.catalyst_id.id) });
       notifySuccess('notify.invitationSent');
-      await client.invalidateQueries({ queryKey: adminUsersKeys.users });
     } catch (error) {
       notifyError(error);
     }

@@ -1,5 +1,5 @@
 import { Anchor, Box, Center, Grid, Loader, Stack, Text, Title } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { switchActive } from '@cr/contract/events';
 import type { ProposalPublic } from '@cr/contract/proposals';
 import { canReview } from '@cr/contract/subscriptions';
@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router';
 import { paths } from '../../../config/paths';
 import { eventConfigQuery } from '../../../features/events/api/events';
-import { proposalQuery, proposalsKeys } from '../../../features/proposals/api/proposals';
+import { proposalQuery } from '../../../features/proposals/api/proposals';
 import { ExtraInformation } from '../../../features/proposals/components/extra-information';
 import { ProposalDetails } from '../../../features/proposals/components/proposal-details';
 import { ScoreWidget } from '../../../features/proposals/components/score-widget';
@@ -71,7 +71,6 @@ function ProposalScreen({ id }: { id: number }) {
   const { data: proposal, error, isPending } = useQuery(proposalQuery(id));
   const reviews = useRef<HTMLDivElement>(null);
   const { ownReviewUser, showsList, showsScore } = useReviewPlaces(proposal);
-  const client = useQueryClient();
   // Edit on the review's own page lands here with the form in edit mode (issue 12 item 11).
   const startEditing = (useLocation().state as Partial<EditReviewState> | null)?.editReview === true;
   if (isPending) {
@@ -108,12 +107,7 @@ function ProposalScreen({ id }: { id: number }) {
               style={{ overflowY: 'auto' }}
               data-testid="own-review-column"
             >
-              <OwnReviewForm
-                proposalId={proposal.row_id}
-                userId={ownReviewUser}
-                startEditing={startEditing}
-                onChanged={() => void client.invalidateQueries({ queryKey: proposalsKeys.all })}
-              />
+              <OwnReviewForm proposalId={proposal.row_id} userId={ownReviewUser} startEditing={startEditing} />
             </Box>
           </Grid.Col>
         </Grid>

@@ -1,12 +1,12 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { OutcomeParams, OutcomeStats, ScoreParams, ScoreResult, VoteExportConfig } from '@cr/contract/outcomes';
 import { api } from '../../../lib/api-client';
-import { queryRoots, sharedKeys } from '../../../lib/query-keys';
+import { useInvalidatingMutation } from '../../../lib/invalidations';
 
 /**
  * Closing a round (issue 15; spec §7): the review outcomes and proposal scores runs and the exports. A real run
  * sets its flag in the event's allocation config (review_outcomes_generated, proposal_scores_generated), which the
- * event configuration screen reads to disable the form, so that config goes stale after one.
+ * event configuration screen reads to disable the form; that config, the rankings, the scores, the profiles' stats
+ * and the Overview go stale after one (lib/invalidations).
  */
 
 /** `POST proposal-reviews/generate-results` with results_params (G-005); 409 after a real run. */
@@ -19,31 +19,18 @@ export function generateProposalScores(params: ScoreParams) {
   return api<ScoreResult>('proposals/generate-results', { method: 'POST', body: { results_params: params } });
 }
 
-export function useGenerateReviewOutcomes(eventId: number) {
-  const client = useQueryClient();
-  return useMutation({
+/** `_eventId`: what the run forms pass; the table's prefixes reach every event, so it is not needed. */
+export function useGenerateReviewOutcomes(_eventId?: number) {
+  return useInvalidatingMutation('generateOutcomes', {
     mutationFn: (params: OutcomeParams) => generateReviewOutcomes(params),
-    onSuccess: async (stats) => {
-      if (stats.dry_run) return;
-      await Promise.all([
-        client.invalidateQueries({ queryKey: sharedKeys.allocationFlags(eventId) }),
-        client.invalidateQueries({ queryKey: queryRoots.reviews }),
-      ]);
-    },
+    changedNothing: (stats) => stats.dry_run,
   });
 }
 
-export function useGenerateProposalScores(eventId: number) {
-  const client = useQueryClient();
-  return useMutation({
+export function useGenerateProposalScores(_eventId?: number) {
+  return useInvalidatingMutation('generateScores', {
     mutationFn: (params: ScoreParams) => generateProposalScores(params),
-    onSuccess: async (_rows, params) => {
-      if (params.dry_run) return;
-      await Promise.all([
-        client.invalidateQueries({ queryKey: sharedKeys.allocationFlags(eventId) }),
-        client.invalidateQueries({ queryKey: queryRoots.proposals }),
-      ]);
-    },
+    changedNothing: (_rows, params) => params.dry_run === true,
   });
 }
 

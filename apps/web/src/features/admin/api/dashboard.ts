@@ -1,10 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
 import { DASHBOARD_TTL_SECONDS, type Dashboard } from '@cr/contract/dashboard';
 import { api } from '../../../lib/api-client';
-import { queryRoots } from '../../../lib/query-keys';
+import { familyKeys } from '../../../lib/query-keys';
 
 export const dashboardKeys = {
-  event: (eventId: number) => [...queryRoots.admin, 'dashboard', eventId] as const,
+  event: (eventId: number) => [...familyKeys.dashboards, eventId] as const,
 };
 
 /**

@@ -1,8 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ComputeFlagsParams, ExternalFlag, FlagRunStats } from '@cr/contract/flags';
 import type { ModerationAllocationParams, ModerationAllocationStats } from '@cr/contract/moderations';
 import { api } from '../../../lib/api-client';
-import { queryRoots, sharedKeys } from '../../../lib/query-keys';
+import { useInvalidatingMutation } from '../../../lib/invalidations';
 
 export type FlagRunResult = FlagRunStats & { dry_run: boolean };
 export type FlagImportResult = { flags: number; types: number[] };
@@ -15,17 +14,14 @@ export function generateModerationAllocation(params: ModerationAllocationParams)
   });
 }
 
-export function useGenerateModerationAllocation(eventId: number) {
-  const client = useQueryClient();
-  return useMutation({
+/**
+ * A real run's changes (run flags, reviews allocated for moderation, the moderators' lists, the Overview) are made
+ * stale by lib/invalidations. `_eventId`: what the run form passes; the table's prefixes reach every event.
+ */
+export function useGenerateModerationAllocation(_eventId?: number) {
+  return useInvalidatingMutation('allocateModeration', {
     mutationFn: (params: ModerationAllocationParams) => generateModerationAllocation(params),
-    onSuccess: async (stats) => {
-      if (stats.dry_run) return;
-      await Promise.all([
-        client.invalidateQueries({ queryKey: sharedKeys.allocationFlags(eventId) }),
-        client.invalidateQueries({ queryKey: queryRoots.reviews }),
-      ]);
-    },
+    changedNothing: (stats) => stats.dry_run,
   });
 }
 
@@ -35,12 +31,9 @@ export function computeFlags(params: ComputeFlagsParams) {
 }
 
 export function useComputeFlags() {
-  const client = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation('computeFlags', {
     mutationFn: (params: ComputeFlagsParams) => computeFlags(params),
-    onSuccess: async (stats) => {
-      if (!stats.dry_run) await client.invalidateQueries({ queryKey: queryRoots.reviews });
-    },
+    changedNothing: (stats) => stats.dry_run,
   });
 }
 
@@ -50,9 +43,5 @@ export function importFlags(eventId: number, flags: ExternalFlag[]) {
 }
 
 export function useImportFlags(eventId: number) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (flags: ExternalFlag[]) => importFlags(eventId, flags),
-    onSuccess: () => client.invalidateQueries({ queryKey: queryRoots.reviews }),
-  });
+  return useInvalidatingMutation('importFlags', { mutationFn: (flags: ExternalFlag[]) => importFlags(eventId, flags) });
 }

@@ -1,18 +1,11 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AllocationParams, AllocationStats, ImportOptions, ImportResult } from '@cr/contract/proposals';
 import { api } from '../../../lib/api-client';
-import { queryRoots, sharedKeys } from '../../../lib/query-keys';
+import { useInvalidatingMutation } from '../../../lib/invalidations';
 
-/**
- * Query keys this feature's runs make stale. They belong to other features (events: categories and the allocation
- * flags; proposals: every list), which this feature may not import, so they come from the shared roots of
- * lib/query-keys; the keys go from general to specific, so a prefix is enough.
+/*
+ * What a real run makes stale belongs to other features (events: categories and the run flags; proposals: every
+ * list; the profiles' stats; the Overview): lib/invalidations names it. A dry run saves nothing and changes nothing.
  */
-const staleAfter = {
-  categories: sharedKeys.categories,
-  allocationFlags: sharedKeys.allocationFlags,
-  proposals: queryRoots.proposals,
-};
 
 /** `POST proposals/import/{eventId}` (spec §7): reads proposals from the chosen source; a dry run saves nothing. */
 export function importProposals(eventId: number, options: ImportOptions) {
@@ -20,16 +13,9 @@ export function importProposals(eventId: number, options: ImportOptions) {
 }
 
 export function useImportProposals(eventId: number) {
-  const client = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation('importProposals', {
     mutationFn: (options: ImportOptions) => importProposals(eventId, options),
-    onSuccess: async (result) => {
-      if (result.dry_run) return;
-      await Promise.all([
-        client.invalidateQueries({ queryKey: staleAfter.categories(eventId) }),
-        client.invalidateQueries({ queryKey: staleAfter.proposals }),
-      ]);
-    },
+    changedNothing: (result) => result.dry_run,
   });
 }
 
@@ -38,16 +24,10 @@ export function generateProposalAllocation(params: AllocationParams) {
   return api<AllocationStats>('proposal-reviews/generate-allocations', { method: 'POST', body: { allocation_params: params } });
 }
 
-export function useGenerateProposalAllocation(eventId: number) {
-  const client = useQueryClient();
-  return useMutation({
+/** `_eventId`: what the run form passes; the table's prefixes reach every event, so it is not needed. */
+export function useGenerateProposalAllocation(_eventId?: number) {
+  return useInvalidatingMutation('allocateProposals', {
     mutationFn: (params: AllocationParams) => generateProposalAllocation(params),
-    onSuccess: async (stats) => {
-      if (stats.dry_run) return;
-      await Promise.all([
-        client.invalidateQueries({ queryKey: staleAfter.allocationFlags(eventId) }),
-        client.invalidateQueries({ queryKey: staleAfter.proposals }),
-      ]);
-    },
+    changedNothing: (stats) => stats.dry_run,
   });
 }

@@ -3,14 +3,14 @@ import type { Paged } from '@cr/contract/common';
 import type { AdminUserRow, UserInfo } from '@cr/contract/users';
 import { api } from '../../../lib/api-client';
 import { notifyError } from '../../../lib/notify';
-import { queryRoots } from '../../../lib/query-keys';
+import { familyKeys, queryRoots } from '../../../lib/query-keys';
 
 export const adminUsersKeys = {
   all: [...queryRoots.admin, 'users'] as const,
   page: (page: number, size: number, search: string) => [...queryRoots.admin, 'users', page, size, search] as const,
   /** Every user looked up by Catalyst ID; a prefix of `user`. */
-  users: [...queryRoots.admin, 'user'] as const,
-  user: (catalystId: string) => [...queryRoots.admin, 'user', catalystId] as const,
+  users: familyKeys.userProfiles,
+  user: (catalystId: string) => [...familyKeys.userProfiles, catalystId] as const,
 };
 
 /** `GET admin/users?size&page[&search]` (spec §7); a failure toasts and shows an empty table with total 0 (§8). */

@@ -251,14 +251,18 @@ function ScoresChart({ data }: { data: Dashboard['scores'] }) {
  */
 export function EventOverview({ eventId }: { eventId: number }) {
   const { t } = useTranslation();
-  const { data, isError } = useQuery(eventDashboardQuery(eventId));
+  const { data, isError, isFetching } = useQuery(eventDashboardQuery(eventId));
   if (isError) return <Alert color="red">{t('errors.fetchDashboard')}</Alert>;
-  if (!data) return <Loader size="sm" />;
+  if (!data) return <Loader size="sm" role="status" aria-label={t('common.loading')} />;
   return (
     <Stack gap="md">
-      <Text size="sm" c="dimmed">
-        {t('dashboard.computedAt', { at: dayjs(data.computed_at).format('YYYY-MM-DD HH:mm:ss'), seconds: DASHBOARD_TTL_SECONDS })}
-      </Text>
+      <Group gap="xs">
+        <Text size="sm" c="dimmed">
+          {t('dashboard.computedAt', { at: dayjs(data.computed_at).format('YYYY-MM-DD HH:mm:ss'), seconds: DASHBOARD_TTL_SECONDS })}
+        </Text>
+        {/* Asked again after a run or a change of this session (issue 26 item 16): the figures below are about to change. */}
+        {isFetching && <Loader size="xs" role="status" aria-label={t('dashboard.updating')} />}
+      </Group>
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
         <SubscribersChart data={data.subscribers} />
         <ProposalsChart data={data.proposals} />

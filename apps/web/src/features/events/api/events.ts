@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQueries, useQuery } from '@tanstack/react-query';
 import type { Paged } from '@cr/contract/common';
 import { deriveStage } from '@cr/contract/plain';
 import type {
@@ -13,8 +13,9 @@ import type {
   StatusMessageInput,
 } from '@cr/contract/events';
 import { api } from '../../../lib/api-client';
+import { useInvalidatingMutation } from '../../../lib/invalidations';
 import { notifyError } from '../../../lib/notify';
-import { queryRoots, sharedKeys } from '../../../lib/query-keys';
+import { familyKeys, queryRoots, sharedKeys } from '../../../lib/query-keys';
 
 /** Polling of spec §7/§9: current events and their configs every 5 minutes, status messages every 2 minutes. */
 export const EVENTS_POLL_MS = 5 * 60_000;
@@ -39,17 +40,17 @@ async function orFallback<T>(request: Promise<T>, fallback: T, errorKey: string)
 
 const emptyPage = <T>(size: number, page: number): Paged<T> => ({ data: [], page: { total: 0, size, page } });
 
-const { events, configs } = queryRoots;
+const { events } = queryRoots;
 
 export const eventsKeys = {
   all: events,
   page: (page: number, size: number) => [...events, 'page', page, size] as const,
   current: [...events, 'current'] as const,
   event: (id: number) => [...events, id] as const,
-  config: (id: number) => [...configs, 'reviews', id] as const,
-  levels: (id: number) => [...configs, 'levels', id] as const,
+  config: (id: number) => [...familyKeys.reviewsConfigs, id] as const,
+  levels: (id: number) => [...familyKeys.levelQualifiers, id] as const,
   allocations: sharedKeys.allocationFlags,
-  status: [...configs, 'status'] as const,
+  status: familyKeys.status,
   categories: sharedKeys.categories,
 };
 
@@ -118,44 +119,33 @@ export function useCurrentEvents() {
   return { events: withConfigs, stage: deriveStage(withConfigs.map((item) => item.config)), isLoading: events.isLoading };
 }
 
-function useInvalidate() {
-  const client = useQueryClient();
-  return (...keys: readonly (readonly unknown[])[]) => Promise.all(keys.map((queryKey) => client.invalidateQueries({ queryKey })));
-}
+// What each save makes stale (the event lists, which rounds the lists show, the Overview's window…): lib/invalidations.
 
 export function useSaveEvent() {
-  const invalidate = useInvalidate();
-  return useMutation({
+  return useInvalidatingMutation('saveEvent', {
     mutationFn: ({ id, input }: { id?: number; input: EventInput }) =>
       id === undefined
         ? api<EventPublic>('events/', { method: 'POST', body: { new_event: input } })
         : api<EventPublic>(`events/${id}/`, { method: 'PUT', body: { event_update: input } }),
-    onSuccess: () => invalidate(eventsKeys.all),
   });
 }
 
 export function useSaveEventConfig(eventId: number) {
-  const invalidate = useInvalidate();
-  return useMutation({
+  return useInvalidatingMutation('saveEventConfig', {
     mutationFn: (value: ReviewsConfigValue) =>
       api<ConfigRecord<ReviewsConfig>>(`configs/reviews/${eventId}/`, { method: 'PUT', body: { record_update: value } }),
-    onSuccess: () => invalidate(eventsKeys.config(eventId)),
   });
 }
 
 export function useSaveLevelQualifiers(eventId: number) {
-  const invalidate = useInvalidate();
-  return useMutation({
+  return useInvalidatingMutation('saveLevelQualifiers', {
     mutationFn: (value: LevelQualifiers) =>
       api<ConfigRecord<LevelQualifiers>>(`configs/reviews-level-qualifiers/${eventId}/`, { method: 'PUT', body: { record_update: value } }),
-    onSuccess: () => invalidate(eventsKeys.levels(eventId)),
   });
 }
 
 export function useSaveStatus() {
-  const invalidate = useInvalidate();
-  return useMutation({
+  return useInvalidatingMutation('saveStatus', {
     mutationFn: (messages: StatusMessageInput[]) => api('configs/status/', { method: 'PUT', body: { record_update: { messages } } }),
-    onSuccess: () => invalidate(eventsKeys.status),
   });
 }

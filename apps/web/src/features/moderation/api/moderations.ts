@@ -1,9 +1,9 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import type { ModerationFields, ModerationPublic } from '@cr/contract/moderations';
 import type { ReviewPublic } from '@cr/contract/reviews';
 import { api } from '../../../lib/api-client';
+import { useInvalidatingMutation } from '../../../lib/invalidations';
 import { notifyError, notifySuccess } from '../../../lib/notify';
-import { queryRoots } from '../../../lib/query-keys';
 import { moderationKeys } from './keys';
 
 /** `GET moderations/{id}/`: the caller's own moderation with its reason and custom text (the review carries less). */
@@ -54,11 +54,11 @@ type ModerationChange = { kind: 'save'; rowId: number | null; values: Moderation
 /**
  * Creates (`POST moderations/` with new_moderation, F-030), edits (`PUT moderations/{id}/` with record_update, F-031)
  * or deletes (`DELETE moderations/{id}/`, whose answer names the same row_id, F-032) the caller's moderation, with the
- * §8 toasts (F-033, F-034). The review and the moderator's lists are stale afterwards.
+ * §8 toasts (F-033, F-034). The review, the moderator's lists and the round's figures are stale afterwards
+ * (lib/invalidations).
  */
 export function useChangeModeration({ onDone }: { onDone?: () => void } = {}) {
-  const client = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation('changeModeration', {
     mutationFn: async (change: ModerationChange) => {
       if (change.kind === 'delete') {
         const answer = await api<{ row_id: number }>(`moderations/${change.rowId}/`, { method: 'DELETE' });
@@ -69,13 +69,9 @@ export function useChangeModeration({ onDone }: { onDone?: () => void } = {}) {
         ? api<ModerationPublic>('moderations/', { method: 'POST', body: { new_moderation: change.values } })
         : api<ModerationPublic>(`moderations/${change.rowId}/`, { method: 'PUT', body: { record_update: change.values } });
     },
-    onSuccess: async () => {
+    onSuccess: () => {
       onDone?.();
       notifySuccess('moderation.saved');
-      await Promise.all([
-        client.invalidateQueries({ queryKey: queryRoots.moderations }),
-        client.invalidateQueries({ queryKey: queryRoots.reviews }),
-      ]);
     },
     // The §8 text whatever the server said (F-034).
     onError: () => notifyError(null, 'moderation.failed'),

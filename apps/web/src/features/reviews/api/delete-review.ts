@@ -1,6 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { isReviewListKey, reviewsKeys } from './keys';
+import { useInvalidatingMutation } from '../../../lib/invalidations';
+import { isOwnReviewKey, reviewsKeys } from './keys';
 
 /**
  * `DELETE proposal-reviews/{id}/` (E-014); the viewer then has no review of the proposal. `onDone` runs before the
@@ -8,16 +8,12 @@ import { isReviewListKey, reviewsKeys } from './keys';
  * it would only answer 404 while its page moves on.
  */
 export function useDeleteReview(proposalId: number, { onDone }: { onDone?: () => void } = {}) {
-  const client = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation('deleteReview', {
     mutationFn: (rowId: number) => api<{ row_id: number }>(`proposal-reviews/${rowId}/`, { method: 'DELETE' }),
-    onSuccess: async (_, rowId) => {
+    onSuccess: (_answer, _rowId, _result, { client }) => {
       onDone?.();
       client.setQueryData(reviewsKeys.own(proposalId), null);
-      const deleted = reviewsKeys.detail(rowId);
-      await client.invalidateQueries({
-        predicate: ({ queryKey }) => isReviewListKey(queryKey) && !(queryKey[1] === deleted[1] && queryKey[2] === deleted[2]),
-      });
     },
+    keep: (queryKey, rowId) => isOwnReviewKey(queryKey) || reviewsKeys.detail(rowId).every((part, index) => queryKey[index] === part),
   });
 }

@@ -19,5 +19,5 @@ export const reviewsKeys = {
   own: (proposalId: number) => [...root, 'own', proposalId] as const,
 };
 
-/** Every review query but the viewer's own reviews: what a save or a delete makes stale. */
-export const isReviewListKey = (queryKey: readonly unknown[]) => queryKey[0] === root[0] && queryKey[1] !== 'own';
+/** The viewer's own review of a proposal: a save or a delete sets it from the answer instead of fetching it again. */
+export const isOwnReviewKey = (queryKey: readonly unknown[]) => queryKey[0] === root[0] && queryKey[1] === 'own';

@@ -1,7 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ReviewFields, ReviewPublic } from '@cr/contract/reviews';
 import { api } from '../../../lib/api-client';
-import { isReviewListKey, reviewsKeys } from './keys';
+import { useInvalidatingMutation } from '../../../lib/invalidations';
+import { isOwnReviewKey, reviewsKeys } from './keys';
 
 export interface SaveReviewInput {
   /** The saved review's id: an update when set (E-010), else a new review (E-011). */
@@ -15,8 +15,7 @@ export interface SaveReviewInput {
  * does, for what must be gone before anything renders from the new cache (the form's draft, issue 12 item 3).
  */
 export function useSaveReview(proposalId: number, { onDone }: { onDone?: () => void } = {}) {
-  const client = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation('saveReview', {
     mutationFn: ({ rowId, values }: SaveReviewInput) =>
       rowId === null
         ? api<ReviewPublic>('proposal-reviews/', { method: 'POST', body: { new_proposal_review: { ...values, proposal_id: proposalId } } })
@@ -24,10 +23,11 @@ export function useSaveReview(proposalId: number, { onDone }: { onDone?: () => v
             method: 'PUT',
             body: { proposal_review_update: { ...values, row_id: rowId } },
           }),
-    onSuccess: async (review) => {
+    onSuccess: (review, _input, _result, { client }) => {
       onDone?.();
       client.setQueryData(reviewsKeys.own(proposalId), review);
-      await client.invalidateQueries({ predicate: (query) => isReviewListKey(query.queryKey) });
     },
+    // The rest of what a review changes (lists, has_reviewed, the profile's stats, the Overview): lib/invalidations.
+    keep: isOwnReviewKey,
   });
 }

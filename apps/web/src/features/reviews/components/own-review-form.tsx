@@ -12,8 +12,6 @@ interface OwnReviewFormProps {
   proposalId: number;
   /** Whose drafts: one per user and proposal. */
   userId: string;
-  /** After a save or a delete, for what else shows the review (the proposals' 'reviewed' mark). */
-  onChanged?: () => void;
   /** Open the saved review in edit mode (Edit on the review's page, issue 12 item 11). */
   startEditing?: boolean;
 }
@@ -22,7 +20,7 @@ interface OwnReviewFormProps {
  * The viewer's own review of a proposal (spec §2.12, E-003..E-016): view mode for a saved review, edit mode for a new
  * one, while editing, and whenever an unsaved draft is waiting in the browser. The route decides whether it shows.
  */
-export function OwnReviewForm({ proposalId, userId, onChanged, startEditing = false }: OwnReviewFormProps) {
+export function OwnReviewForm({ proposalId, userId, startEditing = false }: OwnReviewFormProps) {
   const { t } = useTranslation();
   const headingId = useId();
   const own = useQuery(ownReviewQuery(proposalId));
@@ -33,10 +31,7 @@ export function OwnReviewForm({ proposalId, userId, onChanged, startEditing = fa
   const { confirmDelete, isDeleting } = useConfirmDelete({
     proposalId,
     draftStorageKey: storageKey,
-    onDeleted: () => {
-      setEditing(true);
-      onChanged?.();
-    },
+    onDeleted: () => setEditing(true),
   });
 
   let body;
@@ -65,10 +60,7 @@ export function OwnReviewForm({ proposalId, userId, onChanged, startEditing = fa
         rowId={review?.row_id ?? null}
         savedValues={review ? fieldsOf(review) : emptyReview()}
         draftStorageKey={storageKey}
-        onSaved={() => {
-          setEditing(false);
-          onChanged?.();
-        }}
+        onSaved={() => setEditing(false)}
         onCancel={
           review
             ? () => {

@@ -1,0 +1,126 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { QueryKey } from '@tanstack/react-query';
+import { describe, expect, it } from 'vitest';
+import { dashboardKeys } from './features/admin/api/dashboard';
+import { adminUsersKeys } from './features/admin/api/users';
+import { eventsKeys } from './features/events/api/events';
+import { moderationKeys } from './features/moderation/api/keys';
+import { proposalsKeys } from './features/proposals/api/proposals';
+import { reviewsKeys } from './features/reviews/api/keys';
+import { invalidations, isStaleAfter, type MutationKind } from './lib/invalidations';
+import { sharedKeys } from './lib/query-keys';
+
+/**
+ * Issue 26 items 10 and 16: one table says what each write makes stale (lib/invalidations), and every mutation hook
+ * uses it. Here, read from the sources: no mutation or invalidation outside the table's hook; each kind named by one
+ * hook. Then, with the features' own key factories, each write against the screens whose figures it changes.
+ */
+const src = import.meta.dirname;
+const table = join(src, 'lib', 'invalidations.ts');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.(ts|tsx)$/.test(entry.name) && !/\.test\.ts$/.test(entry.name) ? [path] : [];
+  });
+}
+const sources = sourceFiles(src)
+  .filter((path) => path !== table)
+  .map((path) => ({ path: relative(src, path), text: readFileSync(path, 'utf8') }));
+
+describe('every mutation hook uses the invalidations table (issue 26 item 10)', () => {
+  it('reads the sources it means to', () => {
+    expect(sources.filter(({ text }) => text.includes('useInvalidatingMutation(')).length).toBeGreaterThanOrEqual(8);
+  });
+
+  it('builds no mutation with useMutation and marks nothing stale by hand, outside lib/invalidations', () => {
+    const offenders = sources
+      .filter(({ text }) => /\buseMutation\b|\.(invalidateQueries|resetQueries|removeQueries|refetchQueries)\(/.test(text))
+      .map(({ path }) => path);
+    expect(offenders).toEqual([]);
+  });
+
+  it('names each kind of the table in exactly one hook, and only kinds of the table', () => {
+    const named = sources.flatMap(({ text }) => [...text.matchAll(/useInvalidatingMutation(?:<[^>]*>)?\(\s*'(\w+)'/g)].map((m) => m[1]!));
+    const calls = sources.reduce((sum, { text }) => sum + (text.match(/useInvalidatingMutation(?:<[^>]*>)?\(/g)?.length ?? 0), 0);
+    expect(named).toHaveLength(calls);
+    expect([...named].sort()).toEqual(Object.keys(invalidations).sort());
+  });
+});
+
+const [event, user, proposal, review] = [7, 'id.catalyst://cardano/someone', 11, 13];
+
+/** The screens and their queries, by the features' own key factories. */
+const screens = {
+  profile: sharedKeys.me,
+  adminUserProfile: adminUsersKeys.user(user),
+  overview: dashboardKeys.event(event),
+  reviewsList: reviewsKeys.list(
+    { proposalId: '', includePending: false, proposal: '', objective: '', myReviews: false, assessors: [], rankings: [0] },
+    0,
+    25,
+  ),
+  proposalReviews: reviewsKeys.ofProposal(proposal, 0, 25),
+  review: reviewsKeys.detail(review),
+  ownReview: reviewsKeys.own(proposal),
+  proposalsList: proposalsKeys.list({ page: 0, size: 25, title: '' }),
+  allocatedProposals: proposalsKeys.allocated(0, 25),
+  proposal: proposalsKeys.detail(proposal),
+  allocatedReviews: moderationKeys.allocated(0, 25),
+  moderatedReviews: moderationKeys.moderated(0, 25),
+  reviewModerations: moderationKeys.byReview(review),
+  events: eventsKeys.page(0, 25),
+  currentEvents: eventsKeys.current,
+  eventConfig: eventsKeys.config(event),
+  levelQualifiers: eventsKeys.levels(event),
+  runFlags: eventsKeys.allocations(event),
+  status: eventsKeys.status,
+  categories: eventsKeys.categories(event),
+} satisfies Record<string, QueryKey>;
+type Screen = keyof typeof screens;
+
+/** Each write and the screens showing a figure it changes (the table may name more: whole families). */
+const pairs: [MutationKind, Screen[]][] = [
+  ['saveReview', ['profile', 'adminUserProfile', 'overview', 'reviewsList', 'proposalReviews', 'allocatedProposals', 'proposal']],
+  ['deleteReview', ['profile', 'adminUserProfile', 'overview', 'reviewsList', 'proposalReviews', 'allocatedProposals', 'proposalsList']],
+  ['changeModeration', ['allocatedReviews', 'moderatedReviews', 'reviewModerations', 'review', 'reviewsList', 'profile', 'overview']],
+  ['subscribe', ['profile', 'adminUserProfile', 'overview']],
+  ['answerInvitation', ['profile', 'adminUserProfile', 'overview']],
+  ['invite', ['adminUserProfile', 'overview']],
+  ['importProposals', ['proposalsList', 'proposal', 'categories', 'overview']],
+  ['allocateProposals', ['runFlags', 'allocatedProposals', 'profile', 'adminUserProfile', 'overview', 'review']],
+  ['allocateModeration', ['runFlags', 'allocatedReviews', 'review', 'overview']],
+  ['computeFlags', ['runFlags', 'review', 'allocatedReviews']],
+  ['importFlags', ['review', 'allocatedReviews']],
+  ['generateOutcomes', ['runFlags', 'reviewsList', 'review', 'profile', 'adminUserProfile', 'overview']],
+  ['generateScores', ['runFlags', 'proposal', 'overview']],
+  ['saveEvent', ['events', 'currentEvents', 'proposalsList', 'reviewsList', 'profile']],
+  ['saveEventConfig', ['eventConfig', 'reviewsList', 'overview']],
+  ['saveLevelQualifiers', ['levelQualifiers']],
+  ['saveStatus', ['status']],
+  ['activate', ['profile']],
+  ['verifyEmail', ['profile']],
+  ['updatePassword', ['profile']],
+];
+
+describe('each write against the screens whose figures it changes (issue 26 items 10, 16)', () => {
+  it.each(pairs)('%s makes stale what it changes', (kind, stale) => {
+    expect(stale.filter((screen) => !isStaleAfter(kind, screens[screen]))).toEqual([]);
+  });
+
+  it('spares what a write does not change', () => {
+    expect(isStaleAfter('saveStatus', screens.reviewsList)).toBe(false);
+    expect(isStaleAfter('saveLevelQualifiers', screens.eventConfig)).toBe(false);
+    expect(isStaleAfter('generateScores', screens.profile)).toBe(false);
+    expect(isStaleAfter('invite', screens.profile)).toBe(false);
+    for (const kind of ['register', 'requestPasswordReset', 'resetPassword', 'changeEmail'] as const)
+      expect(invalidations[kind]).toEqual([]);
+  });
+
+  it('names every write of the table in the pairs or as changing nothing on screen', () => {
+    const covered = new Set([...pairs.map(([kind]) => kind), 'register', 'requestPasswordReset', 'resetPassword', 'changeEmail']);
+    expect(Object.keys(invalidations).filter((kind) => !covered.has(kind))).toEqual([]);
+  });
+});

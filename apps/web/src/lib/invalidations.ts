@@ -1,0 +1,94 @@
+import { useMutation, type QueryClient, type QueryKey, type UseMutationOptions } from '@tanstack/react-query';
+import { familyKeys, queryRoots, sharedKeys } from './query-keys';
+
+/**
+ * What each write makes stale (issue 26 items 10, 16): one table, from the kind of write to the prefixes of the query
+ * keys whose figures it changes, so that no screen shows figures from before a write of this session once the write
+ * is done (the cache keeps answers 30 s). A screen on show fetches again at once; one visited later fetches when it
+ * mounts. Every mutation hook is built with `useInvalidatingMutation` and names its kind here (a test keeps it so).
+ *
+ * Families: reviews (community list, a proposal's reviews, a review), proposals (lists with has_reviewed, a proposal
+ * with its score), moderations (a moderator's lists, a review's moderations), me (the profile: subscriptions, current
+ * and historic stats), userProfiles (an admin's view of a user's profile), dashboards (the Overview), events, the
+ * event configurations, categories.
+ */
+const { reviews, proposals, moderations, events, categories } = queryRoots;
+const { me } = sharedKeys;
+const { dashboards, userProfiles, reviewsConfigs, levelQualifiers, runFlags, status } = familyKeys;
+
+/** A reviewer's figures: what their reviews, allocations and outcomes count in, seen by them or by an admin. */
+const reviewerFigures = [me, userProfiles] as const;
+
+export const invalidations = {
+  // A reviewer's review: the lists, has_reviewed, the profile's current stats, the round's review counts.
+  saveReview: [reviews, proposals, ...reviewerFigures, dashboards],
+  deleteReview: [reviews, proposals, ...reviewerFigures, dashboards],
+  // A moderator's verdict: their lists, the review's state, their moderation count, the round's moderation progress.
+  changeModeration: [moderations, reviews, ...reviewerFigures, dashboards],
+  // Subscriptions: the profile's subscriptions table, the round's subscribers.
+  subscribe: [...reviewerFigures, dashboards],
+  answerInvitation: [...reviewerFigures, dashboards, moderations],
+  invite: [userProfiles, dashboards],
+  // The admin's runs (real ones; a dry run changes nothing): the section's run flags and the figures each writes.
+  importProposals: [proposals, categories, reviews, dashboards],
+  allocateProposals: [runFlags, proposals, reviews, ...reviewerFigures, dashboards],
+  allocateModeration: [runFlags, reviews, moderations, dashboards],
+  computeFlags: [runFlags, reviews, moderations],
+  importFlags: [reviews, moderations],
+  generateOutcomes: [runFlags, reviews, moderations, ...reviewerFigures, dashboards],
+  generateScores: [runFlags, proposals, dashboards],
+  // Configuration: an event's activity decides which rounds' proposals, reviews and current stats show; its switches
+  // decide what the lists answer, and its review window shows on the Overview.
+  saveEvent: [events, proposals, reviews, moderations, ...reviewerFigures],
+  saveEventConfig: [reviewsConfigs, reviews, moderations, dashboards],
+  saveLevelQualifiers: [levelQualifiers],
+  saveStatus: [status],
+  // The account: what the profile shows of it.
+  register: [],
+  activate: [...reviewerFigures],
+  verifyEmail: [...reviewerFigures],
+  requestPasswordReset: [],
+  resetPassword: [],
+  updatePassword: [...reviewerFigures],
+  // Nothing changes until the new address is verified (verifyEmail).
+  changeEmail: [],
+} as const satisfies Record<string, readonly QueryKey[]>;
+
+export type MutationKind = keyof typeof invalidations;
+
+/** Whether a write of this kind makes the query with this key stale: the key starts with one of the kind's prefixes. */
+export function isStaleAfter(kind: MutationKind, queryKey: QueryKey): boolean {
+  return invalidations[kind].some((prefix: QueryKey) => prefix.every((part, index) => queryKey[index] === part));
+}
+
+/** Marks stale what a write of this kind changed, except the keys `keep` names; resolves once those on show are fetched. */
+export function invalidateAfter(client: QueryClient, kind: MutationKind, keep: (queryKey: QueryKey) => boolean = () => false) {
+  return client.invalidateQueries({ predicate: ({ queryKey }) => isStaleAfter(kind, queryKey) && !keep(queryKey) });
+}
+
+export interface InvalidatingOptions<TData, TVariables> {
+  /** An answer that changed nothing on the server (a dry run): the cache stays. */
+  changedNothing?: (data: TData, variables: TVariables) => boolean;
+  /** Keys the hook's own onSuccess already set from the answer (and must not fetch again). */
+  keep?: (queryKey: QueryKey, variables: TVariables) => boolean;
+}
+
+/**
+ * `useMutation` whose success makes stale what the table names for its kind, after the hook's own onSuccess (which
+ * may first put the answer into the cache, or clear a draft before anything renders from the new cache).
+ */
+export function useInvalidatingMutation<TData, TVariables = void, TError = Error, TOnMutateResult = unknown>(
+  kind: MutationKind,
+  options: UseMutationOptions<TData, TError, TVariables, TOnMutateResult> & InvalidatingOptions<TData, TVariables>,
+) {
+  const { changedNothing, keep, onSuccess, ...rest } = options;
+  return useMutation<TData, TError, TVariables, TOnMutateResult>({
+    ...rest,
+    mutationKey: [kind],
+    onSuccess: async (data, variables, onMutateResult, context) => {
+      await onSuccess?.(data, variables, onMutateResult, context);
+      if (changedNothing?.(data, variables)) return;
+      await invalidateAfter(context.client, kind, (queryKey) => keep?.(queryKey, variables) ?? false);
+    },
+  });
+}
