@@ -19,7 +19,7 @@ export const MINIMUM_SAMPLE_MIN = 10;
 
 /** A required ratio from 0 to 1 (G-003, G-013). */
 const ratio = z
-  .number({ error: (issue) => (issue.input === undefined ? messages.required : messages.number) })
+  .number({ error: missingOr(messages.number) })
   .min(0, { error: messages.ratio })
   .max(1, { error: messages.ratio });
 
@@ -112,7 +112,7 @@ export const outcomeMessages = {
 export const VOTE_EXPORT_DEFAULTS = { threshold: 25, chain_vote_options: 'blank,yes,no', chain_vote_type: 'private' } as const;
 export const voteExportConfig = z.object({
   fund_id: z
-    .number({ error: (issue) => (issue.input === undefined ? messages.required : messages.integer) })
+    .number({ error: missingOr(messages.integer) })
     .int({ error: messages.integer })
     .min(0, { error: messages.atLeast0 }),
   fund_name: z
