@@ -47,6 +47,19 @@ describe.each(databaseKinds)('events routes on %s', (kind) => {
       expect(second.page).toEqual({ total, size: 2, page: 1 });
     });
 
+    // Issue 26 (rough edges): the current rounds never drift to a later page as past and draft rounds pile up.
+    it('lists the current (active) events first, then the others newest first', async () => {
+      const current = await f.newEvent(admin, { active: true });
+      for (let i = 0; i < 3; i += 1) await f.newEvent(admin);
+      const rows = (await f.get(`events/?size=${await f.eventCount()}&page=0`)).json().data as EventPublic[];
+      const firstInactive = rows.findIndex((event) => !event.active);
+      expect(rows.slice(0, firstInactive).every((event) => event.active)).toBe(true);
+      expect(rows.slice(firstInactive).every((event) => !event.active)).toBe(true);
+      expect(rows.slice(0, firstInactive).map((event) => event.row_id)).toContain(current.row_id);
+      const inactiveIds = rows.slice(firstInactive).map((event) => event.row_id);
+      expect(inactiveIds).toEqual([...inactiveIds].sort((a, b) => b - a));
+    });
+
     it('pages by 25 unless told otherwise (B-023) and answers anonymous and non-admin callers', async () => {
       await f.newEvent(admin);
       const anonymous = await f.get('events/');

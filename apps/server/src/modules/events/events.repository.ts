@@ -17,12 +17,13 @@ export function toEventPublic(row: EventRow): EventPublic {
   };
 }
 
+/** Current (active) events first, then newest first: the rounds an admin works on stay on the first page. */
 export async function listEvents(db: DbOrTx, page: { size: number; page: number }) {
   const [rows, totals] = await Promise.all([
     db
       .select()
       .from(events)
-      .orderBy(desc(events.id))
+      .orderBy(desc(events.active), desc(events.id))
       .limit(page.size)
       .offset(page.size * page.page),
     db.select({ total: count() }).from(events),
