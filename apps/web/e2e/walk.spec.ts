@@ -1,5 +1,14 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { activeUser, demo, expectToast, loginThroughForm, logoutThroughMenu, registerThroughApi, rewriteJson, uniqueIdentity } from './support';
+import {
+  activeUser,
+  demo,
+  expectToast,
+  loginThroughForm,
+  logoutThroughMenu,
+  registerThroughApi,
+  rewriteJson,
+  uniqueIdentity,
+} from './support';
 
 /*
  * Issue 12: what a reviewer and an admin hit walking the product (items 2, 6, 8, 12, 13, 14, 15). Each test does what
