@@ -85,6 +85,18 @@ describe.each(databaseKinds)('admin/users routes on %s', (kind) => {
       expect((await list(`search=${encodeURIComponent(byMail.email)}`)).data.map((row) => row.email)).toEqual([byMail.email]);
     });
 
+    // Found by the after-write browser test under load (issue 26): the list shows `id.catalyst://…`, and a search for
+    // that text found nothing, the scheme being stored apart.
+    it('finds a user by the Catalyst ID as the list shows it, with its scheme', async () => {
+      const tag = uniqueName('Shown');
+      const user = await ctx.register({ catalyst_id: `id.catalyst://cardano/${tag}` });
+      for (const search of [`id.catalyst://cardano/${tag}`, `ID.CATALYST://cardano/${tag}`, `  id.catalyst://cardano/${tag}`]) {
+        const found = await list(`search=${encodeURIComponent(search)}`);
+        expect(found.data.map((row) => row.email)).toEqual([user.email]);
+        expect(found.page.total).toBe(1);
+      }
+    });
+
     it('treats % and _ in the search as plain characters and a blank search as none', async () => {
       expect((await list('search=%25')).data).toEqual([]);
       expect((await list('search=___')).data).toEqual([]);

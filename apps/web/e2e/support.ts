@@ -36,6 +36,7 @@ export async function loginThroughForm(page: Page, catalystId: string, password 
  * the app twice): the same POST the form sends (the refresh cookie lands in the page's context), then the session
  * the web app keeps (spec §4 "Session", its persisted keys) written to the page's storage, then the profile.
  */
+let loginCount = 0;
 export async function login(page: Page, catalystId: string, password = DEMO_PASSWORD) {
   const response = await page.request.post('/api/reviews/users/token/login', { form: { username: catalystId, password } });
   expect(response.status(), await response.text()).toBe(200);
@@ -51,9 +52,17 @@ export async function login(page: Page, catalystId: string, password = DEMO_PASS
     auth: { ...token, expires_at: claims.exp * 1000 },
     refreshTokenTimeout: null,
   };
-  // Storage belongs to an origin: a light page of the site first (no app start), then the app with the session.
-  await page.goto('/api/reviews/healthz');
-  await page.evaluate((value) => localStorage.setItem('session', value), JSON.stringify({ state, version: 0 }));
+  // Storage belongs to an origin: the session is written before the app's first script runs, on the next navigation
+  // of this tab only (a later reload or logout is left alone).
+  loginCount += 1;
+  await page.addInitScript(
+    ({ value, marker }) => {
+      if (sessionStorage.getItem(marker)) return;
+      sessionStorage.setItem(marker, 'written');
+      localStorage.setItem('session', value);
+    },
+    { value: JSON.stringify({ state, version: 0 }), marker: `e2e-login-${loginCount}` },
+  );
   await page.goto('/profile');
   await expect(page).toHaveURL(/\/profile$/);
 }

@@ -180,7 +180,9 @@ export async function listAccounts(
   options: { size: number; page: number; search?: string | undefined },
   cachedTotal: CachedTotal = (_key, load) => load(),
 ) {
-  const pattern = options.search ? `%${options.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  // Catalyst IDs are stored without their scheme, while the list shows it: a search for the shown text drops it too.
+  const term = options.search?.trim().replace(/^id\.catalyst:\/\//i, '');
+  const pattern = term ? `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
   const where = pattern
     ? sql`(${catalystIds.catalystId} ilike ${pattern} or ${catalystIds.username} ilike ${pattern} or ${catalystIds.email} ilike ${pattern})`
     : undefined;
