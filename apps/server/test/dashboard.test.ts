@@ -19,6 +19,16 @@ describe.each(databaseKinds)('the round’s dashboard on %s', (kind) => {
       url: `${API}/events/${typeof event === 'number' ? event : event.id}/dashboard/`,
       headers: user ? user.auth : {},
     });
+  /** A real proposal scores run at the spec's default weights. */
+  const runScores = (event: { id: number; admin: TestUser }) =>
+    post(event.admin, 'proposals/generate-results', {
+      results_params: {
+        event_id: event.id,
+        allocation_weights: { allocated: 0.8, not_allocated: 0.2 },
+        level_weights: { level_0: 1, level_1: 1 },
+        dry_run: false,
+      },
+    });
   const post = (user: TestUser, url: string, payload: object) =>
     ctx.app.inject({ method: 'POST', url: `${API}/${url}`, headers: user.auth, payload });
 
@@ -81,14 +91,7 @@ describe.each(databaseKinds)('the round’s dashboard on %s', (kind) => {
       results_params: { event_id: event.id, validity_threshold: 0.5, acceptance_threshold: 0.5, minimum_sample: 10, dry_run: false },
     });
     expect(outcomes.statusCode).toBe(200);
-    const scores = await post(event.admin, 'proposals/generate-results', {
-      results_params: {
-        event_id: event.id,
-        allocation_weights: { allocated: 0.8, not_allocated: 0.2 },
-        level_weights: { level_0: 1, level_1: 1 },
-        dry_run: false,
-      },
-    });
+    const scores = await runScores(event);
     expect(scores.statusCode).toBe(200);
     return { event, r1, m1, categories: { tools: p1.objective, developers: p3.objective } };
   }
@@ -228,14 +231,7 @@ describe.each(databaseKinds)('the round’s dashboard on %s', (kind) => {
     expect((await figures()).outcomes.pending).toBe(0);
 
     expect((await figures()).scores.scored).toBe(0);
-    const scores = await post(event.admin, 'proposals/generate-results', {
-      results_params: {
-        event_id: event.id,
-        allocation_weights: { allocated: 0.8, not_allocated: 0.2 },
-        level_weights: { level_0: 1, level_1: 1 },
-        dry_run: false,
-      },
-    });
+    const scores = await runScores(event);
     expect(scores.statusCode, scores.body).toBe(200);
     const afterScores = await figures();
     expect(afterScores.scores.scored + afterScores.scores.unscored).toBe(proposals.length);

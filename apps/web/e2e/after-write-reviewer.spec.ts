@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { acceptModeration, newReviewer, sampleRound, tokenOf, writeReview } from './rounds';
 import { activeUser, adminHeaders, expectToast, login } from './support';
-import { API, expectReviewToast, freshReviewer, noteField, ownReview, rate, validReview } from './review-helpers';
+import { API, expectReviewToast, freshReviewer, noteField, ownReview, rate, submitValidReview, validReview } from './review-helpers';
 
 /**
  * Issue 26 item 10: after a write, every screen showing a figure it changes shows the new figure, without a reload.
@@ -79,11 +79,7 @@ test.describe('a reviewer’s and a moderator’s writes show at once on the scr
   test('a deleted review no longer counts in the profile’s current event stats', async ({ page, request }) => {
     const reviewer = await freshReviewer(request);
     const proposal = reviewer.proposals[6]!;
-    const created = await request.post(`${API}/proposal-reviews/`, {
-      headers: reviewer.headers,
-      data: { new_proposal_review: { ...validReview, proposal_id: proposal.row_id } },
-    });
-    expect(created.status()).toBe(201);
+    await submitValidReview(request, reviewer, proposal.row_id);
     await login(page, reviewer.user.catalystId, reviewer.user.password);
     await page.goto(`/proposal/${proposal.row_id}`);
     await expect(ownReview(page).getByTestId('own-review-view')).toBeVisible();

@@ -15,6 +15,7 @@ import {
   rate,
   ratingGroup,
   starName,
+  submitValidReview,
   validReview,
 } from './review-helpers';
 
@@ -141,12 +142,7 @@ test.describe('own-review form on the single proposal (issue 6, spec §2.12)', (
   test('a reviewer cancels an edit of their review, then deletes it after a confirmation', async ({ page, request }) => {
     const reviewer = await freshReviewer(request);
     const proposal = reviewer.proposals[14]!;
-    const created = await request.post(`${API}/proposal-reviews/`, {
-      headers: reviewer.headers,
-      data: { new_proposal_review: { ...validReview, proposal_id: proposal.row_id } },
-    });
-    expect(created.status()).toBe(201);
-    const { row_id: id, assessor } = (await created.json()) as { row_id: number; assessor: string };
+    const { row_id: id, assessor } = await submitValidReview(request, reviewer, proposal.row_id);
     await login(page, reviewer.user.catalystId, reviewer.user.password);
     await page.goto(`/proposal/${proposal.row_id}`);
     const view = ownReview(page).getByTestId('own-review-view');
@@ -377,12 +373,7 @@ test.describe('the reviews list of a proposal (spec §2.12)', () => {
   }) => {
     const reviewer = await freshReviewer(request);
     const proposal = reviewer.proposals[8]!;
-    const created = await request.post(`${API}/proposal-reviews/`, {
-      headers: reviewer.headers,
-      data: { new_proposal_review: { ...validReview, proposal_id: proposal.row_id } },
-    });
-    expect(created.status()).toBe(201);
-    const review = (await created.json()) as { row_id: number; assessor: string };
+    const review = await submitValidReview(request, reviewer, proposal.row_id);
     try {
       const listCall = page.waitForRequest((r) => new URL(r.url()).pathname === `${API}/proposal-reviews/filtered`);
       await page.goto(`/proposal/${proposal.row_id}`);

@@ -68,6 +68,16 @@ export const validReview = {
   auditability_note: note(30, 'Measurable'),
 };
 
+/** Submits `validReview` for a proposal through the API, as the reviewer; the created review. */
+export async function submitValidReview(request: APIRequestContext, reviewer: { headers: Record<string, string> }, proposalId: number) {
+  const created = await request.post(`${API}/proposal-reviews/`, {
+    headers: reviewer.headers,
+    data: { new_proposal_review: { ...validReview, proposal_id: proposalId } },
+  });
+  expect(created.status()).toBe(201);
+  return (await created.json()) as { row_id: number; assessor: string };
+}
+
 /**
  * The one success toast of a review (spec §8, E-015): the spec's text as its title, and which action happened in its
  * body (DOMAIN.md 14, issue 12 item 9).

@@ -101,6 +101,20 @@ async function reviewerWithReviews(request: APIRequestContext, count = 1) {
   return { reviewer, reviews };
 }
 
+/**
+ * Two reviews of a fresh reviewer listed on /reviews, with the page's clock installed and then paused: the debounces
+ * of what a test types next run only when the test lets the clock run (issue 26 item 15).
+ */
+async function twoReviewsOnStandingClock(page: Page, request: APIRequestContext) {
+  const { reviewer, reviews } = await reviewerWithReviews(request, 2);
+  const [kept, other] = reviews as [CreatedReview, CreatedReview];
+  await page.clock.install();
+  await page.goto(`/reviews?assessors=${reviewer.anonymousId}`);
+  await expect(bodyRows(page)).toHaveCount(2);
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 2_000);
+  return { reviewer, kept, other };
+}
+
 async function addTag(page: Page, name: string, value: string) {
   await field(page, name).fill(value);
   await field(page, name).press('Enter');
@@ -244,15 +258,10 @@ test.describe('reviews list (issue 6, spec §2.13)', () => {
 
   // Issue 26 item 15; E-027, E-029, A-141: changes to different filters compose, whatever their timing.
   test('a proposal id typed just before a rankings change lands with it: the URL and the list hold both', async ({ page, request }) => {
-    const { reviewer, reviews } = await reviewerWithReviews(request, 2);
-    const [kept, other] = reviews as [CreatedReview, CreatedReview];
-    await page.clock.install();
-    await page.goto(`/reviews?assessors=${reviewer.anonymousId}`);
-    await expect(bodyRows(page)).toHaveCount(2);
+    const { reviewer, kept, other } = await twoReviewsOnStandingClock(page, request);
 
     // The page's clock stands while the id is typed and the rankings change: the id's debounce is still running
     // when the rankings' navigation lands.
-    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 2_000);
     const id = String(kept.proposal_id);
     await field(page, 'Proposal id').fill(id);
     await field(page, 'Rankings').click();
@@ -276,14 +285,9 @@ test.describe('reviews list (issue 6, spec §2.13)', () => {
 
   // Issue 26 item 15; E-027, E-029, A-141: two debounced filters settling in the same moment both land.
   test('a proposal id and a title typed within one debounce both reach the URL and the list', async ({ page, request }) => {
-    const { reviewer, reviews } = await reviewerWithReviews(request, 2);
-    const [kept, other] = reviews as [CreatedReview, CreatedReview];
-    await page.clock.install();
-    await page.goto(`/reviews?assessors=${reviewer.anonymousId}`);
-    await expect(bodyRows(page)).toHaveCount(2);
+    const { kept, other } = await twoReviewsOnStandingClock(page, request);
 
     // Typed on a standing page clock, so that both debounces run out at once and their writes meet in one render.
-    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 2_000);
     const id = String(kept.proposal_id);
     const part = kept.proposal.title.slice(0, 8);
     await field(page, 'Proposal id').fill(id);
