@@ -1,4 +1,4 @@
-import { eq, inArray, isNull } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, DbOrTx } from '../db/client';
@@ -86,20 +86,20 @@ export function createMailer(options: { db: Db; smtpUrl?: string | undefined; fr
       const waiting = options.db
         .select({ id: outbox.id })
         .from(outbox)
-        .where(isNull(outbox.sentAt))
+        .where(eq(outbox.status, 'queued'))
         .orderBy(outbox.id)
         .limit(50)
         .for('update', { skipLocked: true });
-      const claimed = await options.db.update(outbox).set({ sentAt: new Date() }).where(inArray(outbox.id, waiting)).returning();
+      const claimed = await options.db.update(outbox).set({ sentAt: new Date(), status: 'sent' }).where(inArray(outbox.id, waiting)).returning();
       for (const row of claimed) {
         try {
           if (transport) {
             await transport.sendMail({
               from: options.from,
               to: row.recipient,
-              subject: row.subject,
-              text: row.textBody,
-              html: row.htmlBody,
+              subject: row.subject ?? '',
+              text: row.textBody ?? '',
+              html: row.htmlBody ?? '',
             });
           } else {
             // The link is what a local operator needs; the recipient is not logged.
@@ -109,7 +109,7 @@ export function createMailer(options: { db: Db; smtpUrl?: string | undefined; fr
           options.log.warn({ mail: row.kind, err: error }, 'mail delivery failed');
           await options.db
             .update(outbox)
-            .set({ sentAt: null, error: String(error) })
+            .set({ sentAt: null, status: 'queued', error: String(error) })
             .where(eq(outbox.id, row.id));
         }
       }

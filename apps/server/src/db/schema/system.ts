@@ -1,22 +1,89 @@
-import { bigserial, index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigserial, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts';
+import { events } from './events';
 
-/** Every e-mail the product sends; without SMTP this table is where they go. */
+export type MailStatus = 'queued' | 'sending' | 'sent' | 'failed';
+
+/**
+ * The mail queue (transactional outbox, issue 27): every e-mail the product sends, written in the transaction of the
+ * change that causes it and delivered by the mail worker. A row is claimed for delivery (status `sending`, a lease
+ * in `claimed_until`) with FOR UPDATE SKIP LOCKED, so two instances never send one row; a lease that runs out (the
+ * sender died) puts it back. Bulk notifications are queued with `params` only and rendered at delivery; without
+ * SMTP this table is where the mails go.
+ */
 export const outbox = pgTable(
   'outbox',
   {
     id: serial('id').primaryKey(),
     recipient: text('recipient').notNull(),
     kind: text('kind').notNull(),
-    subject: text('subject').notNull(),
-    textBody: text('text_body').notNull(),
-    htmlBody: text('html_body').notNull(),
+    /** Null until rendered (a bulk notification is rendered from `params` when it is delivered). */
+    subject: text('subject'),
+    textBody: text('text_body'),
+    htmlBody: text('html_body'),
     link: text('link'),
+    /** The account the mail is for, when there is one (preferences, unsubscribe, ban checks). */
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    eventId: integer('event_id'),
+    /** Template parameters for a mail rendered at delivery. */
+    params: jsonb('params').$type<Record<string, unknown>>(),
+    /** Extra headers (List-Unsubscribe, List-Unsubscribe-Post). */
+    headers: jsonb('headers').$type<Record<string, string>>(),
+    status: text('status').$type<MailStatus>().notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    /** While `sending`: until when the claiming worker holds the row. */
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+    /** One notification per key (e.g. a reminder per person, event, window and due time): queued at most once. */
+    dedupeKey: text('dedupe_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** The last delivery error (a failed row keeps the permanent one). */
     error: text('error'),
   },
-  (table) => [index('outbox_recipient_idx').on(table.recipient), index('outbox_unsent_idx').on(table.sentAt)],
+  (table) => [
+    index('outbox_recipient_idx').on(table.recipient),
+    index('outbox_due_idx').on(table.nextAttemptAt, table.id).where(sql`status in ('queued', 'sending')`),
+    index('outbox_kind_status_idx').on(table.kind, table.status),
+    uniqueIndex('outbox_dedupe_key').on(table.dedupeKey),
+  ],
+);
+
+/** Notification kinds a person has turned off (account mails cannot be). */
+export const notificationOptOuts = pgTable(
+  'notification_opt_outs',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.kind] })],
+);
+
+/**
+ * Reminders that are due or done: one row per event, window, hours-before and window end. The instance that inserts
+ * the row sends the reminder (others find it there), so each fires once across instances; a reminder whose window
+ * has closed is recorded as skipped.
+ */
+export const reminderRuns = pgTable(
+  'reminder_runs',
+  {
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    /** 'review' or 'moderation'. */
+    window: text('window').notNull(),
+    hoursBefore: integer('hours_before').notNull(),
+    /** The window's end the reminder was for (a moved deadline gets its own reminders). */
+    windowEnd: timestamp('window_end', { withTimezone: true }).notNull(),
+    status: text('status').$type<'sent' | 'skipped'>().notNull(),
+    queued: integer('queued').notNull().default(0),
+    ranAt: timestamp('ran_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.eventId, table.window, table.hoursBefore, table.windowEnd] })],
 );
 
 /** Who changed what and when: admin changes and irreversible runs. */

@@ -107,8 +107,9 @@ export async function outboxRoutes(app: FastifyInstance, options: { db: Db; toke
         id: row.id,
         recipient: row.recipient,
         kind: row.kind,
-        subject: row.subject,
-        text: row.textBody,
+        // A bulk notification is rendered when the worker delivers it; until then its text is empty here.
+        subject: row.subject ?? '',
+        text: row.textBody ?? '',
         link: row.link,
         created_at: row.createdAt.toISOString(),
       }));
