@@ -56,9 +56,7 @@ test.describe('the session', () => {
     await page.reload();
     await expect(page.getByRole('heading', { name: 'Profile' })).toBeVisible();
     await expect(page).toHaveURL(/\/profile$/); // still logged in, not sent to /login
-    await expect
-      .poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('session')!).state.auth.access_token))
-      .not.toBe(expired);
+    await expect.poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('session')!).state.auth.access_token)).not.toBe(expired);
     const current = await page.evaluate(() => JSON.parse(localStorage.getItem('session')!).state.auth.access_token);
     expect(await meWith(current)).toBe(200);
     expect(await meWith(expired)).toBe(401);
