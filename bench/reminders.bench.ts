@@ -139,7 +139,9 @@ try {
   console.log('| | seconds (median) | mails queued | load average before |');
   console.log('| --- | ---: | ---: | --- |');
   console.log(`| runDueReminders(now) | ${endpointSeconds} | ${runs[0]!.queued.toLocaleString('en')} | ${runs[0]!.load_avg_before} |`);
-  console.log(`| limit: the same INSERT … SELECT raw | ${rawSeconds} | ${raw[0]!.queued.toLocaleString('en')} | ${raw[0]!.load_avg_before} |`);
+  console.log(
+    `| limit: the same INSERT … SELECT raw | ${rawSeconds} | ${raw[0]!.queued.toLocaleString('en')} | ${raw[0]!.load_avg_before} |`,
+  );
   console.log(`ratio runDueReminders / raw: ${round(endpointSeconds / rawSeconds, 2)}`);
 } finally {
   await database.drop();

@@ -75,7 +75,11 @@ export const DEMO_PAST_EVENT = {
 const PAST_EVENT = DEMO_PAST_EVENT;
 
 /** The demo's current rounds remind their reviewers and moderators 72 and 24 hours before their windows close. */
-export const DEMO_REMINDERS: RemindersConfig = { ...DEFAULT_REMINDERS_CONFIG, review_reminders_enabled: true, moderation_reminders_enabled: true };
+export const DEMO_REMINDERS: RemindersConfig = {
+  ...DEFAULT_REMINDERS_CONFIG,
+  review_reminders_enabled: true,
+  moderation_reminders_enabled: true,
+};
 
 async function seedDemoEvents(tx: Tx): Promise<void> {
   if (await findEventByName(tx, DEMO_EVENT.name)) return;

@@ -129,7 +129,10 @@ const matrix: Record<string, Entry> = {
     request: (world) => ({ method: 'GET', url: `/configs/notifications/${world.eventId}/` }),
     expect: adminOnly(200),
   },
-  'PUT /configs/notifications/:eventId/': { request: send('PUT', (world) => `/configs/notifications/${world.eventId}/`), expect: adminOnly(422) },
+  'PUT /configs/notifications/:eventId/': {
+    request: send('PUT', (world) => `/configs/notifications/${world.eventId}/`),
+    expect: adminOnly(422),
+  },
   // notifications (issue 27): one's own preferences; the one-click unsubscribe needs no login, only its signed link
   'GET /users/me/notifications/': { request: get('/users/me/notifications/'), expect: signedIn(200) },
   'PUT /users/me/notifications/': { request: send('PUT', '/users/me/notifications/'), expect: signedInWrite(422) },

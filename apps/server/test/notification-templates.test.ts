@@ -32,7 +32,15 @@ describe('notification templates', () => {
   it('escapes every value in the HTML part and keeps it as written in the text part', () => {
     const name = `<script>alert("x")</script> & 'Fund'`;
     for (const kind of NOTIFICATION_KINDS) {
-      const mail = renderNotification(kind, { event_name: name, count: 2, done: 1, total: 2, reasons: { '<b>': 1 }, excluded_moderation: 1, ...links });
+      const mail = renderNotification(kind, {
+        event_name: name,
+        count: 2,
+        done: 1,
+        total: 2,
+        reasons: { '<b>': 1 },
+        excluded_moderation: 1,
+        ...links,
+      });
       expect(mail.html, kind).not.toContain('<script>');
       expect(mail.html).not.toContain('<b>');
       expect(mail.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;Fund&#39;');
@@ -43,7 +51,13 @@ describe('notification templates', () => {
   it('counts in words: one proposal, two reviews; what is left of a reminder', () => {
     expect(renderNotification('review_allocation', { event_name: 'F', count: 1, ...links }).subject).toBe('1 proposal to review in F');
     expect(renderNotification('moderation_allocation', { event_name: 'F', count: 2, ...links }).subject).toBe('2 reviews to moderate in F');
-    const reminder = renderNotification('review_reminder', { event_name: 'F', done: 7, total: 20, window_end: '2030-01-04T18:00:00Z', ...links });
+    const reminder = renderNotification('review_reminder', {
+      event_name: 'F',
+      done: 7,
+      total: 20,
+      window_end: '2030-01-04T18:00:00Z',
+      ...links,
+    });
     expect(reminder.subject).toBe('Reminder: 7 of 20 proposals reviewed in F');
     expect(reminder.text).toContain('The review window of F closes at Friday 4 January 2030, 18:00 UTC.');
     expect(reminder.text).toContain('7 of 20 proposals reviewed: 13 proposals are left to review before the window closes.');

@@ -12,7 +12,12 @@ describe.each(databaseKinds)('notifications on %s (issue 27)', (kind) => {
   const ctx = useTestApp(kind, { PUBLIC_URL: 'http://review.test' });
 
   const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, user?: TestUser, payload?: object | string, headers = {}) =>
-    ctx.app.inject({ method, url: `${API}/${url}`, headers: { ...(user ? user.auth : {}), ...headers }, ...(payload !== undefined ? { payload } : {}) });
+    ctx.app.inject({
+      method,
+      url: `${API}/${url}`,
+      headers: { ...(user ? user.auth : {}), ...headers },
+      ...(payload !== undefined ? { payload } : {}),
+    });
 
   /** Every mail of a kind to an address, oldest first, once what the last answer started has been delivered. */
   const mailsTo = async (email: string, mailKind: string) => {
@@ -72,7 +77,9 @@ describe.each(databaseKinds)('notifications on %s (issue 27)', (kind) => {
       expect(mail!.htmlBody).not.toContain('<b>');
       // RFC 8058 headers and the unsubscribe link in both parts.
       expect(mail!.headers!['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
-      expect(mail!.headers!['List-Unsubscribe']).toMatch(/^<http:\/\/review\.test\/api\/reviews\/notifications\/unsubscribe\?token=[^>]+>$/);
+      expect(mail!.headers!['List-Unsubscribe']).toMatch(
+        /^<http:\/\/review\.test\/api\/reviews\/notifications\/unsubscribe\?token=[^>]+>$/,
+      );
       expect(mail!.htmlBody).toContain('http://review.test/unsubscribe?token=');
       expect(mail!.textBody).toContain('http://review.test/profile');
 
@@ -127,7 +134,13 @@ describe.each(databaseKinds)('notifications on %s (issue 27)', (kind) => {
       const { event, m1, m2 } = await moderatedRound();
       await ctx.setStatus(m2.id, AccountStatus.banned);
       const answer = await call('POST', 'moderations/generate-allocations', event.admin, {
-        allocation_params: { event_id: event.id, moderation_seed: 1, nr_of_moderations_per_review: 1, min_spot_check_per_reviewer: 10, dry_run: false },
+        allocation_params: {
+          event_id: event.id,
+          moderation_seed: 1,
+          nr_of_moderations_per_review: 1,
+          min_spot_check_per_reviewer: 10,
+          dry_run: false,
+        },
       });
       expect(answer.statusCode, answer.body).toBe(200);
       const [mail, ...more] = await mailsTo(m1.email, 'moderation_allocation');
@@ -227,7 +240,9 @@ describe.each(databaseKinds)('notifications on %s (issue 27)', (kind) => {
 
       expect((await call('GET', 'users/me/notifications/')).statusCode).toBe(401);
       const forced = await ctx.newUser({ forceReset: true });
-      expect((await call('PUT', 'users/me/notifications/', forced, { notification_preferences: { review_reminder: false } })).statusCode).toBe(403);
+      expect(
+        (await call('PUT', 'users/me/notifications/', forced, { notification_preferences: { review_reminder: false } })).statusCode,
+      ).toBe(403);
     });
   });
 
@@ -270,7 +285,10 @@ describe.each(databaseKinds)('notifications on %s (issue 27)', (kind) => {
       const viaMultipart = await call('POST', url, undefined, multipart, { 'content-type': `multipart/form-data; boundary=${boundary}` });
       expect(viaMultipart.statusCode, viaMultipart.body).toBe(200);
       expect((await call('DELETE', url)).statusCode).toBe(200);
-      expect((await call('POST', url, undefined, { 'List-Unsubscribe': 'One-Click' })).json()).toEqual({ kind: 'lv2_invitation', unsubscribed: true });
+      expect((await call('POST', url, undefined, { 'List-Unsubscribe': 'One-Click' })).json()).toEqual({
+        kind: 'lv2_invitation',
+        unsubscribed: true,
+      });
     });
 
     it('refuses a tampered or foreign token with 400 and a clear message, and changes nothing', async () => {
@@ -280,9 +298,21 @@ describe.each(databaseKinds)('notifications on %s (issue 27)', (kind) => {
       const otherKind = Buffer.from(`${user.id}.review_reminder`).toString('base64url');
       const otherUser = Buffer.from(`${user.id + 1}.lv2_invitation`).toString('base64url');
       const flipped = signature.slice(0, -2) + (signature.endsWith('AA') ? 'BB' : 'AA');
-      for (const bad of [`${otherKind}.${signature}`, `${otherUser}.${signature}`, `${payload}.${flipped}`, payload, 'x.y.z', `${payload}.`]) {
+      for (const bad of [
+        `${otherKind}.${signature}`,
+        `${otherUser}.${signature}`,
+        `${payload}.${flipped}`,
+        payload,
+        'x.y.z',
+        `${payload}.`,
+      ]) {
         for (const method of ['GET', 'POST', 'DELETE'] as const) {
-          const response = await call(method, `notifications/unsubscribe?token=${encodeURIComponent(bad)}`, undefined, method === 'POST' ? {} : undefined);
+          const response = await call(
+            method,
+            `notifications/unsubscribe?token=${encodeURIComponent(bad)}`,
+            undefined,
+            method === 'POST' ? {} : undefined,
+          );
           expect(response.statusCode, `${method} ${bad}`).toBe(400);
           expect(response.json()).toEqual({ message: unsubscribeMessages.invalidToken });
         }
@@ -297,7 +327,9 @@ describe.each(databaseKinds)('notifications on %s (issue 27)', (kind) => {
     it('sends a browser that opens the header’s address to the web screen', async () => {
       const { mail } = await invitedUser();
       const oneClick = /^<(.+)>$/.exec(mail.headers!['List-Unsubscribe']!)![1]!;
-      const response = await call('GET', oneClick.replace('http://review.test/api/reviews/', ''), undefined, undefined, { accept: 'text/html,*/*' });
+      const response = await call('GET', oneClick.replace('http://review.test/api/reviews/', ''), undefined, undefined, {
+        accept: 'text/html,*/*',
+      });
       expect(response.statusCode).toBe(303);
       expect(response.headers.location).toBe(`http://review.test/unsubscribe?token=${encodeURIComponent(tokenOf(oneClick))}`);
     });
@@ -314,7 +346,10 @@ describe.each(databaseKinds)('notifications on %s (issue 27)', (kind) => {
       const saved = await call('PUT', `configs/notifications/${event.id}/`, event.admin, { record_update: value });
       expect(saved.statusCode).toBe(200);
       expect((await call('GET', `configs/notifications/${event.id}/`, event.admin)).json().value).toEqual(value);
-      const audits = await ctx.db.select().from(auditLog).where(and(eq(auditLog.action, 'config.notifications.update'), eq(auditLog.eventId, event.id)));
+      const audits = await ctx.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.action, 'config.notifications.update'), eq(auditLog.eventId, event.id)));
       expect(audits).toHaveLength(1);
 
       for (const [hours, message] of [
@@ -325,7 +360,9 @@ describe.each(databaseKinds)('notifications on %s (issue 27)', (kind) => {
         [[], 'Hours before is required.'],
         [[1.5], 'Hours before must be a whole number.'],
       ] as const) {
-        const response = await call('PUT', `configs/notifications/${event.id}/`, event.admin, { record_update: { ...value, hours_before: hours } });
+        const response = await call('PUT', `configs/notifications/${event.id}/`, event.admin, {
+          record_update: { ...value, hours_before: hours },
+        });
         expect(response.statusCode, JSON.stringify(hours)).toBe(422);
         expect(response.json().detail[0].msg).toBe(message);
       }

@@ -178,7 +178,9 @@ describe.each(databaseKinds)('deadline reminders on %s (issue 27)', (kind) => {
     expect((await ctx.app.services.reminders.runDueReminders(at(1))).filter((o) => o.eventId === event.id)).toEqual([]);
     expect(await runsOf(event.id)).toEqual([]);
 
-    const fresh = await ctx.newEvent({ config: { review_submission_enabled: true, review_submission_ends_at: new Date(Date.now() + HOUR).toISOString() } });
+    const fresh = await ctx.newEvent({
+      config: { review_submission_enabled: true, review_submission_ends_at: new Date(Date.now() + HOUR).toISOString() },
+    });
     expect((await ctx.app.services.reminders.runDueReminders()).filter((o) => o.eventId === fresh.id)).toEqual([]);
   });
 
@@ -207,10 +209,18 @@ describe.each(databaseKinds)('deadline reminders on %s (issue 27)', (kind) => {
       }
     }
     for (const reviewId of reviewIds) {
-      await ctx.db.insert(moderations).values({ eventId: event.id, reviewId, subscriptionId: done.subscription.row_id, classification: 1, rationale: 'r' });
+      await ctx.db
+        .insert(moderations)
+        .values({ eventId: event.id, reviewId, subscriptionId: done.subscription.row_id, classification: 1, rationale: 'r' });
     }
-    await ctx.db.insert(moderations).values({ eventId: event.id, reviewId: reviewIds[0]!, subscriptionId: busy.subscription.row_id, classification: 1, rationale: 'r' });
-    await ctx.configure(event, { review_submission_enabled: false, moderation_submission_enabled: true, moderation_submission_ends_at: end.toISOString() });
+    await ctx.db
+      .insert(moderations)
+      .values({ eventId: event.id, reviewId: reviewIds[0]!, subscriptionId: busy.subscription.row_id, classification: 1, rationale: 'r' });
+    await ctx.configure(event, {
+      review_submission_enabled: false,
+      moderation_submission_enabled: true,
+      moderation_submission_ends_at: end.toISOString(),
+    });
     await setReminders(event, { review_reminders_enabled: false });
 
     const outcomes = ofEvent(event, await ctx.app.services.reminders.runDueReminders(new Date(end.getTime() - 10 * HOUR)));

@@ -14,12 +14,24 @@ async function preferencesOf(request: APIRequestContext, user: { catalystId: str
 
 // Issue 27 item 4: the profile's Notifications section.
 test.describe('notification preferences (issue 27)', () => {
-  test('a person turns review reminders off on the profile; after a reload it is still off, and the server agrees', async ({ page, request }) => {
+  test('a person turns review reminders off on the profile; after a reload it is still off, and the server agrees', async ({
+    page,
+    request,
+  }) => {
     const user = await activeUser(request);
     await login(page, user.catalystId, user.password);
     const section = page.getByRole('region', { name: 'Notifications' });
-    await expect(section.getByText('Mails about your account (activation, e-mail verification, password reset) always come.')).toBeVisible();
-    for (const label of ['Proposal allocations', 'Review deadline reminders', 'Moderation allocations', 'Moderation deadline reminders', 'Review outcomes', 'LV2 invitations'])
+    await expect(
+      section.getByText('Mails about your account (activation, e-mail verification, password reset) always come.'),
+    ).toBeVisible();
+    for (const label of [
+      'Proposal allocations',
+      'Review deadline reminders',
+      'Moderation allocations',
+      'Moderation deadline reminders',
+      'Review outcomes',
+      'LV2 invitations',
+    ])
       await expect(section.getByRole('switch', { name: label })).toBeChecked();
     // Account mails are not listed: they cannot be turned off.
     await expect(section.getByRole('switch', { name: /activation|password/i })).toHaveCount(0);
@@ -42,7 +54,10 @@ test.describe('notification preferences (issue 27)', () => {
 
 // Issue 27 item 3: General Configuration's deadline reminders.
 test.describe('reminder settings in General Configuration (issue 27)', () => {
-  test('off for a new event; an admin turns review reminders on at 48 and 12 hours, with the form refusing bad hours', async ({ page, request }) => {
+  test('off for a new event; an admin turns review reminders on at 48 and 12 hours, with the form refusing bad hours', async ({
+    page,
+    request,
+  }) => {
     const headers = await adminHeaders(request);
     const event = await newEvent(request, headers, 'reminders');
     await login(page, demo.admin);
@@ -75,11 +90,15 @@ test.describe('reminder settings in General Configuration (issue 27)', () => {
 
     await page.reload();
     await expect(page.getByRole('form', { name: 'Deadline reminders' }).getByRole('switch', { name: /Remind reviewers/ })).toBeChecked();
-    await expect(page.getByRole('form', { name: 'Deadline reminders' }).getByRole('textbox', { name: 'Hours before the window closes' })).toHaveValue(
-      '48, 12',
-    );
+    await expect(
+      page.getByRole('form', { name: 'Deadline reminders' }).getByRole('textbox', { name: 'Hours before the window closes' }),
+    ).toHaveValue('48, 12');
     const stored = await request.get(`${API}/configs/notifications/${event.row_id}/`, { headers });
-    expect((await stored.json()).value).toEqual({ review_reminders_enabled: true, moderation_reminders_enabled: false, hours_before: [48, 12] });
+    expect((await stored.json()).value).toEqual({
+      review_reminders_enabled: true,
+      moderation_reminders_enabled: false,
+      hours_before: [48, 12],
+    });
   });
 
   test('the demo round has both reminders on, 72 and 24 hours before', async ({ page, request }) => {
@@ -114,7 +133,9 @@ test.describe('the unsubscribe screen (issue 27)', () => {
     let link: string | undefined;
     await expect
       .poll(async () => {
-        const response = await request.get(`${API}/dev/outbox?to=${encodeURIComponent(user.email)}`, { headers: { 'x-outbox-token': outboxToken } });
+        const response = await request.get(`${API}/dev/outbox?to=${encodeURIComponent(user.email)}`, {
+          headers: { 'x-outbox-token': outboxToken },
+        });
         const mail = ((await response.json()) as { kind: string; text: string }[]).find((item) => item.kind === 'lv2_invitation');
         link = mail && /(http\S+\/unsubscribe\?token=\S+)/.exec(mail.text)?.[1];
         return link;
@@ -149,7 +170,9 @@ test.describe('the unsubscribe screen (issue 27)', () => {
 
   test('says clearly when the link was changed', async ({ page, request }) => {
     const { path } = await invitedWithLink(request);
-    await page.goto(path.replace(/token=([^.]+)\.(\w)/, (_match, payload: string, first: string) => `token=${payload}.${first === 'A' ? 'B' : 'A'}`));
+    await page.goto(
+      path.replace(/token=([^.]+)\.(\w)/, (_match, payload: string, first: string) => `token=${payload}.${first === 'A' ? 'B' : 'A'}`),
+    );
     await expect(page.getByText(/This unsubscribe link is not valid: it may have been cut or changed\./)).toBeVisible();
     await expect(page.getByRole('button', { name: 'Unsubscribe' })).toHaveCount(0);
   });

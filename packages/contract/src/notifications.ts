@@ -33,10 +33,7 @@ export type NotificationPreferences = z.infer<typeof notificationPreferences>;
  */
 export const notificationPreferencesUpdate = z
   .strictObject(
-    Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, onOff.optional()])) as Record<
-      NotificationKind,
-      z.ZodOptional<typeof onOff>
-    >,
+    Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, onOff.optional()])) as Record<NotificationKind, z.ZodOptional<typeof onOff>>,
     { error: (issue) => (issue.code === 'unrecognized_keys' ? messages.unknownSetting : messages.invalid) },
   )
   .refine((value) => Object.values(value).some((item) => item !== undefined), { error: messages.required });
@@ -52,9 +49,7 @@ export const unsubscribeQuery = z.object({
 });
 
 /** RFC 8058: a mail client's one-click POST carries `List-Unsubscribe=One-Click` (form-encoded). */
-export const oneClickBody = z
-  .object({ 'List-Unsubscribe': z.literal('One-Click', { error: messages.invalid }).optional() })
-  .optional();
+export const oneClickBody = z.object({ 'List-Unsubscribe': z.literal('One-Click', { error: messages.invalid }).optional() }).optional();
 
 export const unsubscribeState = z.object({
   kind: z.enum(NOTIFICATION_KINDS),
@@ -64,7 +59,8 @@ export const unsubscribeState = z.object({
 export type UnsubscribeState = z.infer<typeof unsubscribeState>;
 
 export const unsubscribeMessages = {
-  invalidToken: 'This unsubscribe link is not valid: it may have been cut or changed. Use the link from the e-mail as it is, or turn notifications off on your profile.',
+  invalidToken:
+    'This unsubscribe link is not valid: it may have been cut or changed. Use the link from the e-mail as it is, or turn notifications off on your profile.',
 } as const;
 
 // ---------- an event's reminder settings (configs/notifications/{eventId}) ----------

@@ -123,7 +123,10 @@ export function createMailer(options: { db: Db; smtpUrl?: string | undefined; fr
       mail = renderQueuedMail(row);
     } catch (error) {
       options.log.error({ mail: row.kind, err: error }, 'mail could not be rendered');
-      await options.db.update(outbox).set({ sentAt: null, status: 'failed', error: String(error) }).where(eq(outbox.id, row.id));
+      await options.db
+        .update(outbox)
+        .set({ sentAt: null, status: 'failed', error: String(error) })
+        .where(eq(outbox.id, row.id));
       return false;
     }
     if (mail.rendered) {
@@ -150,7 +153,10 @@ export function createMailer(options: { db: Db; smtpUrl?: string | undefined; fr
       return true;
     } catch (error) {
       options.log.warn({ mail: row.kind, err: error }, 'mail delivery failed');
-      await options.db.update(outbox).set({ sentAt: null, status: 'queued', error: String(error) }).where(eq(outbox.id, row.id));
+      await options.db
+        .update(outbox)
+        .set({ sentAt: null, status: 'queued', error: String(error) })
+        .where(eq(outbox.id, row.id));
       return false;
     }
   }

@@ -14,8 +14,17 @@ import { familyKeys, queryRoots, sharedKeys } from './query-keys';
  */
 const { reviews, proposals, moderations, events, categories } = queryRoots;
 const { me } = sharedKeys;
-const { dashboards, userProfiles, reviewsConfigs, levelQualifiers, runFlags, status, remindersConfigs, notificationPreferences, unsubscribeStates } =
-  familyKeys;
+const {
+  dashboards,
+  userProfiles,
+  reviewsConfigs,
+  levelQualifiers,
+  runFlags,
+  status,
+  remindersConfigs,
+  notificationPreferences,
+  unsubscribeStates,
+} = familyKeys;
 
 /** A reviewer's figures: what their reviews, allocations and outcomes count in, seen by them or by an admin. */
 const reviewerFigures = [me, userProfiles] as const;

@@ -16,7 +16,9 @@ const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : ((
 
 /** How many rows a `with queued as (insert … returning 1) select count(*)` statement inserted. */
 async function countInserted(db: DbOrTx, insert: SQL): Promise<number> {
-  const rows = rowsOf<{ queued: number | string }>(await db.execute(sql`with queued as (${insert} returning 1) select count(*)::int as queued from queued`));
+  const rows = rowsOf<{ queued: number | string }>(
+    await db.execute(sql`with queued as (${insert} returning 1) select count(*)::int as queued from queued`),
+  );
   return Number(rows[0]?.queued ?? 0);
 }
 

@@ -39,7 +39,10 @@ export async function notificationsRoutes(app: FastifyInstance, options: { notif
 
   api.put(
     '/users/me/notifications/',
-    { config: { access: 'user' }, schema: { tags, body: notificationPreferencesBody, response: { 200: notificationPreferences, ...errors } } },
+    {
+      config: { access: 'user' },
+      schema: { tags, body: notificationPreferencesBody, response: { 200: notificationPreferences, ...errors } },
+    },
     (request) => notifications.updatePreferences(currentUser(request).id, request.body.notification_preferences),
   );
 

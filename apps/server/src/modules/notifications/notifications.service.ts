@@ -9,8 +9,8 @@ import { mergeReviewsConfig, type ReviewsConfigValue } from '@cr/contract/events
 import { registerMailTemplate, type Mailer } from '../../adapters/mail';
 import type { Db, DbOrTx } from '../../db/client';
 import { findConfig } from '../../db/config-records';
-import { badRequest, notFound } from '../../errors';
-import { findEvent } from '../events/events.repository';
+import { badRequest } from '../../errors';
+import { requireEvent } from '../events/events.service';
 import * as repo from './notifications.repository';
 import { renderNotification, type NotificationLinks } from './templates';
 import { createUnsubscribeTokens } from './unsubscribe-token';
@@ -45,8 +45,7 @@ export function createNotificationsService(deps: { db: Db; mailer: Mailer; publi
 
   /** The event's name and the end of one of its windows (ISO), read in the caller's transaction. */
   async function eventContext(tx: DbOrTx, eventId: number, window: 'review_submission' | 'moderation_submission' | null) {
-    const event = await findEvent(tx, eventId);
-    if (!event) throw notFound('Event not found.');
+    const event = await requireEvent(tx, eventId);
     let windowEnd: string | null = null;
     if (window) {
       const row = await findConfig(tx, 'reviews', eventId);
@@ -114,7 +113,10 @@ export function createNotificationsService(deps: { db: Db; mailer: Mailer; publi
       return Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, !off.has(kind)])) as NotificationPreferences;
     },
 
-    async updatePreferences(userId: number, update: Partial<Record<NotificationKind, boolean | undefined>>): Promise<NotificationPreferences> {
+    async updatePreferences(
+      userId: number,
+      update: Partial<Record<NotificationKind, boolean | undefined>>,
+    ): Promise<NotificationPreferences> {
       const kinds = NOTIFICATION_KINDS.filter((kind) => update[kind] !== undefined);
       await db.transaction(async (tx) => {
         await repo.optOut(

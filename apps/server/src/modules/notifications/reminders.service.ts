@@ -2,7 +2,7 @@ import { DEFAULT_REMINDERS_CONFIG, type RemindersConfig } from '@cr/contract/not
 import { mergeReviewsConfig, type ReviewsConfigValue } from '@cr/contract/events';
 import type { Db } from '../../db/client';
 import { allConfigs, findConfig } from '../../db/config-records';
-import { findEvent } from '../events/events.repository';
+import { requireEvent } from '../events/events.service';
 import * as repo from './notifications.repository';
 
 const HOUR = 3_600_000;
@@ -69,8 +69,8 @@ export function createRemindersService(deps: { db: Db; onQueued?: () => void; lo
       if (record.eventId === null) continue;
       const config = { ...DEFAULT_REMINDERS_CONFIG, ...(record.value as Partial<RemindersConfig>) };
       if (!config.review_reminders_enabled && !config.moderation_reminders_enabled) continue;
-      const event = await findEvent(db, record.eventId);
-      if (!event?.active) continue;
+      const event = await requireEvent(db, record.eventId);
+      if (!event.active) continue;
       const reviews = mergeReviewsConfig(((await findConfig(db, 'reviews', event.id))?.value as ReviewsConfigValue | undefined) ?? {});
       for (const window of WINDOWS) {
         if (!config[`${window}_reminders_enabled`] || reviews[`${window}_submission_enabled`] !== true) continue;

@@ -118,7 +118,9 @@ const bodies: Record<NotificationKind, (params: Record<string, unknown>) => Body
     const count = countOf(params.count);
     return {
       subject: `${plural(count, 'proposal', 'proposals')} to review in ${event}`,
-      paragraphs: [`The proposals of ${event} have been allocated: ${plural(count, 'proposal', 'proposals')} to review in ${event}.${closesAt('review', params.window_end)}`],
+      paragraphs: [
+        `The proposals of ${event} have been allocated: ${plural(count, 'proposal', 'proposals')} to review in ${event}.${closesAt('review', params.window_end)}`,
+      ],
       action: { label: 'Open your proposals', path: '/allocated-proposals' },
       because: `you are a community reviewer in ${event}`,
     };
@@ -185,10 +187,14 @@ const bodies: Record<NotificationKind, (params: Record<string, unknown>) => Body
       `${valid} valid`,
       `${byModeration + byThreshold} excluded`,
       ...(byModeration > 0
-        ? [`${byModeration} excluded by moderation: most of their moderators excluded them${reasonList ? ` (the moderators' reasons: ${reasonList})` : ''}`]
+        ? [
+            `${byModeration} excluded by moderation: most of their moderators excluded them${reasonList ? ` (the moderators' reasons: ${reasonList})` : ''}`,
+          ]
         : []),
       ...(byThreshold > 0
-        ? [`${byThreshold} excluded by the approval threshold: too few of your moderated reviews were found valid, so all your reviews of the round are excluded`]
+        ? [
+            `${byThreshold} excluded by the approval threshold: too few of your moderated reviews were found valid, so all your reviews of the round are excluded`,
+          ]
         : []),
     ];
     return {
