@@ -63,20 +63,32 @@ export function createRemindersService(deps: { db: Db; onQueued?: () => void; lo
     return outcomes;
   }
 
+  async function runEvent(eventId: number, config: RemindersConfig, now: Date): Promise<ReminderOutcome[]> {
+    const outcomes: ReminderOutcome[] = [];
+    const event = await requireEvent(db, eventId);
+    if (!event.active) return outcomes;
+    const reviews = mergeReviewsConfig(((await findConfig(db, 'reviews', event.id))?.value as ReviewsConfigValue | undefined) ?? {});
+    for (const window of WINDOWS) {
+      if (!config[`${window}_reminders_enabled`] || reviews[`${window}_submission_enabled`] !== true) continue;
+      const windowEnd = reviews[`${window}_submission_ends_at`];
+      if (typeof windowEnd !== 'string' || Number.isNaN(Date.parse(windowEnd))) continue;
+      outcomes.push(...(await runWindow(event.id, event.name, window, windowEnd, config, now)));
+    }
+    return outcomes;
+  }
+
   async function runDueReminders(now: Date = new Date()): Promise<ReminderOutcome[]> {
     const outcomes: ReminderOutcome[] = [];
     for (const record of await allConfigs(db, 'notifications')) {
       if (record.eventId === null) continue;
       const config = { ...DEFAULT_REMINDERS_CONFIG, ...(record.value as Partial<RemindersConfig>) };
       if (!config.review_reminders_enabled && !config.moderation_reminders_enabled) continue;
-      const event = await requireEvent(db, record.eventId);
-      if (!event.active) continue;
-      const reviews = mergeReviewsConfig(((await findConfig(db, 'reviews', event.id))?.value as ReviewsConfigValue | undefined) ?? {});
-      for (const window of WINDOWS) {
-        if (!config[`${window}_reminders_enabled`] || reviews[`${window}_submission_enabled`] !== true) continue;
-        const windowEnd = reviews[`${window}_submission_ends_at`];
-        if (typeof windowEnd !== 'string' || Number.isNaN(Date.parse(windowEnd))) continue;
-        outcomes.push(...(await runWindow(event.id, event.name, window, windowEnd, config, now)));
+      try {
+        outcomes.push(...(await runEvent(record.eventId, config, now)));
+      } catch (error) {
+        // One event's failure (its transaction rolled back: it is tried again next time) does not hold up the others.
+        if (!deps.log) throw error;
+        deps.log.error({ err: error, eventId: record.eventId }, 'reminders of an event failed');
       }
     }
     if (outcomes.some((outcome) => outcome.queued > 0)) deps.onQueued?.();
