@@ -8,7 +8,7 @@ import { createCatalystRegistry, type CatalystRegistry } from './adapters/cataly
 import { createVerificationProvider, type VerificationProvider } from './adapters/verification';
 import { createGatewayReader } from './adapters/catalyst-gateway';
 import type { ImportFile } from '@cr/contract/proposals';
-import { createMailer } from './adapters/mail';
+import { createMailer, type Mailer } from './adapters/mail';
 import type { Config } from './config';
 import { type Db, postgresPool } from './db/client';
 import { createJwt } from './lib/jwt';
@@ -58,6 +58,9 @@ import { reviewsRoutes } from './modules/reviews/reviews.routes';
 import { createModerationsService } from './modules/moderations/moderations.service';
 import { moderationsRoutes } from './modules/moderations/moderations.routes';
 import { verificationRoutes } from './modules/verification/verification.routes';
+import { notificationsRoutes } from './modules/notifications/notifications.routes';
+import { createNotificationsService, type NotificationsService } from './modules/notifications/notifications.service';
+import { createRemindersService, type RemindersService } from './modules/notifications/reminders.service';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerInputGuard } from './plugins/input-guard';
@@ -143,16 +146,46 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const afterResponse = createAfterResponse(app.log);
   app.addHook('onClose', () => afterResponse.settled());
 
+  // Mail goes out after the commit that queued it (the transactional outbox); tests wait for it with `settled`.
+  const deliverMail = () => afterResponse.run('mail delivery', () => mailer.flush());
+  const notifications = createNotificationsService({
+    db,
+    mailer,
+    publicUrl: config.publicUrl,
+    apiPrefix: API_PREFIX,
+    secret: options.jwtSecret,
+  });
+  const reminders = createRemindersService({ db, onQueued: deliverMail, log: app.log });
+  app.addHook('onClose', () => reminders.stop());
+
   const lookups = createLookupsService(db);
   const events = createEventsService(db);
   const eventConfig = createEventConfigService(db);
   const status = createStatusService(db);
   const dashboard = createDashboardService({ db, events, eventConfig, onError: (error) => app.log.error(error) });
   // An admin's run, import or invitation shows on the round's dashboard at once (issue 26 item 16).
-  const runs = createRunsService({ db, events, onWritten: dashboard.eventChanged });
+  const runs = createRunsService({
+    db,
+    events,
+    onWritten: (eventId) => {
+      dashboard.eventChanged(eventId);
+      deliverMail();
+    },
+  });
   const verification = createVerificationService({ db, provider: options.verificationProvider ?? createVerificationProvider(config) });
   const subscriptions = createSubscriptionsService({ db, events, eventConfig, verification });
-  const invitations = createInvitationsService({ db, events, eventConfig, verification, lookups, onInvited: dashboard.eventChanged });
+  const invitations = createInvitationsService({
+    db,
+    events,
+    eventConfig,
+    verification,
+    lookups,
+    notifications,
+    onInvited: (eventId) => {
+      dashboard.eventChanged(eventId);
+      deliverMail();
+    },
+  });
   const userInfo = createUserInfoService(db, {
     subscriptions,
     lookups,
@@ -190,10 +223,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       dashboard.eventChanged(eventId);
     },
   });
-  const allocation = createProposalAllocationService({ runs });
+  const allocation = createProposalAllocationService({ runs, notifications });
   const flags = createFlagsService({ db, runs, events });
-  const moderationAllocation = createModerationAllocationService({ runs });
-  const reviewOutcomes = createReviewOutcomesService({ runs });
+  const moderationAllocation = createModerationAllocationService({ runs, notifications });
+  const reviewOutcomes = createReviewOutcomesService({ runs, notifications });
   const proposalScores = createProposalScoresService({ runs });
   const exportsService = createExportsService({ db, pool: postgresPool(db), events });
   const audit = createAuditService(db);
@@ -258,13 +291,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(exportsRoutes, { exports: exportsService });
       await api.register(dashboardRoutes, { dashboard });
       await api.register(auditRoutes, { audit });
+      await api.register(notificationsRoutes, { notifications, publicUrl: config.publicUrl });
       if (config.MAIL_OUTBOX_API) await api.register(outboxRoutes, { db, token: config.MAIL_OUTBOX_TOKEN });
     },
     { prefix: API_PREFIX },
   );
 
   await registerStatic(app, { webDist: config.WEB_DIST ?? defaultWebDist, apiBase: API_PREFIX, env: config });
-  app.decorate('services', { accounts, eventConfig, passwords, afterResponse });
+  app.decorate('services', { accounts, eventConfig, passwords, afterResponse, mailer, notifications, reminders });
   return app;
 }
 
@@ -276,6 +310,10 @@ declare module 'fastify' {
       passwords: PasswordHasher;
       /** Work started after an answer (tests wait for it with `settled`). */
       afterResponse: AfterResponse;
+      mailer: Mailer;
+      notifications: NotificationsService;
+      /** Deadline reminders: the server starts their scheduler; tests call `runDueReminders(now)`. */
+      reminders: RemindersService;
     };
   }
 }

@@ -1,5 +1,6 @@
 import { AccountStatus, UserRole } from '@cr/contract/users';
 import { DEFAULT_REVIEWS_CONFIG } from '@cr/contract/events';
+import { DEFAULT_REMINDERS_CONFIG, type RemindersConfig } from '@cr/contract/notifications';
 import type { Db, Tx } from './db/client';
 import { upsertConfig } from './db/config-records';
 import { findEventByName, insertEvent } from './modules/events/events.repository';
@@ -73,6 +74,13 @@ export const DEMO_PAST_EVENT = {
 };
 const PAST_EVENT = DEMO_PAST_EVENT;
 
+/** The demo's current rounds remind their reviewers and moderators 72 and 24 hours before their windows close. */
+export const DEMO_REMINDERS: RemindersConfig = {
+  ...DEFAULT_REMINDERS_CONFIG,
+  review_reminders_enabled: true,
+  moderation_reminders_enabled: true,
+};
+
 async function seedDemoEvents(tx: Tx): Promise<void> {
   if (await findEventByName(tx, DEMO_EVENT.name)) return;
   const now = Date.now();
@@ -94,7 +102,11 @@ async function seedDemoEvents(tx: Tx): Promise<void> {
     review_submission_enabled: true,
     reviewer_subscription_starts_at: new Date(now - 7 * DAY).toISOString(),
     reviewer_subscription_ends_at: new Date(now + 60 * DAY).toISOString(),
+    // A review window's end, so that the deadline reminders (on in the demo, issue 27) have a deadline to remind of.
+    review_submission_starts_at: new Date(now - 7 * DAY).toISOString(),
+    review_submission_ends_at: new Date(now + 60 * DAY).toISOString(),
   });
+  await upsertConfig(tx, 'notifications', event.id, DEMO_REMINDERS);
 }
 
 /**
@@ -259,6 +271,7 @@ async function seedDemoModerationRound(db: Db): Promise<void> {
     moderation_submission_starts_at: new Date(now - 2 * DAY).toISOString(),
     moderation_submission_ends_at: new Date(now + 28 * DAY).toISOString(),
   });
+  await upsertConfig(db, 'notifications', event.id, DEMO_REMINDERS);
   const events = createEventsService(db);
   await createProposalImportService({ db, events, registry: localRegistry }).import(admin.userId, event.id, {
     source: 'file',

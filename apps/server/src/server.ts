@@ -33,6 +33,8 @@ async function main() {
   process.on('SIGTERM', () => void close('SIGTERM'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
+  // Deadline reminders: every instance checks each minute; the database lets one of them send each reminder.
+  app.services.reminders.start();
   app.log.info(`Community Review is at ${config.publicUrl} (database: ${database.kind})`);
 }
 

@@ -66,6 +66,15 @@ const send =
   (method: 'POST' | 'PUT' | 'DELETE', url: string | ((world: World) => string), payload: object = {}): RequestOf =>
   (world) => ({ method, url: typeof url === 'string' ? url : url(world), payload });
 
+/** A request with lv0's signed unsubscribe link (review reminders); POST with the one-click field (as the web screen sends it). */
+const unsubscribe =
+  (method: 'GET' | 'POST' | 'DELETE'): RequestOf =>
+  (world, _role, ctx) => ({
+    method,
+    url: `/notifications/unsubscribe?token=${encodeURIComponent(ctx.app.services.notifications.unsubscribeToken(world.users.lv0.id, 'review_reminder'))}`,
+    ...(method === 'POST' ? { payload: { 'List-Unsubscribe': 'One-Click' } } : {}),
+  });
+
 /** Keyed by method and the route as registered, the API prefix left off. */
 const matrix: Record<string, Entry> = {
   // system
@@ -116,6 +125,20 @@ const matrix: Record<string, Entry> = {
     expect: adminOnly(200),
   },
   'GET /configs/status/': { request: get('/configs/status/'), expect: everyone(200) },
+  'GET /configs/notifications/:eventId/': {
+    request: (world) => ({ method: 'GET', url: `/configs/notifications/${world.eventId}/` }),
+    expect: adminOnly(200),
+  },
+  'PUT /configs/notifications/:eventId/': {
+    request: send('PUT', (world) => `/configs/notifications/${world.eventId}/`),
+    expect: adminOnly(422),
+  },
+  // notifications (issue 27): one's own preferences; the one-click unsubscribe needs no login, only its signed link
+  'GET /users/me/notifications/': { request: get('/users/me/notifications/'), expect: signedIn(200) },
+  'PUT /users/me/notifications/': { request: send('PUT', '/users/me/notifications/'), expect: signedInWrite(422) },
+  'GET /notifications/unsubscribe': { request: unsubscribe('GET'), expect: everyone(200) },
+  'POST /notifications/unsubscribe': { request: unsubscribe('POST'), expect: everyone(200) },
+  'DELETE /notifications/unsubscribe': { request: unsubscribe('DELETE'), expect: everyone(200) },
   // the reference API's current event (issue 17): the event is active already, so nothing changes
   'GET /configs/current-event/': { request: get('/configs/current-event/'), expect: everyone(200) },
   'PUT /configs/current-event/:eventId/': {

@@ -111,4 +111,32 @@ describe.each(databaseKinds)('the demo moderation round on %s', (kind) => {
     expect(titles).toHaveLength(31 + 12);
     expect(new Set(titles).size).toBe(titles.length);
   });
+
+  // Issue 27 item 3: reminders are on in the demo's current rounds, and a due one reaches the demo's people.
+  it('has reminders on in both current rounds: the demo moderator and reviewer get one before each window closes', async () => {
+    await seedDemo(ctx.db);
+    const admin = await loginAs('cardano/demo-admin');
+    // The moderation window closes first: a run at the later time would find it closed and skip its reminders.
+    for (const name of [DEMO_MODERATION_EVENT.name, DEMO_EVENT.name]) {
+      const event = await eventNamed(name);
+      const reminders = json(
+        await ctx.app.inject({ method: 'GET', url: `${API}/configs/notifications/${event!.row_id}/`, headers: admin }),
+      );
+      expect(reminders.value, name).toEqual({ review_reminders_enabled: true, moderation_reminders_enabled: true, hours_before: [72, 24] });
+      const config = json(await ctx.app.inject({ method: 'GET', url: `${API}/configs/reviews/${event!.row_id}/` })).value;
+      const end = config[name === DEMO_EVENT.name ? 'review_submission_ends_at' : 'moderation_submission_ends_at'] as string;
+      const outcomes = await ctx.app.services.reminders.runDueReminders(new Date(Date.parse(end) - 71 * 3_600_000));
+      expect(
+        outcomes.filter((outcome) => outcome.eventId === event!.row_id && outcome.status === 'sent'),
+        name,
+      ).toHaveLength(1);
+    }
+    await ctx.app.services.afterResponse.settled();
+    const moderatorMail = await ctx.lastMail('moderator@demo.local');
+    expect(moderatorMail!.kind).toBe('moderation_reminder');
+    expect(moderatorMail!.subject).toMatch(/^Reminder: \d+ of \d+ reviews moderated in Moderation round \(demo\)$/);
+    const reviewerMail = await ctx.lastMail('reviewer@demo.local');
+    expect(reviewerMail!.kind).toBe('review_reminder');
+    expect(reviewerMail!.subject).toMatch(/^Reminder: \d+ of 20 proposals reviewed in Fund 15 \(demo\)$/);
+  });
 });

@@ -83,7 +83,7 @@ test.describe('the admin area (issue 3)', () => {
     await expect(stageBadge(page)).toHaveText(/review open/i); // the demo round is open for review
     await page.getByRole('switch', { name: 'Moderation submission', exact: true }).check();
     const put = page.waitForRequest((r) => /\/api\/reviews\/configs\/reviews\/\d+\/$/.test(r.url()) && r.method() === 'PUT');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     const saved = await put;
     // B-051; an empty window is saved as null, and the answer leaves it out (issue 17).
     expect(saved.postDataJSON().record_update).toMatchObject({ moderation_submission_enabled: true, review_submission_starts_at: null });
@@ -94,7 +94,7 @@ test.describe('the admin area (issue 3)', () => {
 
     // Put the round back as it was, so other tests see the demo stage.
     await page.getByRole('switch', { name: 'Moderation submission', exact: true }).uncheck();
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(stageBadge(page)).toHaveText(/review open/i);
     await page.goto('/admin/events');
     await page

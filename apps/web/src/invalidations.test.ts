@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { dashboardKeys } from './features/admin/api/dashboard';
 import { adminUsersKeys } from './features/admin/api/users';
 import { eventsKeys } from './features/events/api/events';
+import { remindersKeys } from './features/events/api/reminders';
+import { notificationPreferencesKeys } from './features/profile/api/notifications';
 import { moderationKeys } from './features/moderation/api/keys';
 import { proposalsKeys } from './features/proposals/api/proposals';
 import { reviewsKeys } from './features/reviews/api/keys';
@@ -78,6 +80,9 @@ const screens = {
   runFlags: eventsKeys.allocations(event),
   status: eventsKeys.status,
   categories: eventsKeys.categories(event),
+  remindersConfig: remindersKeys.config(event),
+  notificationPreferences: notificationPreferencesKeys.mine,
+  unsubscribeState: notificationPreferencesKeys.unsubscribe('token'),
 } satisfies Record<string, QueryKey>;
 type Screen = keyof typeof screens;
 
@@ -100,6 +105,10 @@ const pairs: [MutationKind, Screen[]][] = [
   ['saveEventConfig', ['eventConfig', 'reviewsList', 'overview']],
   ['saveLevelQualifiers', ['levelQualifiers']],
   ['saveStatus', ['status']],
+  ['saveReminders', ['remindersConfig']],
+  ['saveNotificationPreferences', ['notificationPreferences', 'unsubscribeState']],
+  ['unsubscribe', ['notificationPreferences', 'unsubscribeState']],
+  ['resubscribe', ['notificationPreferences', 'unsubscribeState']],
   ['activate', ['profile']],
   ['verifyEmail', ['profile']],
   ['updatePassword', ['profile']],

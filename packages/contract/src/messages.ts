@@ -44,6 +44,9 @@ export const validationMessages = {
   unknownSetting: '{{field}} is not a setting this application knows.',
   expectedText: '{{field}} must be text.',
   formInvalid: 'Sorry, not all fields are filled out correctly.',
+  reminderHours: '{{field}} must be at most 720 hours (30 days).',
+  reminderHoursCount: '{{field}}: at most 4 reminders.',
+  reminderHoursDistinct: '{{field}}: each number of hours only once.',
 } as const;
 
 export type ValidationMessageKey = keyof typeof validationMessages;

@@ -80,6 +80,9 @@ export const messages = {
   unknownSetting: 'validation.unknownSetting',
   expectedText: 'validation.expectedText',
   invalid: 'validation.invalid',
+  reminderHours: 'validation.reminderHours',
+  reminderHoursCount: 'validation.reminderHoursCount',
+  reminderHoursDistinct: 'validation.reminderHoursDistinct',
 } as const;
 
 /**

@@ -35,6 +35,7 @@ describe('the route table of spec §2.1', () => {
       'admin-status': '/admin/status',
       'admin-user-profile': '/admin/users/:catalystId',
       'reset-requested': '/check-your-inbox',
+      unsubscribe: '/unsubscribe',
       'not-found': '/*',
     };
     for (const [id, path] of Object.entries(expected)) expect(pathOf(id), id).toBe(path);

@@ -67,6 +67,8 @@ export const routes: RouteObject[] = [
       { id: 'register', path: 'register', lazy: lazyPage(() => import('./routes/auth/register')) },
       { id: 'account-activation', path: 'account/activation', lazy: lazyPage(() => import('./routes/auth/account-activation')) },
       { id: 'email-verification', path: 'account/email-verification', lazy: lazyPage(() => import('./routes/auth/email-verification')) },
+      // A notification's one-click unsubscribe link (issue 27): no login needed.
+      { id: 'unsubscribe', path: 'unsubscribe', lazy: lazyPage(() => import('./routes/profile/unsubscribe')) },
       { id: 'proposals', path: 'proposals/:page?', loader: pageInPath, lazy: lazyPage(() => import('./routes/proposals/proposals'), true) },
       { id: 'proposal', path: 'proposal/:id', lazy: lazyPage(() => import('./routes/proposals/proposal')) },
       // Loaded lazily (spec §2.1): its code is fetched on first visit.

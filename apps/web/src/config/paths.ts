@@ -8,6 +8,7 @@ export const paths = {
   register: () => '/register',
   'account-activation': () => '/account/activation',
   'email-verification': () => '/account/email-verification',
+  unsubscribe: () => '/unsubscribe',
   proposals: () => '/proposals',
   proposal: (id: string | number) => `/proposal/${id}`,
   AllocatedProposals: () => '/allocated-proposals',

@@ -14,7 +14,17 @@ import { familyKeys, queryRoots, sharedKeys } from './query-keys';
  */
 const { reviews, proposals, moderations, events, categories } = queryRoots;
 const { me } = sharedKeys;
-const { dashboards, userProfiles, reviewsConfigs, levelQualifiers, runFlags, status } = familyKeys;
+const {
+  dashboards,
+  userProfiles,
+  reviewsConfigs,
+  levelQualifiers,
+  runFlags,
+  status,
+  remindersConfigs,
+  notificationPreferences,
+  unsubscribeStates,
+} = familyKeys;
 
 /** A reviewer's figures: what their reviews, allocations and outcomes count in, seen by them or by an admin. */
 const reviewerFigures = [me, userProfiles] as const;
@@ -43,6 +53,11 @@ export const invalidations = {
   saveEventConfig: [reviewsConfigs, reviews, moderations, dashboards],
   saveLevelQualifiers: [levelQualifiers],
   saveStatus: [status],
+  saveReminders: [remindersConfigs],
+  // Notifications (issue 27): the profile's switches and the unsubscribe screen read the same opt-outs.
+  saveNotificationPreferences: [notificationPreferences, unsubscribeStates],
+  unsubscribe: [notificationPreferences, unsubscribeStates],
+  resubscribe: [notificationPreferences, unsubscribeStates],
   // The account: what the profile shows of it.
   register: [],
   activate: [...reviewerFigures],

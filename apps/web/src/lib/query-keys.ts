@@ -27,6 +27,12 @@ export const familyKeys = {
   runFlags: [...queryRoots.configs, 'allocations'] as const,
   /** The status messages. */
   status: [...queryRoots.configs, 'status'] as const,
+  /** Every event's deadline reminder settings. */
+  remindersConfigs: [...queryRoots.configs, 'notifications'] as const,
+  /** The logged-in user's notification preferences. */
+  notificationPreferences: [...queryRoots.users, 'notifications'] as const,
+  /** What an unsubscribe link would do (its kind, and whether it is done). */
+  unsubscribeStates: [...queryRoots.users, 'unsubscribe'] as const,
   /** Every round's dashboard (the admin's Overview). */
   dashboards: [...queryRoots.admin, 'dashboard'] as const,
   /** Every user's profile as an admin sees it, looked up by Catalyst ID. */

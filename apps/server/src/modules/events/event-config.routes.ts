@@ -9,6 +9,7 @@ import {
   reviewsConfigBody,
   reviewsConfigPublic,
 } from '@cr/contract/events';
+import { remindersConfigBody, remindersConfigPublic } from '@cr/contract/notifications';
 import { currentUser } from '../../plugins/auth';
 import type { EventConfigService } from './event-config.service';
 
@@ -54,6 +55,25 @@ export async function eventConfigRoutes(app: FastifyInstance, options: { eventCo
       schema: { tags: ['configs'], params: eventIdParams, body: levelQualifiersBody, response: { 200: levelQualifiersPublic, ...errors } },
     },
     (request) => eventConfig.putLevelQualifiers(currentUser(request).id, request.params.eventId, request.body.record_update),
+  );
+
+  // Deadline reminders (issue 27): whether the review and moderation windows' reminders are sent, and when.
+  api.get(
+    '/configs/notifications/:eventId/',
+    {
+      config: { access: 'admin' },
+      schema: { tags: ['configs'], params: eventIdParams, response: { 200: remindersConfigPublic, ...errors } },
+    },
+    (request) => eventConfig.remindersConfig(request.params.eventId),
+  );
+
+  api.put(
+    '/configs/notifications/:eventId/',
+    {
+      config: { access: 'admin' },
+      schema: { tags: ['configs'], params: eventIdParams, body: remindersConfigBody, response: { 200: remindersConfigPublic, ...errors } },
+    },
+    (request) => eventConfig.putRemindersConfig(currentUser(request).id, request.params.eventId, request.body.record_update),
   );
 
   api.get(

@@ -10,6 +10,7 @@ import {
   type ReviewsConfigValue,
   type SwitchName,
 } from '@cr/contract/events';
+import { DEFAULT_REMINDERS_CONFIG, type RemindersConfig } from '@cr/contract/notifications';
 import { messages } from '@cr/contract/rules';
 import type { Db, DbOrTx } from '../../db/client';
 import * as records from '../../db/config-records';
@@ -102,6 +103,18 @@ export function createEventConfigService(db: Db) {
         lv1: DEFAULT_LEVEL_QUALIFIER,
         lv2: DEFAULT_LEVEL_QUALIFIER,
       });
+    },
+
+    /** The event's deadline reminders (issue 27): off unless an admin turns them on. */
+    async remindersConfig(eventId: number) {
+      await requireEvent(db, eventId);
+      const row = await records.findConfig(db, 'notifications', eventId);
+      const value: RemindersConfig = { ...DEFAULT_REMINDERS_CONFIG, ...((row?.value as Partial<RemindersConfig> | undefined) ?? {}) };
+      return configRecord(row, 'notifications', eventId, value);
+    },
+
+    putRemindersConfig(actorUserId: number, eventId: number, value: RemindersConfig) {
+      return putConfig<RemindersConfig>(actorUserId, 'notifications', eventId, value, DEFAULT_REMINDERS_CONFIG);
     },
 
     async allocationConfig(eventId: number) {

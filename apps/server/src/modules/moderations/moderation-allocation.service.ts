@@ -6,6 +6,7 @@ import { catalystKey } from '../../domain/proposal-document';
 import { conflictsByAuthor, NO_OBJECTIVE } from '../../domain/rules';
 import { authoredObjectives } from '../../db/rules';
 import { flaggedReviewIds, loadAndComputeFlags, replaceComputedFlags } from '../flags/flags.service';
+import type { DbOrTx } from '../../db/client';
 import type { AdminRun, RunsService } from '../runs/runs.service';
 import { readRunFlags } from '../runs/runs.service';
 import * as repo from './moderation-allocation.repository';
@@ -101,10 +102,18 @@ export const moderationAllocationRun: AdminRun<ModerationAllocationParams, Loade
 };
 
 /** `POST moderations/generate-allocations`. */
-export function createModerationAllocationService(deps: { runs: RunsService }) {
+export function createModerationAllocationService(deps: {
+  runs: RunsService;
+  /** Mails each moderator their allocated reviews (issue 27), in the run's transaction. */
+  notifications?: { moderationAllocationDone(tx: DbOrTx, eventId: number): Promise<unknown> };
+}) {
+  const { notifications } = deps;
+  const run: typeof moderationAllocationRun = notifications
+    ? { ...moderationAllocationRun, notify: (tx, params) => notifications.moderationAllocationDone(tx, params.event_id) }
+    : moderationAllocationRun;
   return {
     generate: (actorUserId: number, params: ModerationAllocationParams): Promise<ModerationAllocationStats> =>
-      deps.runs.execute(actorUserId, moderationAllocationRun, params),
+      deps.runs.execute(actorUserId, run, params),
   };
 }
 export type ModerationAllocationService = ReturnType<typeof createModerationAllocationService>;

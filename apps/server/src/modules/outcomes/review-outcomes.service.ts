@@ -1,5 +1,6 @@
 import type { OutcomeParams, OutcomeStats } from '@cr/contract/outcomes';
 import { computeReviewOutcomes, isValidReview, type OutcomeReview, type OutcomeResult } from '../../domain/review-outcomes';
+import type { DbOrTx } from '../../db/client';
 import type { AdminRun, RunsService } from '../runs/runs.service';
 import * as repo from './outcomes.repository';
 
@@ -67,10 +68,17 @@ export const reviewOutcomesRun: AdminRun<OutcomeParams, Loaded, OutcomeResult, O
 };
 
 /** `POST proposal-reviews/generate-results`. */
-export function createReviewOutcomesService(deps: { runs: RunsService }) {
+export function createReviewOutcomesService(deps: {
+  runs: RunsService;
+  /** Mails each reviewer of the round their own outcome (issue 27), in the run's transaction. */
+  notifications?: { reviewOutcomesDone(tx: DbOrTx, eventId: number): Promise<unknown> };
+}) {
+  const { notifications } = deps;
+  const run: typeof reviewOutcomesRun = notifications
+    ? { ...reviewOutcomesRun, notify: (tx, params) => notifications.reviewOutcomesDone(tx, params.event_id) }
+    : reviewOutcomesRun;
   return {
-    generate: (actorUserId: number, params: OutcomeParams): Promise<OutcomeStats> =>
-      deps.runs.execute(actorUserId, reviewOutcomesRun, params),
+    generate: (actorUserId: number, params: OutcomeParams): Promise<OutcomeStats> => deps.runs.execute(actorUserId, run, params),
   };
 }
 export type ReviewOutcomesService = ReturnType<typeof createReviewOutcomesService>;

@@ -4,6 +4,7 @@ import { allocateProposals, type AllocationInput, type AllocationResult, type Al
 import { catalystKey } from '../../domain/proposal-document';
 import { conflictsByAuthor } from '../../domain/rules';
 import { authoredObjectives } from '../../db/rules';
+import type { DbOrTx } from '../../db/client';
 import type { AdminRun, RunsService } from '../runs/runs.service';
 import * as repo from './proposals.repository';
 
@@ -66,10 +67,17 @@ export const proposalAllocationRun: AdminRun<AllocationParams, AllocationInput, 
 };
 
 /** `POST proposal-reviews/generate-allocations`. */
-export function createProposalAllocationService(deps: { runs: RunsService }) {
+export function createProposalAllocationService(deps: {
+  runs: RunsService;
+  /** Mails each reviewer their new allocation (issue 27), in the run's transaction. */
+  notifications?: { reviewAllocationDone(tx: DbOrTx, eventId: number): Promise<unknown> };
+}) {
+  const { notifications } = deps;
+  const run: typeof proposalAllocationRun = notifications
+    ? { ...proposalAllocationRun, notify: (tx, params) => notifications.reviewAllocationDone(tx, params.event_id) }
+    : proposalAllocationRun;
   return {
-    generate: (actorUserId: number, params: AllocationParams): Promise<AllocationStats> =>
-      deps.runs.execute(actorUserId, proposalAllocationRun, params),
+    generate: (actorUserId: number, params: AllocationParams): Promise<AllocationStats> => deps.runs.execute(actorUserId, run, params),
   };
 }
 export type ProposalAllocationService = ReturnType<typeof createProposalAllocationService>;

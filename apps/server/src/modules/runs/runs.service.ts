@@ -56,6 +56,8 @@ export interface AdminRun<Params extends RunParams, Input, Result, Stats> {
   write(tx: DbOrTx, result: Result, params: Params): Promise<void>;
   /** What the audit entry keeps of the statistics (default: all of them). */
   auditedStats?(stats: Stats): unknown;
+  /** Queues the run's notifications (issue 27), in its transaction after the write: they go out only if it commits. */
+  notify?(tx: DbOrTx, params: Params): Promise<unknown>;
 }
 
 /**
@@ -85,6 +87,7 @@ export function createRunsService(deps: {
         if (run.once && flags.value[run.flag]) throw conflict(runMessages.alreadyGenerated);
         const { result, stats } = run.compute(await run.load(tx, params), params);
         await run.write(tx, result, params);
+        await run.notify?.(tx, params);
         await flags.mark(run.flag);
         await recordAudit(tx, {
           actorUserId,

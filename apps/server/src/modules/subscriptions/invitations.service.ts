@@ -1,6 +1,6 @@
 import { ReviewerLevel, SubscriptionStatus, fitsLevel, type InvitationAnswer } from '@cr/contract/subscriptions';
 import type { SubscriptionPublic } from '@cr/contract/users';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { uniqueViolation } from '../../db/errors';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import type { EventConfigService } from '../events/event-config.service';
@@ -27,6 +27,8 @@ export function createInvitationsService(deps: {
   lookups: Pick<LookupsService, 'userIdOf'>;
   /** After an invitation committed: the event's subscriber figures changed (the dashboard forgets its snapshot). */
   onInvited?: (eventId: number) => void;
+  /** Mails the invitee (issue 27), in the invitation's transaction. */
+  notifications?: { invited(tx: DbOrTx, invitation: { userId: number; eventId: number; subscriptionId: number }): Promise<unknown> };
 }) {
   const { db, events, eventConfig, verification } = deps;
   return {
@@ -101,6 +103,7 @@ export function createInvitationsService(deps: {
             before: null,
             after: { user_id: userId, role: 2, status: SubscriptionStatus.invited },
           });
+          await deps.notifications?.invited(tx, { userId, eventId: event.row_id, subscriptionId: created.id });
           return eventSubscriptionsPublic(tx, userId, event);
         });
         deps.onInvited?.(event.row_id);

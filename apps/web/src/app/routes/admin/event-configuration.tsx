@@ -24,6 +24,7 @@ import {
 } from '../../../features/events/api/events';
 import { GeneralConfigForm } from '../../../features/events/components/general-config-form';
 import { LevelQualifiersForm } from '../../../features/events/components/level-qualifiers-form';
+import { RemindersSection } from '../../../features/events/components/reminders-form';
 import { notifyError } from '../../../lib/notify';
 
 /** The round's Overview (issue 15 item 5), the default, then the eight sections of spec §2.17, in the side menu's order. */
@@ -46,7 +47,13 @@ function GeneralSection({ eventId }: { eventId: number }) {
   if (data === undefined) return <Loader size="sm" />;
   // Not a form of defaults: saving one would switch the event's settings off.
   if (data === null) return <Alert color="red">{t('errors.fetchConfigs')}</Alert>;
-  return <GeneralConfigForm key={JSON.stringify(data)} eventId={eventId} config={data} />;
+  return (
+    <Stack gap="xl">
+      <GeneralConfigForm key={JSON.stringify(data)} eventId={eventId} config={data} />
+      <Divider />
+      <RemindersSection eventId={eventId} />
+    </Stack>
+  );
 }
 
 function LevelsSection({ eventId }: { eventId: number }) {

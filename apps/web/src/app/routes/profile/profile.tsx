@@ -9,6 +9,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { fieldError } from '../../../components/form-field';
 import { PageHeading } from '../../../components/page-heading';
+import { NotificationPreferencesSection } from '../../../features/profile/components/notification-preferences';
 import { ProfileView, Section } from '../../../features/profile/components/profile-view';
 import { useChangeEmail } from '../../../features/auth/api/accounts';
 import { ChangePasswordForm } from '../../../features/auth/components/change-password-form';
@@ -99,6 +100,9 @@ export default function Profile() {
         </Section>
         <Section title={t('profile.changePassword')}>
           <ChangePasswordForm />
+        </Section>
+        <Section title={t('notifications.title')}>
+          <NotificationPreferencesSection />
         </Section>
       </ProfileView>
       {answering && (
