@@ -6,3 +6,4 @@ export * from './proposals';
 export * from './reviews';
 export * from './moderation';
 export * from './scores';
+export * from './fairness';
