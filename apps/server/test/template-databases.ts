@@ -63,11 +63,19 @@ function ensureTemplate(adminUrl: string): Promise<void> {
         await database.close();
         // Named only once complete: a worker that died half-way leaves no template that looks finished.
         await admin.query(`alter database ${building} rename to ${templateName}`);
-        // Templates of older migrations are of no more use.
-        const old = await admin.query(`select datname from pg_database where datname like 'cr_test_template_%' and datname <> $1`, [
-          templateName,
-        ]);
-        for (const row of old.rows as { datname: string }[]) await admin.query(`drop database if exists ${row.datname}`).catch(() => {});
+        await admin.query(`comment on database ${templateName} is 'made ${new Date().toISOString()}'`);
+        // Templates of other migrations are of no more use here, but another checkout on the same server (another
+        // branch, another run) may be using one now: only those made over a day ago go.
+        const old = await admin.query(
+          `select d.datname, shobj_description(d.oid, 'pg_database') as note from pg_database d
+            where d.datname like 'cr_test_template_%' and d.datname <> $1`,
+          [templateName],
+        );
+        const dayAgo = Date.now() - 86_400_000;
+        for (const row of old.rows as { datname: string; note: string | null }[]) {
+          const made = Date.parse(/^made (.+)$/.exec(row.note ?? '')?.[1] ?? '');
+          if (Number.isNaN(made) || made < dayAgo) await admin.query(`drop database if exists ${row.datname}`).catch(() => {});
+        }
       }
     } finally {
       await admin.query('select pg_advisory_unlock(hashtext($1))', [templateName]).catch(() => {});
