@@ -33,6 +33,7 @@ async function main() {
   process.on('SIGTERM', () => void close('SIGTERM'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
+  app.services.mailWorker.start();
   app.log.info(`Community Review is at ${config.publicUrl} (database: ${database.kind})`);
 }
 

@@ -1,22 +1,40 @@
-import { eq, inArray } from 'drizzle-orm';
-import nodemailer from 'nodemailer';
-import type { FastifyBaseLogger } from 'fastify';
-import type { Db, DbOrTx } from '../db/client';
+import type { DbOrTx } from '../db/client';
 import { outbox } from '../db/schema/index';
 
-export interface MailMessage {
-  to: string;
-  kind: 'activation' | 'email_verification' | 'password_reset';
+/** The account mails: written whole when they are queued. */
+export type AccountMailKind = 'activation' | 'email_verification' | 'password_reset';
+
+/** A mail as its template renders it. */
+export interface RenderedMail {
   subject: string;
   text: string;
   html: string;
-  link: string;
+  link?: string | null;
+  /** Extra headers (List-Unsubscribe, List-Unsubscribe-Post). */
+  headers?: Record<string, string>;
+}
+
+/**
+ * A mail to queue. Either whole (subject, text, html) or as `params` only, rendered at delivery by the template
+ * registered for its kind (modules/mail/mail-templates.ts).
+ */
+export interface MailMessage extends Partial<RenderedMail> {
+  to: string;
+  kind: AccountMailKind | (string & {});
+  /** The account the mail is for, when there is one. */
+  userId?: number | null;
+  eventId?: number | null;
+  params?: Record<string, unknown> | null;
+  /** One mail per key: a second mail with the same key is not queued. */
+  dedupeKey?: string | null;
 }
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-function compose(kind: MailMessage['kind'], to: string, link: string, intro: string, action: string, after: string): MailMessage {
+type WholeMail = MailMessage & RenderedMail & { link: string };
+
+function compose(kind: AccountMailKind, to: string, link: string, intro: string, action: string, after: string): WholeMail {
   const subject = {
     activation: 'Activate your Community Review account',
     email_verification: 'Verify your e-mail address',
@@ -30,7 +48,7 @@ function compose(kind: MailMessage['kind'], to: string, link: string, intro: str
   return { to, kind, subject, text, html, link };
 }
 
-/** The three messages the product sends (plain text and HTML), with links built from PUBLIC_URL. */
+/** The three account messages (plain text and HTML), with links built from PUBLIC_URL. */
 export const mailTemplates = {
   activation: (to: string, link: string) =>
     compose(
@@ -62,57 +80,37 @@ export const mailTemplates = {
 };
 
 /**
- * Transactional outbox: a message is written with the change that causes it (same transaction), then delivered
- * after the commit: over SMTP when SMTP_URL is set, otherwise it stays in the outbox and its link goes to the log.
+ * Transactional outbox (issue 27): `enqueue` writes a mail into the queue inside the caller's transaction, so it
+ * exists exactly when the change that causes it does; the mail worker (modules/mail/mail-worker.ts) delivers it.
+ * After the commit, `flush` asks this instance's worker to deliver at once (without waiting for it); mails queued
+ * elsewhere are found by the worker's polling.
  */
-export function createMailer(options: { db: Db; smtpUrl?: string | undefined; from: string; log: FastifyBaseLogger }) {
-  const transport = options.smtpUrl ? nodemailer.createTransport(options.smtpUrl) : null;
+export function createMailer(options: { wake: () => void }) {
   return {
-    async enqueue(tx: DbOrTx, message: MailMessage): Promise<void> {
-      await tx.insert(outbox).values({
-        recipient: message.to,
-        kind: message.kind,
-        subject: message.subject,
-        textBody: message.text,
-        htmlBody: message.html,
-        link: message.link,
-      });
+    /** Queues one mail; answers false when a mail with its dedupe key was already queued. */
+    async enqueue(tx: DbOrTx, message: MailMessage): Promise<boolean> {
+      const inserted = await tx
+        .insert(outbox)
+        .values({
+          recipient: message.to,
+          kind: message.kind,
+          subject: message.subject ?? null,
+          textBody: message.text ?? null,
+          htmlBody: message.html ?? null,
+          link: message.link ?? null,
+          userId: message.userId ?? null,
+          eventId: message.eventId ?? null,
+          params: message.params ?? null,
+          headers: message.headers ?? null,
+          dedupeKey: message.dedupeKey ?? null,
+        })
+        .onConflictDoNothing()
+        .returning({ id: outbox.id });
+      return inserted.length > 0;
     },
-    /**
-     * Delivers what is waiting. Rows are claimed (sent_at set, SKIP LOCKED) before sending, so two instances never
-     * send one message twice. Never throws: a failed delivery goes back to waiting with its error.
-     */
+    /** Wakes the worker after the commit of queued mails; returns at once. */
     async flush(): Promise<void> {
-      const waiting = options.db
-        .select({ id: outbox.id })
-        .from(outbox)
-        .where(eq(outbox.status, 'queued'))
-        .orderBy(outbox.id)
-        .limit(50)
-        .for('update', { skipLocked: true });
-      const claimed = await options.db.update(outbox).set({ sentAt: new Date(), status: 'sent' }).where(inArray(outbox.id, waiting)).returning();
-      for (const row of claimed) {
-        try {
-          if (transport) {
-            await transport.sendMail({
-              from: options.from,
-              to: row.recipient,
-              subject: row.subject ?? '',
-              text: row.textBody ?? '',
-              html: row.htmlBody ?? '',
-            });
-          } else {
-            // The link is what a local operator needs; the recipient is not logged.
-            options.log.info({ mail: row.kind, link: row.link }, 'mail kept in the outbox (no SMTP_URL)');
-          }
-        } catch (error) {
-          options.log.warn({ mail: row.kind, err: error }, 'mail delivery failed');
-          await options.db
-            .update(outbox)
-            .set({ sentAt: null, status: 'queued', error: String(error) })
-            .where(eq(outbox.id, row.id));
-        }
-      }
+      options.wake();
     },
   };
 }
