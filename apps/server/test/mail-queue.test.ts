@@ -1,8 +1,13 @@
 import { eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MailTransport, OutgoingMail } from '../src/adapters/smtp-transport';
 import { outbox } from '../src/db/schema/index';
 import { createMailer } from '../src/adapters/mail';
+import { buildApp } from '../src/app';
+import { testConfig } from '../src/config';
+import { openPostgres, type Database } from '../src/db/client';
+import { createTokenBucket } from '../src/lib/token-bucket';
 import { registerMailTemplate } from '../src/modules/mail/mail-templates';
 import { createMailWorker, MAX_MAIL_ATTEMPTS, messageIdOf } from '../src/modules/mail/mail-worker';
 import { databaseKinds, useTestApp, type TestContext } from './build-test-app';
@@ -360,5 +365,70 @@ describe.each(databaseKinds)('mail worker pacing and shutdown on %s', (kind) => 
     const mail = await ctx.lastMail(user.email);
     expect(mail).toMatchObject({ status: 'sent', error: null, attempts: 1 });
     expect(mail?.sentAt).not.toBeNull();
+  });
+});
+
+// Issue 27 item 1 (README "Deployment"): two app instances on one PostgreSQL database, each with its own pool and
+// worker, drain one queue at once: every mail reaches the SMTP sink once.
+describe.skipIf(!process.env.TEST_DATABASE_URL)('mail queue with two app instances on one PostgreSQL database', () => {
+  let sink: SmtpSink;
+  let other: FastifyInstance;
+  let otherDatabase: Database;
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+  });
+  const smtp = () => ({ SMTP_URL: sink.url, MAIL_RATE_PER_SECOND: '1000', MAIL_FROM: 'no-reply@review.example.org' });
+  const ctx = useTestApp('postgres', smtp);
+  beforeAll(async () => {
+    const result = await ctx.db.execute(sql`select current_database() as name`);
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = `/${(result as unknown as { rows: { name: string }[] }).rows[0]!.name}`;
+    otherDatabase = await openPostgres(url.toString());
+    const config = testConfig({ PUBLIC_URL: 'http://app.test', ...smtp() });
+    other = await buildApp({ config, db: otherDatabase.db, jwtSecret: config.JWT_SECRET!, logger: false });
+    await other.ready();
+  });
+  afterAll(async () => {
+    await other?.close();
+    await otherDatabase?.close();
+    await sink?.close();
+  });
+
+  it('sends each of 300 mails exactly once, both instances sending', async () => {
+    const ids = await queueMails(ctx, 300, 'instances');
+    const claimed = await Promise.all([ctx.app.services.mailWorker.drain(), other.services.mailWorker.drain()]);
+    expect(claimed[0]! + claimed[1]!).toBe(300);
+    expect(Math.min(...claimed)).toBeGreaterThan(0);
+    const rows = await rowsOf(ctx, ids);
+    expect(rows.filter((row) => row.status === 'sent')).toHaveLength(300);
+    expect(rows.every((row) => row.attempts === 1)).toBe(true);
+    const counts = sink.countsById();
+    expect(sink.messages).toHaveLength(300);
+    for (const row of rows) expect(counts.get(messageIdOf(row, 'no-reply@review.example.org'))).toBe(1);
+  });
+});
+
+describe('token bucket', () => {
+  it('lets a second’s worth through at once, then one per 1/rate seconds, in order', () => {
+    let now = 0;
+    const bucket = createTokenBucket(4, { now: () => now });
+    expect([bucket.reserve(), bucket.reserve(), bucket.reserve(), bucket.reserve()]).toEqual([0, 0, 0, 0]);
+    // Empty: the next ones wait 250, 500, 750 ms.
+    expect([bucket.reserve(), bucket.reserve(), bucket.reserve()]).toEqual([250, 500, 750]);
+    // After a long quiet time it holds at most its capacity.
+    now = 60_000;
+    expect(Array.from({ length: 5 }, () => bucket.reserve())).toEqual([0, 0, 0, 0, 250]);
+  });
+
+  it('never lets more than capacity + rate × t through in any t seconds', () => {
+    let now = 0;
+    const bucket = createTokenBucket(20, { now: () => now });
+    const due: number[] = [];
+    for (let i = 0; i < 500; i += 1) {
+      now += i % 7 === 0 ? 137 : 3;
+      due.push(now + bucket.reserve());
+    }
+    due.sort((a, b) => a - b);
+    for (const start of due) expect(due.filter((time) => time >= start && time < start + 1000).length).toBeLessThanOrEqual(40);
   });
 });
