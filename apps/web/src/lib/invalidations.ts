@@ -10,11 +10,11 @@ import { familyKeys, queryRoots, sharedKeys } from './query-keys';
  * Families: reviews (community list, a proposal's reviews, a review), proposals (lists with has_reviewed, a proposal
  * with its score), moderations (a moderator's lists, a review's moderations), me (the profile: subscriptions, current
  * and historic stats), userProfiles (an admin's view of a user's profile), dashboards (the Overview), events, the
- * event configurations, categories.
+ * event configurations, categories, the mail queue.
  */
 const { reviews, proposals, moderations, events, categories } = queryRoots;
 const { me } = sharedKeys;
-const { dashboards, userProfiles, reviewsConfigs, levelQualifiers, runFlags, status } = familyKeys;
+const { dashboards, userProfiles, reviewsConfigs, levelQualifiers, runFlags, status, mailQueue } = familyKeys;
 
 /** A reviewer's figures: what their reviews, allocations and outcomes count in, seen by them or by an admin. */
 const reviewerFigures = [me, userProfiles] as const;
@@ -43,6 +43,8 @@ export const invalidations = {
   saveEventConfig: [reviewsConfigs, reviews, moderations, dashboards],
   saveLevelQualifiers: [levelQualifiers],
   saveStatus: [status],
+  // Failed mails queued again: the queue's counts and failures.
+  retryFailedMails: [mailQueue],
   // The account: what the profile shows of it.
   register: [],
   activate: [...reviewerFigures],
