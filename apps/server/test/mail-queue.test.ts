@@ -1,7 +1,7 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MailTransport, OutgoingMail } from '../src/adapters/smtp-transport';
+import { classifySendError, type MailTransport, type OutgoingMail } from '../src/adapters/smtp-transport';
 import { outbox } from '../src/db/schema/index';
 import { createMailer } from '../src/adapters/mail';
 import { buildApp } from '../src/app';
@@ -9,7 +9,14 @@ import { testConfig } from '../src/config';
 import { openPostgres, type Database } from '../src/db/client';
 import { createTokenBucket } from '../src/lib/token-bucket';
 import { registerMailTemplate } from '../src/modules/mail/mail-templates';
-import { createMailWorker, MAX_MAIL_ATTEMPTS, messageIdOf } from '../src/modules/mail/mail-worker';
+import {
+  createMailWorker,
+  domainOf,
+  MAX_MAIL_ATTEMPTS,
+  messageIdOf,
+  retryDelaySeconds,
+  withoutAddresses,
+} from '../src/modules/mail/mail-worker';
 import { databaseKinds, useTestApp, type TestContext } from './build-test-app';
 import { uniqueName } from './fixtures';
 import { startSmtpSink, type SmtpSink } from './smtp-sink';
@@ -430,5 +437,39 @@ describe('token bucket', () => {
     }
     due.sort((a, b) => a - b);
     for (const start of due) expect(due.filter((time) => time >= start && time < start + 1000).length).toBeLessThanOrEqual(40);
+  });
+});
+
+describe('mail worker rules', () => {
+  it.each([
+    [{ code: 'EENVELOPE', responseCode: 550, response: '550 5.1.1 No such user' }, true, '550 5.1.1 No such user'],
+    [{ code: 'EENVELOPE', responseCode: 452, response: '452 4.2.2 Mailbox full' }, false, '452 4.2.2 Mailbox full'],
+    [{ code: 'EMESSAGE', responseCode: 554, response: 'Message refused' }, true, '554 Message refused'],
+    [{ code: 'EENVELOPE', message: 'No recipients defined' }, true, 'EENVELOPE: No recipients defined'],
+    [{ code: 'EAUTH', responseCode: 535, response: '535 Authentication failed' }, false, '535 Authentication failed'],
+    [{ code: 'ECONNECTION', message: 'Connection closed unexpectedly' }, false, 'ECONNECTION: Connection closed unexpectedly'],
+    [{ code: 'ETIMEDOUT', message: 'Greeting never received' }, false, 'ETIMEDOUT: Greeting never received'],
+    [new Error('socket hang up'), false, 'socket hang up'],
+  ])('classifies %j as permanent=%s', (error, permanent, reason) => {
+    expect(classifySendError(error)).toEqual({ permanent, reason });
+  });
+
+  it('waits 1 min × 2^(attempts − 1), at most an hour, ±20 %', () => {
+    expect(retryDelaySeconds(1, () => 0.5)).toBe(60);
+    expect(retryDelaySeconds(1, () => 0)).toBe(48);
+    expect(retryDelaySeconds(1, () => 1)).toBe(72);
+    expect(retryDelaySeconds(4, () => 0.5)).toBe(480);
+    expect(retryDelaySeconds(7, () => 0.5)).toBe(3600);
+    expect(retryDelaySeconds(30, () => 1)).toBe(4320);
+  });
+
+  it('derives the Message-ID domain from MAIL_FROM and keeps addresses out of the log', () => {
+    expect(domainOf('Community Review <no-reply@review.example.org>')).toBe('review.example.org');
+    expect(domainOf('bot@example.test')).toBe('example.test');
+    expect(domainOf('nobody')).toBe('localhost');
+    const row = { id: 42, createdAt: new Date('2026-11-26T10:00:00Z') };
+    expect(messageIdOf(row, 'a@x.org')).toBe(messageIdOf({ ...row }, 'b@x.org'));
+    expect(messageIdOf(row, 'a@x.org')).not.toBe(messageIdOf({ ...row, createdAt: new Date('2026-11-26T10:00:01Z') }, 'a@x.org'));
+    expect(withoutAddresses('550 5.1.1 <bob.smith+x@example.org>: rejected')).toBe('550 5.1.1 <[address]>: rejected');
   });
 });

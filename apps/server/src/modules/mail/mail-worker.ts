@@ -40,6 +40,9 @@ export function messageIdOf(row: Pick<OutboxRow, 'id' | 'createdAt'>, from: stri
   return `<outbox-${row.id}.${digest}@${domainOf(from)}>`;
 }
 
+/** A text with each e-mail address in it replaced (for the log). */
+export const withoutAddresses = (text: string) => text.replace(/[^\s<>"',;:()[\]]+@[^\s<>"',;:()[\]]+/g, '[address]');
+
 export interface MailWorkerOptions {
   db: Db;
   /** Null without SMTP_URL: the link goes to the log and the mail counts as sent (it stays in the outbox table). */
@@ -123,7 +126,8 @@ export function createMailWorker(options: MailWorkerOptions) {
       });
     } catch (error) {
       const { permanent, reason } = classifySendError(error);
-      log.warn({ mail: row.kind, id: row.id, attempts: row.attempts, permanent, reason }, 'mail delivery failed');
+      // The reason is kept whole for the admins; the log leaves out the addresses SMTP servers quote in it.
+      log.warn({ mail: row.kind, id: row.id, attempts: row.attempts, permanent, reason: withoutAddresses(reason) }, 'mail delivery failed');
       if (permanent || row.attempts >= maxAttempts) {
         await markMailFailed(db, row, permanent ? reason : `${reason} (gave up after ${row.attempts} attempts)`, rendered);
       } else {
