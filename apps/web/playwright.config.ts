@@ -5,6 +5,8 @@ import { defineConfig } from '@playwright/test';
 /** Browser tests run Debian's Chromium (never a downloaded browser) against the real server on a throw-away database. */
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const port = Number(process.env.E2E_PORT ?? 3100);
+/** The SMTP sink the test server sends its mail to (e2e/smtp-sink.ts). */
+const smtpPort = Number(process.env.E2E_SMTP_PORT ?? port + 10_000);
 export const dataDir = process.env.E2E_DATA_DIR ?? join(tmpdir(), 'cr-e2e-data');
 export const baseURL = `http://127.0.0.1:${port}`;
 /** Lets the tests read the outbox (MAIL_OUTBOX_API) without an admin session; a test server's value, not a secret. */
@@ -37,34 +39,48 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: 'node --import tsx ../server/src/server.ts',
-    url: `${baseURL}/api/reviews/healthz`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      PUBLIC_URL: baseURL,
-      SEED_DEMO: 'true',
-      MAIL_OUTBOX_API: 'true',
-      MAIL_OUTBOX_TOKEN: outboxToken,
-      // Short enough that a test can outlive a token; long enough that the 50 s refresh lead leaves 10 s between refreshes.
-      ACCESS_TOKEN_TTL_SECONDS: '60',
-      LOGIN_LIMIT_PER_ACCOUNT: '10000',
-      LOGIN_LIMIT_PER_ADDRESS: '10000',
-      LOGIN_LIMIT_PER_ACCOUNT_ADDRESS: '10000',
-      RESET_LIMIT_PER_ACCOUNT: '10000',
-      RESET_LIMIT_PER_ADDRESS: '10000',
-      // Every test signs up from 127.0.0.1.
-      REGISTER_LIMIT_PER_ADDRESS: '10000',
-      EMAIL_CHANGE_LIMIT_PER_ACCOUNT: '10000',
-      EMAIL_CHANGE_LIMIT_PER_ADDRESS: '10000',
-      BUILD_REVISION: 'abc1234def5678',
-      LOG_LEVEL: 'warn',
+  webServer: [
+    {
+      command: 'node --import tsx e2e/smtp-sink.ts',
+      port: smtpPort,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { E2E_SMTP_PORT: String(smtpPort) },
     },
-  },
+    {
+      command: 'node --import tsx ../server/src/server.ts',
+      url: `${baseURL}/api/reviews/healthz`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        PUBLIC_URL: baseURL,
+        SEED_DEMO: 'true',
+        MAIL_OUTBOX_API: 'true',
+        MAIL_OUTBOX_TOKEN: outboxToken,
+        // Mail goes out over SMTP to the test sink, as in production (the admin's mail-queue test sees a real refusal).
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        MAIL_RATE_PER_SECOND: '1000',
+        // Short enough that a test can outlive a token; long enough that the 50 s refresh lead leaves 10 s between refreshes.
+        ACCESS_TOKEN_TTL_SECONDS: '60',
+        LOGIN_LIMIT_PER_ACCOUNT: '10000',
+        LOGIN_LIMIT_PER_ADDRESS: '10000',
+        LOGIN_LIMIT_PER_ACCOUNT_ADDRESS: '10000',
+        RESET_LIMIT_PER_ACCOUNT: '10000',
+        RESET_LIMIT_PER_ADDRESS: '10000',
+        // Every test signs up from 127.0.0.1.
+        REGISTER_LIMIT_PER_ADDRESS: '10000',
+        EMAIL_CHANGE_LIMIT_PER_ACCOUNT: '10000',
+        EMAIL_CHANGE_LIMIT_PER_ADDRESS: '10000',
+        BUILD_REVISION: 'abc1234def5678',
+        LOG_LEVEL: 'warn',
+      },
+    },
+  ],
 });

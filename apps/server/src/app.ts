@@ -9,6 +9,7 @@ import { createVerificationProvider, type VerificationProvider } from './adapter
 import { createGatewayReader } from './adapters/catalyst-gateway';
 import type { ImportFile } from '@cr/contract/proposals';
 import { createMailer, type Mailer } from './adapters/mail';
+import { createSmtpTransport, type MailTransport } from './adapters/smtp-transport';
 import type { Config } from './config';
 import { type Db, postgresPool } from './db/client';
 import { createJwt } from './lib/jwt';
@@ -33,6 +34,9 @@ import { createSubscriptionsService } from './modules/subscriptions/subscription
 import { createInvitationsService } from './modules/subscriptions/invitations.service';
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes';
 import { createAuditService } from './modules/system/audit.service';
+import { createMailWorker, type MailWorker } from './modules/mail/mail-worker';
+import { createMailQueueService } from './modules/mail/mail-queue.service';
+import { mailQueueRoutes } from './modules/mail/mail-queue.routes';
 import { auditRoutes, healthRoutes, outboxRoutes } from './modules/system/system.routes';
 import { createStatusService } from './modules/system/status.service';
 import { statusRoutes } from './modules/system/status.routes';
@@ -79,6 +83,8 @@ export interface AppOptions {
   gatewayReader?: (url: string) => Promise<ImportFile>;
   /** pino options; tests pass `false`. */
   logger?: boolean | object;
+  /** Where mails go instead of SMTP_URL (tests: a transport of their own). */
+  mailTransport?: MailTransport;
 }
 
 /** Where the API lives. API_BASE only tells the web app what to call (it may be a full URL behind a proxy). */
@@ -126,7 +132,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // user info, reviews, proposals → accounts.
   const jwt = createJwt(options.jwtSecret, config.ACCESS_TOKEN_TTL_SECONDS);
   const rateLimiter = createRateLimiter(db, config.RATE_LIMIT_WINDOW_SECONDS);
-  const mailer = createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log });
+  // The worker delivers the queue; the server starts its polling (`mailWorker.start()`), tests drain it.
+  const mailWorker = createMailWorker({
+    db,
+    transport: options.mailTransport ?? (config.SMTP_URL ? createSmtpTransport(config.SMTP_URL) : null),
+    from: config.MAIL_FROM,
+    log: app.log,
+    ratePerSecond: config.MAIL_RATE_PER_SECOND,
+    leaseSeconds: config.MAIL_LEASE_SECONDS,
+  });
+  app.addHook('onClose', () => mailWorker.close());
+  const mailer = createMailer({ wake: () => mailWorker.wake() });
   const registry = options.registry ?? createCatalystRegistry(config);
   const refreshTokens = createRefreshTokens(db, config.REFRESH_TOKEN_TTL_DAYS, {
     secret: options.jwtSecret,
@@ -230,6 +246,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const proposalScores = createProposalScoresService({ runs });
   const exportsService = createExportsService({ db, pool: postgresPool(db), events });
   const audit = createAuditService(db);
+  const mailQueue = createMailQueueService({ db, wakeWorker: () => mailWorker.wake() });
   const accounts = createAccountsService({
     db,
     afterResponse,
@@ -292,13 +309,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(dashboardRoutes, { dashboard });
       await api.register(auditRoutes, { audit });
       await api.register(notificationsRoutes, { notifications, publicUrl: config.publicUrl });
+      await api.register(mailQueueRoutes, { mailQueue });
       if (config.MAIL_OUTBOX_API) await api.register(outboxRoutes, { db, token: config.MAIL_OUTBOX_TOKEN });
     },
     { prefix: API_PREFIX },
   );
 
   await registerStatic(app, { webDist: config.WEB_DIST ?? defaultWebDist, apiBase: API_PREFIX, env: config });
-  app.decorate('services', { accounts, eventConfig, passwords, afterResponse, mailer, notifications, reminders });
+  app.decorate('services', { accounts, eventConfig, passwords, afterResponse, mailer, mailWorker, notifications, reminders });
   return app;
 }
 
@@ -314,6 +332,8 @@ declare module 'fastify' {
       notifications: NotificationsService;
       /** Deadline reminders: the server starts their scheduler; tests call `runDueReminders(now)`. */
       reminders: RemindersService;
+      /** Delivers the mail queue: the server starts it; tests call `drain()`. */
+      mailWorker: MailWorker;
     };
   }
 }

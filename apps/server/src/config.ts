@@ -31,6 +31,13 @@ const schema = z.object({
       .optional(),
   ),
   MAIL_FROM: z.string().default('Community Review <no-reply@localhost>'),
+  /** Mails this instance hands to SMTP per second at most (a token bucket; each instance has its own). */
+  MAIL_RATE_PER_SECOND: z.coerce.number().positive().max(100_000).default(20),
+  /**
+   * How long a claimed mail belongs to the instance sending it: when the instance dies, another one sends the mail
+   * after this (issue 27). Longer than one batch's sending (the SMTP timeouts are 10 s to connect, 30 s per step).
+   */
+  MAIL_LEASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(120),
   CATALYST_REGISTRY: z.enum(['local', 'gateway']).default('local'),
   CATALYST_GATEWAY_URL: optionalUrl,
   VERIFICATION_PROVIDER: z.enum(['none', 'provider']).default('none'),

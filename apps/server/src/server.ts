@@ -35,6 +35,7 @@ async function main() {
   await app.listen({ port: config.PORT, host: config.HOST });
   // Deadline reminders: every instance checks each minute; the database lets one of them send each reminder.
   app.services.reminders.start();
+  app.services.mailWorker.start();
   app.log.info(`Community Review is at ${config.publicUrl} (database: ${database.kind})`);
 }
 

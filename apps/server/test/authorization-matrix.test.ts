@@ -83,6 +83,8 @@ const matrix: Record<string, Entry> = {
   'GET /livez': { request: get('/livez'), expect: everyone(200) },
   'GET /dev/outbox': { request: get('/dev/outbox?to=nobody@example.test'), expect: adminOnly(200) },
   'GET /admin/audit/': { request: get('/admin/audit/'), expect: adminOnly(200) },
+  'GET /admin/mail-queue/': { request: get('/admin/mail-queue/'), expect: adminOnly(200) },
+  'POST /admin/mail-queue/retry': { request: send('POST', '/admin/mail-queue/retry'), expect: adminOnly(422) },
   // accounts: public forms (an empty body is answered 422 whoever calls)
   'POST /users/': { request: send('POST', '/users/'), expect: everyone(422) },
   'POST /users/token/login': { request: send('POST', '/users/token/login'), expect: everyone(422) },

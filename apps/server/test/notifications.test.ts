@@ -22,6 +22,8 @@ describe.each(databaseKinds)('notifications on %s (issue 27)', (kind) => {
   /** Every mail of a kind to an address, oldest first, once what the last answer started has been delivered. */
   const mailsTo = async (email: string, mailKind: string) => {
     await ctx.app.services.afterResponse.settled();
+    // Bulk mails are rendered when the worker delivers them.
+    await ctx.app.services.mailWorker.drain();
     return ctx.db
       .select()
       .from(outbox)

@@ -57,6 +57,8 @@ describe.each(databaseKinds)('deadline reminders on %s (issue 27)', (kind) => {
   const mailsOf = async (eventId: number, mailKind: string) => {
     await ctx.app.services.afterResponse.settled();
     await other.services.afterResponse.settled();
+    // Bulk mails are rendered when the worker delivers them.
+    await ctx.app.services.mailWorker.drain();
     return ctx.db
       .select()
       .from(outbox)

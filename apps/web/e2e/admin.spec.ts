@@ -240,7 +240,7 @@ test.describe('the admin area (issue 3)', () => {
 
   test('axe-core finds no serious or critical violation on the admin tabs and the event configuration', async ({ page }) => {
     await login(page, demo.admin);
-    for (const path of ['/admin/events', '/admin/users', '/admin/status']) {
+    for (const path of ['/admin/events', '/admin/users', '/admin/status', '/admin/mail']) {
       await page.goto(path);
       await expect(page.getByRole('tab', { selected: true })).toBeVisible();
       await page.waitForLoadState('networkidle');

@@ -233,6 +233,12 @@ for (const viewport of VIEWPORTS) {
       const events = list(page, phone, 'Events');
       await expect(events.getByRole('button', { name: 'Edit Fund 15 (demo)' })).toBeVisible();
       await expectFits(page);
+      // The mail queue (issue 27): its tables scroll sideways inside the page on a phone.
+      await page.goto('/admin/mail');
+      await expect(page.getByRole('table', { name: 'Failed mails' })).toBeVisible();
+      await expectFits(page);
+      await page.goto('/admin/events');
+      await expect(events.getByRole('button', { name: 'Edit Fund 15 (demo)' })).toBeVisible();
       await events.getByRole('button', { name: 'Edit Fund 15 (demo)' }).click();
       const modal = page.getByRole('dialog', { name: 'Edit event' });
       await expect(modal.getByRole('textbox', { name: /^Name/ })).toBeVisible();

@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import type { QueryKey } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { dashboardKeys } from './features/admin/api/dashboard';
+import { mailQueueKeys } from './features/admin/api/mail-queue';
 import { adminUsersKeys } from './features/admin/api/users';
 import { eventsKeys } from './features/events/api/events';
 import { remindersKeys } from './features/events/api/reminders';
@@ -83,6 +84,7 @@ const screens = {
   remindersConfig: remindersKeys.config(event),
   notificationPreferences: notificationPreferencesKeys.mine,
   unsubscribeState: notificationPreferencesKeys.unsubscribe('token'),
+  mailQueue: mailQueueKeys.overview,
 } satisfies Record<string, QueryKey>;
 type Screen = keyof typeof screens;
 
@@ -109,6 +111,7 @@ const pairs: [MutationKind, Screen[]][] = [
   ['saveNotificationPreferences', ['notificationPreferences', 'unsubscribeState']],
   ['unsubscribe', ['notificationPreferences', 'unsubscribeState']],
   ['resubscribe', ['notificationPreferences', 'unsubscribeState']],
+  ['retryFailedMails', ['mailQueue']],
   ['activate', ['profile']],
   ['verifyEmail', ['profile']],
   ['updatePassword', ['profile']],
@@ -124,6 +127,7 @@ describe('each write against the screens whose figures it changes (issue 26 item
     expect(isStaleAfter('saveLevelQualifiers', screens.eventConfig)).toBe(false);
     expect(isStaleAfter('generateScores', screens.profile)).toBe(false);
     expect(isStaleAfter('invite', screens.profile)).toBe(false);
+    expect(isStaleAfter('retryFailedMails', screens.overview)).toBe(false);
     for (const kind of ['register', 'requestPasswordReset', 'resetPassword', 'changeEmail'] as const)
       expect(invalidations[kind]).toEqual([]);
   });

@@ -17,6 +17,19 @@ export function formatDateLong(value: string | number | Date | null | undefined)
   return date.isValid() ? date.format('YYYY-MM-DD HH:mm') : '';
 }
 
+const durationUnits = [
+  ['day', 86_400],
+  ['hour', 3_600],
+  ['minute', 60],
+  ['second', 1],
+] as const;
+
+/** A duration in its largest whole unit: '45 seconds', '3 minutes', '2 hours', '1 day'. */
+export function formatDuration(seconds: number): string {
+  const [unit, size] = durationUnits.find(([, length]) => seconds >= length) ?? durationUnits[3];
+  return new Intl.NumberFormat(LOCALE, { style: 'unit', unit, unitDisplay: 'long' }).format(Math.floor(seconds / size));
+}
+
 /** Month only, e.g. 'March 2025'. */
 export function formatMonth(value: string | number | Date | null | undefined): string {
   if (value === null || value === undefined || value === '') return '';

@@ -10,7 +10,7 @@ import { familyKeys, queryRoots, sharedKeys } from './query-keys';
  * Families: reviews (community list, a proposal's reviews, a review), proposals (lists with has_reviewed, a proposal
  * with its score), moderations (a moderator's lists, a review's moderations), me (the profile: subscriptions, current
  * and historic stats), userProfiles (an admin's view of a user's profile), dashboards (the Overview), events, the
- * event configurations, categories.
+ * event configurations, categories, the mail queue.
  */
 const { reviews, proposals, moderations, events, categories } = queryRoots;
 const { me } = sharedKeys;
@@ -24,6 +24,7 @@ const {
   remindersConfigs,
   notificationPreferences,
   unsubscribeStates,
+  mailQueue,
 } = familyKeys;
 
 /** A reviewer's figures: what their reviews, allocations and outcomes count in, seen by them or by an admin. */
@@ -58,6 +59,8 @@ export const invalidations = {
   saveNotificationPreferences: [notificationPreferences, unsubscribeStates],
   unsubscribe: [notificationPreferences, unsubscribeStates],
   resubscribe: [notificationPreferences, unsubscribeStates],
+  // Failed mails queued again: the queue's counts and failures.
+  retryFailedMails: [mailQueue],
   // The account: what the profile shows of it.
   register: [],
   activate: [...reviewerFigures],

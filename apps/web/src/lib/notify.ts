@@ -11,11 +11,11 @@ const closeLabel = () => ({ 'aria-label': i18n.t('common.close') });
  * A green success toast (spec §8). With a title key, the spec's notice is the title and the message says what
  * happened, where §8 names several outcomes in one notice (DOMAIN.md 14: 'Review submitted, updated or deleted').
  */
-export function notifySuccess(key: string, titleKey = 'notify.successTitle') {
+export function notifySuccess(key: string, titleKey = 'notify.successTitle', values: Record<string, unknown> = {}) {
   notifications.show({
     color: 'green',
     title: i18n.t(titleKey),
-    message: i18n.t(key),
+    message: i18n.t(key, values),
     autoClose: TOAST_MS,
     closeButtonProps: closeLabel(),
   });

@@ -37,6 +37,8 @@ export const familyKeys = {
   dashboards: [...queryRoots.admin, 'dashboard'] as const,
   /** Every user's profile as an admin sees it, looked up by Catalyst ID. */
   userProfiles: [...queryRoots.admin, 'user'] as const,
+  /** The mail queue as the admin sees it. */
+  mailQueue: [...queryRoots.admin, 'mail-queue'] as const,
 };
 
 /** Keys that more than one feature names: the events feature reads them, the admin's runs make them stale. */

@@ -6,7 +6,8 @@ import {
   type UnsubscribeState,
 } from '@cr/contract/notifications';
 import { mergeReviewsConfig, type ReviewsConfigValue } from '@cr/contract/events';
-import { registerMailTemplate, type Mailer } from '../../adapters/mail';
+import type { Mailer } from '../../adapters/mail';
+import { registerMailTemplate } from '../mail/mail-templates';
 import type { Db, DbOrTx } from '../../db/client';
 import { findConfig } from '../../db/config-records';
 import { badRequest } from '../../errors';

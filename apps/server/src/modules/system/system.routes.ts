@@ -58,6 +58,8 @@ const outboxItem = z.object({
   subject: z.string(),
   text: z.string(),
   link: z.string().nullable(),
+  /** Where the mail is in the queue: queued, sending, sent or failed (issue 27). */
+  status: z.string(),
   created_at: z.string(),
 });
 
@@ -111,6 +113,7 @@ export async function outboxRoutes(app: FastifyInstance, options: { db: Db; toke
         subject: row.subject ?? '',
         text: row.textBody ?? '',
         link: row.link,
+        status: row.status,
         created_at: row.createdAt.toISOString(),
       }));
     },

@@ -1,0 +1,223 @@
+import { createHash } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { RenderedMail } from '../../adapters/mail';
+import { classifySendError, type MailTransport } from '../../adapters/smtp-transport';
+import type { Db } from '../../db/client';
+import { createTokenBucket } from '../../lib/token-bucket';
+import { claimDueMails, markMailFailed, markMailRetry, markMailSent, releaseMail, type OutboxRow } from './mail-queue.repository';
+import { mailTemplateOf, renderableKinds } from './mail-templates';
+
+/** Attempts before a mail that keeps failing for a temporary reason is given up (kept as failed). */
+export const MAX_MAIL_ATTEMPTS = 8;
+const RETRY_BASE_SECONDS = 60;
+const RETRY_CAP_SECONDS = 3_600;
+const POLL_MS = 5_000;
+/** After a failed claim (the database away), wait this long before the next. */
+const CLAIM_ERROR_PAUSE_MS = 5_000;
+
+/**
+ * The wait before attempt `attempts + 1` after a temporary failure: 1 min × 2^(attempts − 1), at most an hour,
+ * ±20 % so that mails that failed together do not all come back together.
+ */
+export function retryDelaySeconds(attempts: number, random: () => number = Math.random): number {
+  const base = Math.min(RETRY_CAP_SECONDS, RETRY_BASE_SECONDS * 2 ** Math.max(0, attempts - 1));
+  return Math.round(base * (0.8 + 0.4 * random()));
+}
+
+/** The domain of MAIL_FROM's address (`Name <a@b.org>` or `a@b.org`), or `localhost`. */
+export function domainOf(from: string): string {
+  const match = /@([^\s<>@]+?)>?\s*$/.exec(from.trim());
+  return match?.[1] ?? 'localhost';
+}
+
+/**
+ * The Message-ID of a queued mail: derived from the row alone (its id and the time it was queued), so every attempt
+ * of one mail carries the same one, and a mail resent after a lost lease is recognisable as the same message (mail
+ * stores drop the second copy; a person can tell).
+ */
+export function messageIdOf(row: Pick<OutboxRow, 'id' | 'createdAt'>, from: string): string {
+  const digest = createHash('sha256').update(`${row.id}|${row.createdAt.toISOString()}`).digest('hex').slice(0, 16);
+  return `<outbox-${row.id}.${digest}@${domainOf(from)}>`;
+}
+
+/** A text with each e-mail address in it replaced (for the log). */
+export const withoutAddresses = (text: string) => text.replace(/[^\s<>"',;:()[\]]+@[^\s<>"',;:()[\]]+/g, '[address]');
+
+export interface MailWorkerOptions {
+  db: Db;
+  /** Null without SMTP_URL: the link goes to the log and the mail counts as sent (it stays in the outbox table). */
+  transport: MailTransport | null;
+  from: string;
+  log: FastifyBaseLogger;
+  ratePerSecond: number;
+  leaseSeconds: number;
+  pollMs?: number;
+  batchSize?: number;
+  maxAttempts?: number;
+}
+
+/**
+ * The mail worker (issue 27): claims due mails in batches (mail-queue.repository `claimDueMails`: committed before
+ * sending), renders those queued with params only, hands them to the transport at most MAIL_RATE_PER_SECOND a
+ * second, a few side by side, and marks each one as soon as its send is answered: sent; queued again with
+ * exponential back-off on a temporary failure; failed with the reason on a permanent one or after the last attempt.
+ * `start` polls (mails of other instances, retries whose time has come) and `wake` sends at once what this process
+ * has just queued. `close` stops claiming, finishes the sends under way and puts back the rows not yet started.
+ */
+export function createMailWorker(options: MailWorkerOptions) {
+  const { db, transport, log } = options;
+  const maxAttempts = options.maxAttempts ?? MAX_MAIL_ATTEMPTS;
+  const bucket = createTokenBucket(options.ratePerSecond);
+  const batchSize = options.batchSize ?? (transport ? Math.max(1, Math.min(100, Math.ceil(options.ratePerSecond * 2))) : 100);
+  const lanes = transport ? Math.max(1, transport.concurrency) : 1;
+  let running = false;
+  let stopping = false;
+  let wokenDuringRun = false;
+  let loop: Promise<void> | undefined;
+  let wakeUp: (() => void) | undefined;
+  const batches = new Set<Promise<number>>();
+
+  async function render(row: OutboxRow): Promise<{ mail: RenderedMail; rendered?: RenderedMail }> {
+    if (row.subject !== null) {
+      return {
+        mail: { subject: row.subject, text: row.textBody ?? '', html: row.htmlBody ?? '', link: row.link, headers: row.headers ?? {} },
+      };
+    }
+    const template = mailTemplateOf(row.kind);
+    if (!template) throw new Error(`no template for mails of kind ${row.kind}`);
+    const rendered = await template(row.params ?? {}, row);
+    return { mail: { ...rendered, headers: { ...row.headers, ...rendered.headers } }, rendered };
+  }
+
+  async function deliver(row: OutboxRow): Promise<void> {
+    if (row.attempts > maxAttempts) {
+      // Claimed again and again with its sender gone each time (a mail that ends the process?): given up.
+      await markMailFailed(db, row, `gave up after ${maxAttempts} attempts: ${row.error ?? 'the sender stopped during delivery'}`);
+      return;
+    }
+    let content: Awaited<ReturnType<typeof render>>;
+    try {
+      content = await render(row);
+    } catch (error) {
+      await markMailFailed(db, row, `could not be rendered: ${error instanceof Error ? error.message : String(error)}`.slice(0, 500));
+      return;
+    }
+    const { mail, rendered } = content;
+    if (!transport) {
+      // The link is what a local operator needs; the recipient is not logged.
+      log.info({ mail: row.kind, link: mail.link }, 'mail kept in the outbox (no SMTP_URL)');
+      await markMailSent(db, row, rendered);
+      return;
+    }
+    await bucket.take();
+    if (stopping) {
+      await releaseMail(db, row);
+      return;
+    }
+    try {
+      await transport.send({
+        from: options.from,
+        to: row.recipient,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        messageId: messageIdOf(row, options.from),
+        headers: mail.headers ?? {},
+      });
+    } catch (error) {
+      const { permanent, reason } = classifySendError(error);
+      // The reason is kept whole for the admins; the log leaves out the addresses SMTP servers quote in it.
+      log.warn({ mail: row.kind, id: row.id, attempts: row.attempts, permanent, reason: withoutAddresses(reason) }, 'mail delivery failed');
+      if (permanent || row.attempts >= maxAttempts) {
+        await markMailFailed(db, row, permanent ? reason : `${reason} (gave up after ${row.attempts} attempts)`, rendered);
+      } else {
+        await markMailRetry(db, row, retryDelaySeconds(row.attempts), reason, rendered);
+      }
+      return;
+    }
+    await markMailSent(db, row, rendered);
+  }
+
+  /** One batch: claims due mails and delivers them; answers how many were claimed. */
+  async function runBatch(): Promise<number> {
+    const rows = await claimDueMails(db, { limit: batchSize, leaseSeconds: options.leaseSeconds, kinds: renderableKinds() });
+    let next = 0;
+    const lane = async () => {
+      while (next < rows.length) {
+        const row = rows[next++]!;
+        try {
+          if (stopping) await releaseMail(db, row);
+          else await deliver(row);
+        } catch (error) {
+          // The database failed while marking it: the row stays claimed until its lease ends, then goes out again.
+          log.error({ err: error, id: row.id }, 'mail queue: could not record a delivery');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(lanes, rows.length) }, lane));
+    return rows.length;
+  }
+
+  function runOnce(): Promise<number> {
+    const batch = runBatch();
+    batches.add(batch);
+    void batch.catch(() => {}).finally(() => batches.delete(batch));
+    return batch;
+  }
+
+  async function poll() {
+    while (running) {
+      wokenDuringRun = false;
+      let claimed = 0;
+      let pause = options.pollMs ?? POLL_MS;
+      try {
+        claimed = await runOnce();
+      } catch (error) {
+        log.warn({ err: error }, 'mail queue: could not claim mails');
+        pause = Math.max(pause, CLAIM_ERROR_PAUSE_MS);
+      }
+      if (!running) break;
+      if (claimed >= batchSize || wokenDuringRun) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pause);
+        wakeUp = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wakeUp = undefined;
+    }
+  }
+
+  return {
+    /** Starts polling (the server does; tests call `drain` instead). */
+    start() {
+      if (running || stopping) return;
+      running = true;
+      loop = poll();
+    },
+    /** Delivers at once (a mail was just queued in this process). */
+    wake() {
+      if (!running) return;
+      wokenDuringRun = true;
+      wakeUp?.();
+    },
+    runOnce,
+    /** Delivers batches until none is due (tests): retries whose time has not come stay queued. */
+    async drain(): Promise<number> {
+      let total = 0;
+      for (let claimed = await runOnce(); claimed > 0; claimed = await runOnce()) total += claimed;
+      return total;
+    },
+    /** Stops claiming, finishes the sends under way, puts unstarted rows back; then closes the transport. */
+    async close() {
+      running = false;
+      stopping = true;
+      wakeUp?.();
+      await loop;
+      await Promise.allSettled([...batches]);
+      transport?.close();
+    },
+  };
+}
+export type MailWorker = ReturnType<typeof createMailWorker>;
