@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuery, rowId } from './common';
+import { DEFAULT_PAGE_SIZE, pageQuery, rowId } from './common';
 import { text } from './rules';
 
 /**
@@ -49,10 +49,10 @@ export type ReviewVersions = z.infer<typeof reviewVersions>;
 export const editCount = (versions: { action: VersionAction }[]) => versions.filter((version) => version.action === 'edit').length;
 
 /** The admin audit log (issue 28 item 4): 25 entries a page. */
-export const AUDIT_PAGE_SIZE = 25;
+export const AUDIT_PAGE_SIZE = DEFAULT_PAGE_SIZE;
 
+/** Pages of `size` (default 25). */
 export const auditQuery = pageQuery.extend({
-  size: pageQuery.shape.size.default(AUDIT_PAGE_SIZE),
   event_id: rowId.optional(),
   /** An audited action exactly, e.g. `review_outcomes_generated`. */
   action: text()

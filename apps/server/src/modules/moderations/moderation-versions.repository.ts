@@ -10,7 +10,9 @@ import type { ModerationInsert } from './moderations.repository';
  * the statement of the change itself (a data-modifying CTE), as reviews do (reviews/review-versions.repository.ts).
  */
 
-const versionColumns = sql.raw('(moderation_id, review_id, event_id, subscription_id, version, action, actor_user_id, content, created_at)');
+const versionColumns = sql.raw(
+  '(moderation_id, review_id, event_id, subscription_id, version, action, actor_user_id, content, created_at)',
+);
 const nextVersion = (alias: string) =>
   sql.raw(`coalesce((select max(v.version) from moderation_versions v where v.moderation_id = ${alias}.id), 0) + 1`);
 
