@@ -20,6 +20,7 @@ export const paths = {
   'admin-events': () => '/admin/events',
   'admin-users': () => '/admin/users',
   'admin-status': () => '/admin/status',
+  'admin-audit': () => '/admin/audit',
   'admin-event': (id: string | number) => `/admin/${id}`,
   'admin-user-profile': (catalystId: string) => `/admin/users/${encodeURIComponent(catalystId)}`,
 } as const;
