@@ -36,7 +36,8 @@ export interface CriterionChange {
 /** The criteria that changed between two versions, in the review's order. */
 export function changesBetween(before: ReviewVersionContent, after: ReviewVersionContent): CriterionChange[] {
   return CRITERIA.flatMap((criterion) => {
-    const rating = before[criterion.rating] === after[criterion.rating] ? null : { before: before[criterion.rating], after: after[criterion.rating] };
+    const rating =
+      before[criterion.rating] === after[criterion.rating] ? null : { before: before[criterion.rating], after: after[criterion.rating] };
     const note = before[criterion.note] === after[criterion.note] ? null : sideBySide(before[criterion.note], after[criterion.note]);
     return rating || note ? [{ criterion, rating, note }] : [];
   });

@@ -70,9 +70,7 @@ function VersionChanges({ before, after }: { before: ReviewVersion; after: Revie
             <Text fw={600} size="sm">
               {t(`reviews.criteria.${criterion.key}`)}
             </Text>
-            {rating && (
-              <Text size="sm">{t('history.ratingChanged', { before: rating.before, after: rating.after })}</Text>
-            )}
+            {rating && <Text size="sm">{t('history.ratingChanged', { before: rating.before, after: rating.after })}</Text>}
             {note && (
               <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
                 <DiffText parts={note.before} label={t('history.versionLabel', { version: before.version })} />
