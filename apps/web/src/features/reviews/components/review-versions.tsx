@@ -1,4 +1,4 @@
-import { Alert, Badge, Card, Center, Loader, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Card, Center, Loader, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ReviewVersion } from '@cr/contract/history';
 import { useTranslation } from 'react-i18next';
@@ -129,9 +129,9 @@ export function ReviewVersions({ reviewId }: { reviewId: number }) {
                       </Text>
                     </Table.Td>
                     <Table.Td>
-                      <Badge variant="light" color={version.action === 'delete' ? 'red' : version.action === 'edit' ? 'blue' : 'gray'}>
+                      <Text size="sm" fw={500}>
                         {t(`history.actions.${version.action}`)}
-                      </Badge>
+                      </Text>
                     </Table.Td>
                   </Table.Tr>
                 ))}
