@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { newReviewer, reviewNote, sampleRound, writeReview } from './rounds';
+import { allocateModeration, moderate, newModerator, newReviewer, reviewNote, sampleRound, writeReview } from './rounds';
 import { adminHeaders, demo, expectAccessible, login } from './support';
 
 const API = '/api/reviews';
@@ -84,6 +84,74 @@ test.describe('issue 28 item 3: a review’s versions', () => {
     await page.goto(`/review/${reviewId}`);
     await expect(page.getByTestId('review-edited')).toHaveText('edited 1 time');
     await expect(page.getByRole('region', { name: 'Versions' })).toHaveCount(0);
+  });
+});
+
+test.describe('issue 28 item 3: what a visitor and a moderator see of a review’s history', () => {
+  test('a first visitor sees the demo’s past round’s edited review as "edited 1 time", and an admin its diff', async ({
+    page,
+    request,
+  }) => {
+    const events = (await (await request.get(`${API}/events/?size=100`)).json()) as { data: { row_id: number; name: string }[] };
+    const past = events.data.find((item) => item.name === 'Fund 14 (demo)');
+    expect(past, 'the past demo round').toBeTruthy();
+    const listed = (await (await request.get(`${API}/proposal-reviews/filtered?event_id=${past!.row_id}&size=100`)).json()) as {
+      data: { row_id: number }[];
+    };
+    const details = await Promise.all(
+      listed.data.map(
+        async (review) =>
+          (await (await request.get(`${API}/proposal-reviews/${review.row_id}/`)).json()) as { row_id: number; edit_count: number },
+      ),
+    );
+    const edited = details.filter((review) => review.edit_count > 0);
+    expect(edited.map((review) => review.edit_count)).toEqual([1]);
+
+    await page.goto(`/review/${edited[0]!.row_id}`);
+    await expect(page.getByTestId('review-edited')).toHaveText('edited 1 time');
+    await expect(page.getByRole('region', { name: 'Versions' })).toHaveCount(0);
+
+    await login(page, demo.admin);
+    await page.goto(`/review/${edited[0]!.row_id}`);
+    const changes = page.getByRole('region', { name: 'Changes from version 1 to version 2' });
+    await expect(changes.getByRole('group', { name: 'Version 2' }).locator('ins')).toContainText('milestones are credible');
+    await expect(changes.getByRole('group', { name: 'Version 1' }).locator('del')).not.toHaveCount(0);
+  });
+
+  test('a moderator reads "This review changed after you moderated it" once the reviewer edits it', async ({ page, request }) => {
+    const headers = await adminHeaders(request);
+    const round = await sampleRound(request, headers, 'history-moderation');
+    await round.configure({ reviewer_subscription_enabled: true, review_submission_enabled: true });
+    const reviewer = await newReviewer(request, round.row_id);
+    const reviewId = await writeReview(request, reviewer.auth, round.proposals[0]!.row_id, 'moderated');
+    const moderator = await newModerator(request, headers, round.row_id, 'history-moderator');
+    await round.configure({ reviewer_subscription_enabled: false, review_submission_enabled: true, moderation_submission_enabled: true });
+    await allocateModeration(request, headers, round.row_id, { perReview: 1, minSpotChecks: 1 });
+    await moderate(request, moderator.auth, reviewId, 1);
+
+    await login(page, moderator.user.catalystId, moderator.user.password);
+    await page.goto(`/review/${reviewId}`);
+    // The review is loaded (its answer carries the notice's flag too) before the notice's absence is read.
+    await expect(page.getByTestId('review-category')).toBeVisible();
+    await expect(page.getByText('This review changed after you moderated it')).toHaveCount(0);
+
+    const edited = await request.put(`${API}/proposal-reviews/${reviewId}/`, {
+      headers: reviewer.auth,
+      data: {
+        proposal_review_update: {
+          impact_alignment_rating_given: 1,
+          impact_alignment_note: reviewNote('impactchanged'),
+          feasibility_rating_given: 3,
+          feasibility_note: reviewNote('feasiblemoderated'),
+          auditability_rating_given: 5,
+          auditability_note: reviewNote('auditmoderated'),
+        },
+      },
+    });
+    expect(edited.status(), await edited.text()).toBe(200);
+    await page.reload();
+    await expect(page.getByRole('status').filter({ hasText: 'This review changed after you moderated it' })).toBeVisible();
+    await expectAccessible(page);
   });
 });
 
