@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { namedRows } from '../../db/named-statements';
 import { moderations, moderationVersions, subscriptions } from '../../db/schema/index';
-import { moderationContent } from '../reviews/review-versions.repository';
+import { moderationContent } from '../../db/version-content';
 import type { ModerationInsert } from './moderations.repository';
 
 /*

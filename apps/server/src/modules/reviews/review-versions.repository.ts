@@ -1,6 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { namedRows } from '../../db/named-statements';
+import { moderationContent, reviewContent } from '../../db/version-content';
 import { catalystIds, moderations, reviews, reviewVersions, subscriptions, users } from '../../db/schema/index';
 import type { ReviewInsert } from './reviews.repository';
 
@@ -10,18 +11,6 @@ import type { ReviewInsert } from './reviews.repository';
  * change does, at the cost of no extra round trip (the submit is the hot path of a round's last hour). A delete also
  * keeps a 'delete' version of each moderation the review's delete takes with it.
  */
-
-/** The review's content as a version keeps it (the answer's names), from a row of `reviews` under `alias`. */
-const reviewContent = (alias: string) =>
-  sql.raw(`jsonb_build_object('impact_alignment_rating_given', ${alias}.impact_alignment_rating_given,
-    'impact_alignment_note', ${alias}.impact_alignment_note, 'feasibility_rating_given', ${alias}.feasibility_rating_given,
-    'feasibility_note', ${alias}.feasibility_note, 'auditability_rating_given', ${alias}.auditability_rating_given,
-    'auditability_note', ${alias}.auditability_note)`);
-
-/** The same for a moderation. */
-export const moderationContent = (alias: string) =>
-  sql.raw(`jsonb_build_object('classification', ${alias}.classification, 'rationale', ${alias}.rationale,
-    'predefined_reason', ${alias}.predefined_reason, 'custom_rationale', ${alias}.custom_rationale)`);
 
 const versionColumns = sql.raw('(review_id, event_id, proposal_id, subscription_id, version, action, actor_user_id, content, created_at)');
 
