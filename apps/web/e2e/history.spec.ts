@@ -202,3 +202,20 @@ test.describe('issue 28 item 4: the audit log tab', () => {
     await expectAccessible(page);
   });
 });
+
+test.describe('issue 28 on a phone', () => {
+  test.use({ viewport: { width: 375, height: 800 } });
+
+  test('the versions with their diff and the audit log fit a phone’s width', async ({ page, request }) => {
+    const { reviewId } = await editedReview(request);
+    const pageWidthFits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+    await login(page, demo.admin);
+    await page.goto(`/review/${reviewId}`);
+    await expect(page.getByRole('region', { name: 'Changes from version 1 to version 2' })).toBeVisible();
+    expect(await pageWidthFits()).toBe(true);
+    await page.goto('/admin/audit');
+    await expect(page.getByRole('table', { name: 'Audit log' }).getByRole('row').nth(1)).toBeVisible();
+    expect(await pageWidthFits()).toBe(true);
+    await expectAccessible(page);
+  });
+});

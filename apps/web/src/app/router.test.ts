@@ -33,6 +33,7 @@ describe('the route table of spec §2.1', () => {
       'admin-events': '/admin/events',
       'admin-users': '/admin/users',
       'admin-status': '/admin/status',
+      'admin-audit': '/admin/audit',
       'admin-user-profile': '/admin/users/:catalystId',
       'reset-requested': '/check-your-inbox',
       unsubscribe: '/unsubscribe',
