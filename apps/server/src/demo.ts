@@ -6,6 +6,8 @@ import { upsertConfig } from './db/config-records';
 import { findEventByName, insertEvent } from './modules/events/events.repository';
 import { allocationProposals, countProposals } from './modules/proposals/proposals.repository';
 import { insertReview } from './modules/reviews/reviews.repository';
+import { recordMissingReviewVersions, updateReviewWithVersion } from './modules/reviews/review-versions.repository';
+import { recordMissingModerationVersions } from './modules/moderations/moderation-versions.repository';
 import { findAccountById, insertAccount, isCatalystIdTaken, updateCatalystId, updateUser } from './modules/accounts/accounts.repository';
 import { hashPassword } from './lib/secrets';
 import { localRegistry } from './adapters/catalyst-registry';
@@ -208,6 +210,8 @@ async function seedDemoReviews(db: Db, eventId: number) {
       });
     }
   }
+  // Issue 28 item 3: each review has its version 1, as the review service writes it.
+  await recordMissingReviewVersions(db, eventId);
 }
 
 /** Creates the demo accounts and the demo round that don't exist yet; returns how many accounts were created. */
@@ -329,6 +333,7 @@ async function seedDemoModerationRound(db: Db): Promise<void> {
       });
     }
   }
+  await recordMissingReviewVersions(db, event.id);
 
   const runs = createRunsService({ db, events });
   await runs.execute(admin.userId, computeFlagsRun, {
@@ -453,6 +458,7 @@ async function fillPastRound(db: Db): Promise<void> {
   const prng = createPrng(14);
   const verdictOf = new Map<number, 'in' | 'out' | 'tie'>();
   const categoryOf = new Map(proposals.map((proposal) => [proposal.id, proposal.category]));
+  let edited: { id: number; userId: number; values: Parameters<typeof insertReview>[1] } | undefined;
   for (const plan of reviewers) {
     const subscriptionId = subscriptionOf.get(plan.user.id)!;
     const allocated = (
@@ -467,7 +473,7 @@ async function fillPastRound(db: Db): Promise<void> {
     const chosen = [...allocated.slice(0, plan.allocated), ...others.filter((_, i) => i % 3 === subscriptionId % 3).slice(0, plan.extra)];
     for (const [k, proposalId] of chosen.entries()) {
       const good = plan.verdict(k) !== 'out';
-      const review = await insertReview(db, {
+      const values = {
         eventId: event.id,
         proposalId,
         categoryId: categoryOf.get(proposalId) ?? null,
@@ -478,10 +484,16 @@ async function fillPastRound(db: Db): Promise<void> {
         feasibilityNote: syntheticNote(prng, 500),
         auditabilityRating: good ? 2 + ((proposalId + k * 3) % 4) : 1,
         auditabilityNote: syntheticNote(prng, 500),
-      });
+      };
+      const review = await insertReview(db, values);
       verdictOf.set(review.id, plan.verdict(k));
+      if (plan.catalystId === 'cardano/demo-reviewer' && k === 0) edited = { id: review.id, userId: plan.user.id, values };
     }
   }
+  await recordMissingReviewVersions(db, event.id);
+  // Issue 28 item 3: the demo reviewer edited their first review once (a sentence dropped, one added), so a first
+  // visitor sees "edited 1 time" and an admin the diff of its impact note.
+  if (edited) await updateReviewWithVersion(db, edited.id, editedDemoReview(edited.values), edited.userId);
 
   // Flags computed, the moderation allocated (both moderators on each review) and every allocated review moderated.
   await runs.execute(admin.userId, computeFlagsRun, {
@@ -521,9 +533,24 @@ async function fillPastRound(db: Db): Promise<void> {
     };
   });
   if (decisions.length > 0) await db.insert(moderations).values(decisions);
+  await recordMissingModerationVersions(db, event.id);
 
   // The round is over, every switch off: the outcomes and the scores, as the admin runs them.
   await upsertConfig(db, 'reviews', event.id, DEFAULT_REVIEWS_CONFIG);
   await runs.execute(admin.userId, reviewOutcomesRun, { event_id: event.id, ...DEMO_PAST_OUTCOME_PARAMS, dry_run: false });
   await runs.execute(admin.userId, proposalScoresRun, { event_id: event.id, ...SCORE_DEFAULTS, dry_run: false });
+}
+
+/** The demo reviewer's edit of their first past review: the impact note loses its second sentence and gains one. */
+export function editedDemoReview(values: Parameters<typeof insertReview>[1]) {
+  const sentences = values.impactNote.split('. ');
+  const kept = sentences.length > 2 ? [...sentences.slice(0, 1), ...sentences.slice(2)] : sentences;
+  return {
+    impactRating: values.impactRating,
+    impactNote: `${kept.join('. ')} On reflection, the plan's milestones are credible: the team shipped two similar tools before.`,
+    feasibilityRating: values.feasibilityRating,
+    feasibilityNote: values.feasibilityNote,
+    auditabilityRating: values.auditabilityRating,
+    auditabilityNote: values.auditabilityNote,
+  };
 }

@@ -42,6 +42,7 @@ describe.each(databaseKinds)('GET admin/audit/ on %s', (kind) => {
         entity: 'config:reviews-level-qualifiers',
         entity_id: String(event.row_id),
         actor,
+        event_id: event.row_id,
         before: { lv1: DEFAULT_LEVEL_QUALIFIER, lv2: DEFAULT_LEVEL_QUALIFIER },
         after: levels,
         created_at: expect.any(String),
@@ -131,6 +132,64 @@ describe.each(databaseKinds)('GET admin/audit/ on %s', (kind) => {
     ['size=0', ['query', 'size']],
     ['page=-1', ['query', 'page']],
   ])('answers 422 for %s', async (query, loc) => {
+    const response = await f.get(`admin/audit/?${query}`, admin);
+    expect(response.statusCode).toBe(422);
+    expect(json<Detail>(response).detail).toContainEqual(expect.objectContaining(detailAt(loc)));
+  });
+
+  // Issue 28 item 4: the audit tab's filters.
+  it('issue 28 item 4: filters by action, actor (case aside) and event, alone and together', async () => {
+    const event = await f.newEvent(admin);
+    const other = await f.newEvent(otherAdmin);
+    await f.putEvent(otherAdmin, event.row_id, { name: event.name, description: 'By the other admin', active: true });
+    await f.put(`configs/reviews/${event.row_id}/`, admin, { record_update: { review_submission_enabled: true } });
+    const actions = (query: string) => audit(query).then(({ data }) => data.map((entry) => [entry.action, entry.event_id]));
+
+    expect(await actions(`?event_id=${event.row_id}&action=event.update`)).toEqual([['event.update', event.row_id]]);
+    const byOther = await audit(`?actor=${encodeURIComponent(normalizeCatalystId(otherAdmin.catalystId).id.toUpperCase())}`);
+    expect(byOther.data.slice(0, 2).map((entry) => [entry.action, entry.entity_id])).toEqual([
+      ['event.update', String(event.row_id)],
+      ['event.create', String(other.row_id)],
+    ]);
+    expect(byOther.data.every((entry) => entry.actor === normalizeCatalystId(otherAdmin.catalystId).id)).toBe(true);
+    const combined = await audit(
+      `?event_id=${event.row_id}&action=event.create&actor=${encodeURIComponent(normalizeCatalystId(admin.catalystId).id)}`,
+    );
+    expect(combined.data.map((entry) => entry.action)).toEqual(['event.create']);
+    expect(combined.page.total).toBe(1);
+    expect((await audit(`?event_id=${event.row_id}&action=event.create&actor=cardano/nobody`)).page.total).toBe(0);
+    expect((await audit('?action=no.such.action')).data).toEqual([]);
+  });
+
+  it('issue 28 item 4: 25 a page by default; the pages hold every entry once', async () => {
+    for (let n = 0; n < 26; n += 1) await f.newEvent(otherAdmin);
+    const actor = encodeURIComponent(normalizeCatalystId(otherAdmin.catalystId).id);
+    const first = await audit(`?actor=${actor}&action=event.create`);
+    expect(first.data).toHaveLength(25);
+    expect(first.page).toMatchObject({ size: 25, page: 0 });
+    const second = await audit(`?actor=${actor}&action=event.create&page=1`);
+    expect(second.data).toHaveLength(first.page.total - 25);
+    const ids = [...first.data, ...second.data].map((entry) => entry.id);
+    expect(new Set(ids).size).toBe(first.page.total);
+  });
+
+  it('issue 28 item 4: lists the actions the log holds, for admins only', async () => {
+    await f.newEvent(admin);
+    const response = await f.get('admin/audit/actions/', admin);
+    expect(response.statusCode).toBe(200);
+    const list = response.json() as string[];
+    expect(list).toContain('event.create');
+    expect(list).toEqual([...new Set(list)].sort());
+    expect((await f.get('admin/audit/actions/')).statusCode).toBe(401);
+    expect((await f.get('admin/audit/actions/', user)).statusCode).toBe(403);
+  });
+
+  it.each([
+    ['action=a%20b', ['query', 'action']],
+    ['action=' + 'a'.repeat(81), ['query', 'action']],
+    ['actor=' + 'a'.repeat(201), ['query', 'actor']],
+    ['actor=%00', ['query', 'actor']],
+  ])('issue 28 item 4: answers 422 for %s', async (query, loc) => {
     const response = await f.get(`admin/audit/?${query}`, admin);
     expect(response.statusCode).toBe(422);
     expect(json<Detail>(response).detail).toContainEqual(expect.objectContaining(detailAt(loc)));

@@ -85,6 +85,7 @@ const matrix: Record<string, Entry> = {
   'GET /admin/audit/': { request: get('/admin/audit/'), expect: adminOnly(200) },
   'GET /admin/mail-queue/': { request: get('/admin/mail-queue/'), expect: adminOnly(200) },
   'POST /admin/mail-queue/retry': { request: send('POST', '/admin/mail-queue/retry'), expect: adminOnly(422) },
+  'GET /admin/audit/actions/': { request: get('/admin/audit/actions/'), expect: adminOnly(200) },
   // accounts: public forms (an empty body is answered 422 whoever calls)
   'POST /users/': { request: send('POST', '/users/'), expect: everyone(422) },
   'POST /users/token/login': { request: send('POST', '/users/token/login'), expect: everyone(422) },
@@ -187,6 +188,11 @@ const matrix: Record<string, Entry> = {
   'GET /proposal-reviews/:id/': {
     request: (world) => ({ method: 'GET', url: `/proposal-reviews/${world.reviewId}/` }),
     expect: { ...everyone(404), lv0: 200, lv2: 200, admin: 200 },
+  },
+  // Issue 28 item 3: a review's versions, to its author and admins only.
+  'GET /proposal-reviews/:id/versions/': {
+    request: (world) => ({ method: 'GET', url: `/proposal-reviews/${world.reviewId}/versions/` }),
+    expect: signedIn(403, { lv0: 200, admin: 200 }),
   },
   // Only an active LV0/LV1 reviewer of the proposal's event may review it.
   'POST /proposal-reviews/': {

@@ -308,6 +308,8 @@ export const auditEntry = z.object({
   entity: z.string(),
   entity_id: z.string().nullable(),
   actor: z.string().nullable(),
+  /** The event the entry belongs to (issue 28 item 4), null for changes that belong to none. */
+  event_id: z.number().int().nullable(),
   before: z.unknown(),
   after: z.unknown(),
   created_at: z.string(),

@@ -136,6 +136,13 @@ export const reviewPublic = z.object({
   event: z.number().int(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** Issue 28 item 3, the detail answer only: how many times the review was edited (its versions less the create). */
+  edit_count: z.number().int().optional(),
+  /**
+   * Issue 28 item 3, the detail answer only, to the moderator who moderated it: whether the review changed after
+   * their moderation (its last version is newer than their moderation's last change).
+   */
+  changed_after_moderation: z.boolean().optional(),
 });
 export type ReviewPublic = z.infer<typeof reviewPublic>;
 

@@ -34,6 +34,7 @@ describe('the route table of spec §2.1', () => {
       'admin-users': '/admin/users',
       'admin-status': '/admin/status',
       'admin-mail': '/admin/mail',
+      'admin-audit': '/admin/audit',
       'admin-user-profile': '/admin/users/:catalystId',
       'reset-requested': '/check-your-inbox',
       unsubscribe: '/unsubscribe',

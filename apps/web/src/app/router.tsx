@@ -97,6 +97,7 @@ export const routes: RouteObject[] = [
           { id: 'admin-users', path: 'users', lazy: lazyPage(() => import('./routes/admin/users')) },
           { id: 'admin-status', path: 'status', lazy: lazyPage(() => import('./routes/admin/status')) },
           { id: 'admin-mail', path: 'mail', lazy: lazyPage(() => import('./routes/admin/mail-queue')) },
+          { id: 'admin-audit', path: 'audit', lazy: lazyPage(() => import('./routes/admin/audit')) },
           { id: 'admin-user-profile', path: 'users/:catalystId', lazy: lazyPage(() => import('./routes/admin/user-profile')) },
           { id: 'admin-event', path: ':id', lazy: lazyPage(() => import('./routes/admin/event-configuration')) },
         ],

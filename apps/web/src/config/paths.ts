@@ -21,6 +21,7 @@ export const paths = {
   'admin-users': () => '/admin/users',
   'admin-status': () => '/admin/status',
   'admin-mail': () => '/admin/mail',
+  'admin-audit': () => '/admin/audit',
   'admin-event': (id: string | number) => `/admin/${id}`,
   'admin-user-profile': (catalystId: string) => `/admin/users/${encodeURIComponent(catalystId)}`,
 } as const;

@@ -39,24 +39,6 @@ export async function moderationsOfReview(db: DbOrTx, reviewId: number) {
     .orderBy(asc(moderations.id));
 }
 
-export async function insertModeration(db: DbOrTx, values: ModerationInsert) {
-  return (await db.insert(moderations).values(values).returning())[0]!;
-}
-
-export async function updateModeration(db: DbOrTx, id: number, values: Partial<ModerationInsert>) {
-  return (
-    await db
-      .update(moderations)
-      .set({ ...values, updatedAt: new Date() })
-      .where(eq(moderations.id, id))
-      .returning()
-  )[0]!;
-}
-
-export async function deleteModeration(db: DbOrTx, id: number) {
-  await db.delete(moderations).where(eq(moderations.id, id));
-}
-
 /** The review a moderation is about: its event and proposal (for the conflict-of-interest check). */
 export async function findReviewForModeration(db: DbOrTx, reviewId: number) {
   const rows = await db

@@ -13,6 +13,7 @@ import type { EventConfigService } from '../events/event-config.service';
 import type { ReviewModeration } from '../reviews/reviews.service';
 import { eventIdsWithRunFlag } from '../runs/runs.service';
 import * as repo from './moderations.repository';
+import * as versions from './moderation-versions.repository';
 
 export const moderationErrors = {
   notFound: 'The moderation you are looking for does not exist.',
@@ -25,7 +26,14 @@ export const moderationErrors = {
   already: 'You have already moderated this review.',
   notYours: 'You can only change or delete your own moderation.',
   otherReview: 'A moderation stays with the review it was written for.',
+  changedMeanwhile: 'The moderation was changed at the same moment; load it again and retry.',
 };
+
+/** A lost race between two writes of one moderation (the same next version number): 409, not 500. */
+function versionRace(error: unknown): never {
+  if (uniqueViolation(error) === 'moderation_versions_moderation_version_key') throw conflict(moderationErrors.changedMeanwhile);
+  throw error;
+}
 
 /** The run flag the review-outcomes run sets; once it is set and moderation is closed, moderations are public. */
 export const OUTCOMES_FLAG = 'review_outcomes_generated';
@@ -129,12 +137,11 @@ export function createModerationsService(deps: { db: Db; eventConfig: Pick<Event
       if (await authoredInObjective(db, catalystKey(context.catalystId), { ...review, id: review.proposalId }))
         throw forbidden(moderationErrors.author);
       try {
-        const moderation = await repo.insertModeration(db, {
-          eventId: review.eventId,
-          reviewId: review.id,
-          subscriptionId: context.subscriptionId,
-          ...toFields(input),
-        });
+        const moderation = await versions.insertModerationWithVersion(
+          db,
+          { eventId: review.eventId, reviewId: review.id, subscriptionId: context.subscriptionId, ...toFields(input) },
+          user.id,
+        );
         return toModerationPublic({ moderation, publicContact: context.publicContact });
       } catch (error) {
         if (uniqueViolation(error) === 'moderations_subscription_review_key') throw conflict(moderationErrors.already);
@@ -149,14 +156,14 @@ export function createModerationsService(deps: { db: Db; eventConfig: Pick<Event
           { loc: ['body', 'record_update', 'review_id'], msg: moderationErrors.otherReview, type: 'value_error' },
         ]);
       await writer(user, { id: found.moderation.reviewId, eventId: found.moderation.eventId });
-      const moderation = await repo.updateModeration(db, id, toFields(input));
+      const moderation = await versions.updateModerationWithVersion(db, id, toFields(input), user.id).catch(versionRace);
       return toModerationPublic({ moderation, publicContact: found.publicContact });
     },
 
     async remove(user: AuthUser, id: number): Promise<{ row_id: number }> {
       const found = await ownModeration(user, id);
       await writer(user, { id: found.moderation.reviewId, eventId: found.moderation.eventId });
-      await repo.deleteModeration(db, id);
+      await versions.deleteModerationWithVersion(db, id, user.id).catch(versionRace);
       return { row_id: id };
     },
 

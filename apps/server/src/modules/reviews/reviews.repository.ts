@@ -134,20 +134,10 @@ export async function findOwnReview(db: DbOrTx, proposalId: number, subscription
   return rows[0];
 }
 
+/** A review row alone, without its version: bulk writers (the demo) add the versions after (review-versions.repository). */
 export async function insertReview(db: DbOrTx, values: ReviewInsert) {
   const rows = await db.insert(reviews).values(values).returning();
   return rows[0]!;
-}
-
-export async function updateReview(db: DbOrTx, id: number, values: Partial<ReviewInsert>) {
-  await db
-    .update(reviews)
-    .set({ ...values, updatedAt: new Date() })
-    .where(eq(reviews.id, id));
-}
-
-export async function deleteReview(db: DbOrTx, id: number) {
-  await db.delete(reviews).where(eq(reviews.id, id));
 }
 
 export async function findProposalForReview(db: DbOrTx, proposalId: number) {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody, paged, validationErrorBody } from '@cr/contract/common';
+import { reviewVersions } from '@cr/contract/history';
 import { proposalIdParams } from '@cr/contract/proposals';
 import {
   byIdsQuery,
@@ -97,6 +98,15 @@ export async function reviewsRoutes(app: FastifyInstance, options: { reviews: Re
       },
     },
     (request) => reviews.remove(currentUser(request), request.params.id),
+  );
+  // Issue 28 item 3: the review's versions, to admins (a deleted review's too) and to its author.
+  api.get(
+    '/proposal-reviews/:id/versions/',
+    {
+      config: { access: 'user' },
+      schema: { tags, security: [{ bearer: [] }], params: reviewIdParams, response: { 200: reviewVersions, ...errors } },
+    },
+    (request) => reviews.versions(currentUser(request), request.params.id),
   );
   api.get(
     '/proposals/:id/submitted-review/',

@@ -7,6 +7,7 @@ import {
   type ReviewsCountQuery,
   type ReviewsFilterQuery,
 } from '@cr/contract/reviews';
+import { reviewVersionContent, type ReviewVersions } from '@cr/contract/history';
 import { AccountStatus, RegistrationStatus } from '@cr/contract/users';
 import type { Db } from '../../db/client';
 import { uniqueViolation } from '../../db/errors';
@@ -20,6 +21,7 @@ import type { LookupsService } from '../lookups/lookups.service';
 import { createCountCache } from '../../lib/count-cache';
 import { eventIdsWithRunFlag } from '../runs/runs.service';
 import * as repo from './reviews.repository';
+import * as versions from './review-versions.repository';
 
 export const reviewErrors = {
   notFound: 'The review you are looking for does not exist.',
@@ -30,6 +32,8 @@ export const reviewErrors = {
   author: 'You cannot review proposals in an objective where you are an author.',
   already: 'You have already reviewed this proposal.',
   notYours: 'You can only change or delete your own review.',
+  changedMeanwhile: 'The review was changed at the same moment; load it again and retry.',
+  versionsNotYours: "Only the review's author and admins may read its versions.",
 };
 
 function toFields(input: ReviewFields) {
@@ -100,8 +104,14 @@ export function createReviewsService(deps: {
   lookups: Pick<LookupsService, 'subscriptionIdsOf' | 'subscriptionsOf'>;
   /** The moderation fields of these reviews for this viewer, in one query for any number (moderations service). */
   moderationOf?: (viewer: AuthUser | null, reviewIds: number[]) => Promise<Map<number, ReviewModeration>>;
+  /**
+   * Issue 28 item 3: every write keeps a version of the review. Off only for the bench's baseline (bench
+   * review-versions.bench.ts measures what the version adds to a submit); never off in the app.
+   */
+  writeVersions?: boolean;
 }) {
   const { db, eventConfig, lookups } = deps;
+  const writeVersions = deps.writeVersions ?? true;
 
   /** The moderation fields of these reviews, batched for the whole list (no query per review). */
   const moderationOf = (viewer: AuthUser | null, ids: number[]) =>
@@ -178,13 +188,14 @@ export function createReviewsService(deps: {
       const context = await writer(user, proposal.eventId, proposal.id);
       if (await authoredInObjective(db, catalystKey(context.catalystId), proposal)) throw forbidden(reviewErrors.author);
       try {
-        const review = await repo.insertReview(db, {
+        const values = {
           eventId: proposal.eventId,
           proposalId: proposal.id,
           categoryId: proposal.categoryId,
           subscriptionId: context.subscriptionId,
           ...toFields(input),
-        });
+        };
+        const review = writeVersions ? await versions.insertReviewWithVersion(db, values, user.id) : await repo.insertReview(db, values);
         return toReviewPublic({
           review,
           proposalTitle: proposal.title,
@@ -204,21 +215,65 @@ export function createReviewsService(deps: {
     async update(user: AuthUser, id: number, input: ReviewFields): Promise<ReviewPublic> {
       const found = await ownReview(user, id);
       await writer(user, found.review.eventId, found.review.proposalId);
-      await repo.updateReview(db, id, toFields(input));
+      try {
+        await versions.updateReviewWithVersion(db, id, toFields(input), user.id);
+      } catch (error) {
+        if (uniqueViolation(error) === 'review_versions_review_version_key') throw conflict(reviewErrors.changedMeanwhile);
+        throw error;
+      }
       return answer(user, (await repo.findReview(db, id))!);
     },
 
     async remove(user: AuthUser, id: number): Promise<{ row_id: number }> {
       const found = await ownReview(user, id);
       await writer(user, found.review.eventId, found.review.proposalId);
-      await repo.deleteReview(db, id);
+      try {
+        await versions.deleteReviewWithVersion(db, id, user.id);
+      } catch (error) {
+        if (uniqueViolation(error)?.endsWith('_version_key')) throw conflict(reviewErrors.changedMeanwhile);
+        throw error;
+      }
       return { row_id: id };
     },
 
     async get(viewer: AuthUser | null, id: number): Promise<ReviewPublic> {
       const found = await repo.findReview(db, id, await visibilityFor(viewer));
       if (!found) throw notFound(reviewErrors.notFound);
-      return answer(viewer, found);
+      // Issue 28 item 3: the detail answer says how many times the review was edited, and tells a moderator of it
+      // whether it changed after their moderation; read beside the answer's own queries.
+      const [review, facts] = await Promise.all([answer(viewer, found), versions.reviewHistoryFacts(db, id, viewer?.id ?? null)]);
+      return {
+        ...review,
+        edit_count: facts.edits,
+        ...(facts.changedAfterModeration === null ? {} : { changed_after_moderation: facts.changedAfterModeration }),
+      };
+    },
+
+    /**
+     * Issue 28 item 3: a review's versions, oldest first. Admins read any review's, a deleted one's too; its author
+     * reads their own while it exists, where the actor shows as the review's anonymous id; anyone else gets 403.
+     */
+    async versions(viewer: AuthUser, id: number): Promise<ReviewVersions> {
+      const rows = await versions.listReviewVersions(db, id);
+      if (rows.length === 0) throw notFound(reviewErrors.notFound);
+      const deleted = rows[rows.length - 1]!.version.action === 'delete';
+      const admin = isAdmin(viewer);
+      if (!admin && (deleted || rows[0]!.authorUserId !== viewer.id)) throw forbidden(reviewErrors.versionsNotYours);
+      return {
+        review_id: id,
+        deleted,
+        versions: rows.map((row) => {
+          const byAuthor = row.version.actorUserId !== null && row.version.actorUserId === row.authorUserId;
+          return {
+            version: row.version.version,
+            action: row.version.action,
+            created_at: row.version.createdAt.toISOString(),
+            actor: admin ? row.actorCatalystId : byAuthor ? row.anonymousId : null,
+            by_author: byAuthor,
+            content: reviewVersionContent.parse(row.version.content),
+          };
+        }),
+      };
     },
 
     /** The review's event when the viewer may see the review (the moderations of a review). */

@@ -1,5 +1,5 @@
 import type { Db, DbOrTx } from '../../db/client';
-import { insertAuditEntry as insertEntry, listAuditEntries, type AuditEntry } from './audit.repository';
+import { insertAuditEntry as insertEntry, listAuditActions, listAuditEntries, type AuditEntry, type AuditFilter } from './audit.repository';
 
 export type { AuditEntry };
 
@@ -11,8 +11,9 @@ export function recordAudit(tx: DbOrTx, entry: AuditEntry): Promise<void> {
 /** Reads the audit log: an event's history (or everything), newest first, with the actor's Catalyst ID. */
 export function createAuditService(db: Db) {
   return {
-    async list(filter: { eventId?: number | undefined }, page: { size: number; page: number }) {
-      const { rows, total } = await listAuditEntries(db, { eventId: filter.eventId }, page);
+    /** Issue 28 item 4: filtered by event, action and actor (the admin's audit tab). */
+    async list(filter: Pick<AuditFilter, 'eventId' | 'action' | 'actor'>, page: { size: number; page: number }) {
+      const { rows, total } = await listAuditEntries(db, filter, page);
       return {
         data: rows.map(({ entry, actor }) => ({
           id: entry.id,
@@ -20,6 +21,7 @@ export function createAuditService(db: Db) {
           entity: entry.entity,
           entity_id: entry.entityId,
           actor,
+          event_id: entry.eventId,
           before: entry.before,
           after: entry.after,
           created_at: entry.createdAt.toISOString(),
@@ -27,6 +29,8 @@ export function createAuditService(db: Db) {
         page: { total, size: page.size, page: page.page },
       };
     },
+
+    actions: () => listAuditActions(db),
   };
 }
 export type AuditService = ReturnType<typeof createAuditService>;

@@ -3,8 +3,8 @@ import { desc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBody, pageQuery, paged, validationErrorBody } from '@cr/contract/common';
-import { rowId } from '@cr/contract/common';
+import { errorBody, paged, validationErrorBody } from '@cr/contract/common';
+import { auditActions, auditQuery } from '@cr/contract/history';
 import { auditEntry } from '@cr/contract/events';
 import { healthz, livez } from '@cr/contract/users';
 import type { Db } from '../../db/client';
@@ -120,18 +120,28 @@ export async function outboxRoutes(app: FastifyInstance, options: { db: Db; toke
   );
 }
 
-/** `GET admin/audit/?event_id`: who changed what and when (admins only), newest first. */
+/**
+ * `GET admin/audit/?event_id&action&actor&size&page`: who changed what and when (admins only), newest first, 25 a page
+ * unless asked otherwise; `GET admin/audit/actions/`: the actions it holds (issue 28 item 4).
+ */
 export async function auditRoutes(app: FastifyInstance, options: { audit: AuditService }) {
-  app.withTypeProvider<ZodTypeProvider>().get(
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.get(
     '/admin/audit/',
     {
       config: { access: 'admin' },
       schema: {
         tags: ['admin'],
-        querystring: pageQuery.extend({ event_id: rowId.optional() }),
+        querystring: auditQuery,
         response: { 200: paged(auditEntry), 401: errorBody, 403: errorBody, 422: validationErrorBody },
       },
     },
-    (request) => options.audit.list({ eventId: request.query.event_id }, { size: request.query.size, page: request.query.page }),
+    ({ query }) =>
+      options.audit.list({ eventId: query.event_id, action: query.action, actor: query.actor }, { size: query.size, page: query.page }),
+  );
+  api.get(
+    '/admin/audit/actions/',
+    { config: { access: 'admin' }, schema: { tags: ['admin'], response: { 200: auditActions, 401: errorBody, 403: errorBody } } },
+    () => options.audit.actions(),
   );
 }

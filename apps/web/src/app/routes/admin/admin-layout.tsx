@@ -5,9 +5,9 @@ import { PageHeading } from '../../../components/page-heading';
 import { paths } from '../../../config/paths';
 import { isAdmin, useSession } from '../../../lib/session';
 
-const TABS = ['events', 'users', 'status', 'mail'] as const;
+const TABS = ['events', 'users', 'status', 'mail', 'audit'] as const;
 
-/** The admin area (spec §2.17): its tabs (and the mail queue's, issue 27), and the admin-only message for everyone else. */
+/** The admin area (spec §2.17): its tabs (the mail queue's since issue 27, the audit log's since issue 28), and the admin-only message for everyone else. */
 export default function AdminLayout() {
   const { t } = useTranslation();
   const admin = useSession(isAdmin);

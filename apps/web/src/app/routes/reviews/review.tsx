@@ -1,4 +1,4 @@
-import { Anchor, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { switchActive } from '@cr/contract/events';
@@ -15,9 +15,10 @@ import { ShortcutsHelp } from '../../../features/moderation/components/shortcuts
 import { useShortcuts } from '../../../features/moderation/shortcuts';
 import { reviewQuery } from '../../../features/reviews/api/get-review';
 import { OwnReviewActions } from '../../../features/reviews/components/own-review-actions';
+import { EditedCount, ReviewVersions } from '../../../features/reviews/components/review-versions';
 import { NextAllocationButton, RatingCards, ReviewHeader } from '../../../features/reviews/components/review-details';
 import { isApiError } from '../../../lib/api-error';
-import { useSession } from '../../../lib/session';
+import { isAdmin, useSession } from '../../../lib/session';
 
 function parseId(value: string | undefined): number | null {
   if (!value || !/^\d+$/.test(value)) return null;
@@ -45,6 +46,7 @@ function ReviewScreen({ id }: { id: number }) {
   const { t } = useTranslation();
   const logged = useSession((state) => state.logged);
   const user = useSession((state) => (state.logged ? state.userInfo : null));
+  const admin = useSession(isAdmin);
   const navigate = useNavigate();
   const { data: review, error, isPending } = useQuery(reviewQuery(id));
   const { data: config } = useQuery({ ...eventConfigQuery(review?.event ?? 0), enabled: review !== undefined });
@@ -94,6 +96,13 @@ function ReviewScreen({ id }: { id: number }) {
   return (
     <Stack gap="xl">
       <ReviewHeader review={review} showRanking={!isModerating} />
+      <EditedCount count={review.edit_count} />
+      {/* Issue 28 item 3: the moderator who moderated this review learns that it changed since. */}
+      {review.changed_after_moderation && (
+        <Alert color="yellow" title={t('moderation.changedAfterTitle')} role="status">
+          {t('moderation.changedAfter')}
+        </Alert>
+      )}
       {canChange && user && (
         <OwnReviewActions
           review={review}
@@ -119,6 +128,8 @@ function ReviewScreen({ id }: { id: number }) {
       <FlagsPanel review={review} />
       {/* Spec §2.15, F-038: moderation not enabled for the event and the ranking not pending. */}
       {config !== undefined && !moderationEnabled && !rankingPending && <ModerationsTable reviewId={review.row_id} />}
+      {/* Issue 28 item 3: the versions, to admins and the author. */}
+      {(admin || isAuthor) && <ReviewVersions reviewId={review.row_id} />}
     </Stack>
   );
 }

@@ -15,6 +15,8 @@ export const reviewsKeys = {
   ofProposal: (proposalId: number, page: number, size: number) => [...root, 'proposal', proposalId, page, size] as const,
   /** A single review (spec §2.15). */
   detail: (id: number) => [...root, 'detail', id] as const,
+  /** A review's versions (issue 28 item 3): below the review, so a save or delete makes them stale with it. */
+  versions: (id: number) => [...root, 'detail', id, 'versions'] as const,
   /** The viewer's own review of a proposal, which a save or delete sets directly. */
   own: (proposalId: number) => [...root, 'own', proposalId] as const,
 };
