@@ -132,7 +132,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // user info, reviews, proposals → accounts.
   const jwt = createJwt(options.jwtSecret, config.ACCESS_TOKEN_TTL_SECONDS);
   const rateLimiter = createRateLimiter(db, config.RATE_LIMIT_WINDOW_SECONDS);
-  // The worker delivers the queue; the server starts its polling (`mailWorker.start()`), tests drain it.
+  // The mail worker delivers the queue: the server starts its polling, tests drain it.
   const mailWorker = createMailWorker({
     db,
     transport: options.mailTransport ?? (config.SMTP_URL ? createSmtpTransport(config.SMTP_URL) : null),
