@@ -132,6 +132,7 @@ describe.each(databaseKinds)('the demo moderation round on %s', (kind) => {
       ).toHaveLength(1);
     }
     await ctx.app.services.afterResponse.settled();
+    await ctx.app.services.mailWorker.drain(); // reminders are rendered when the worker delivers them
     const moderatorMail = await ctx.lastMail('moderator@demo.local');
     expect(moderatorMail!.kind).toBe('moderation_reminder');
     expect(moderatorMail!.subject).toMatch(/^Reminder: \d+ of \d+ reviews moderated in Moderation round \(demo\)$/);
