@@ -8,14 +8,16 @@ const MODERATOR_BASE = 2000;
 
 const world = fc
   .record({
-    moderators: fc.array(
-      fc.record({ conflicts: fc.array(fc.option(fc.nat(4), { nil: null }), { maxLength: 2 }), unfinished: fc.nat(5) }),
-      { maxLength: 14 },
-    ),
+    moderators: fc.array(fc.record({ conflicts: fc.array(fc.option(fc.nat(4), { nil: null }), { maxLength: 2 }), unfinished: fc.nat(5) }), {
+      maxLength: 14,
+    }),
     reviews: fc.array(
       fc.record({
         // A writer id below MODERATOR_BASE is a plain reviewer; some reviews are written by one of the moderators.
-        writer: fc.oneof(fc.nat(20), fc.nat(13).map((n) => MODERATOR_BASE + n)),
+        writer: fc.oneof(
+          fc.nat(20),
+          fc.nat(13).map((n) => MODERATOR_BASE + n),
+        ),
         category: fc.option(fc.nat(4), { nil: null }),
         excluded: fc.uniqueArray(fc.nat(13), { maxLength: 6 }),
         need: fc.nat(5),
@@ -24,19 +26,17 @@ const world = fc
     ),
     seed: fc.integer(),
   })
-  .map(
-    (w): TopUpInput => ({
-      moderators: w.moderators.map((m, i) => ({ id: MODERATOR_BASE + i, conflicts: m.conflicts, unfinished: m.unfinished })),
-      reviews: w.reviews.map((r, i) => ({
-        id: i + 1,
-        reviewer: r.writer,
-        category: r.category,
-        excluded: r.excluded.map((n) => MODERATOR_BASE + n),
-        need: r.need,
-      })),
-      seed: w.seed,
-    }),
-  );
+  .map((w): TopUpInput => ({
+    moderators: w.moderators.map((m, i) => ({ id: MODERATOR_BASE + i, conflicts: m.conflicts, unfinished: m.unfinished })),
+    reviews: w.reviews.map((r, i) => ({
+      id: i + 1,
+      reviewer: r.writer,
+      category: r.category,
+      excluded: r.excluded.map((n) => MODERATOR_BASE + n),
+      need: r.need,
+    })),
+    seed: w.seed,
+  }));
 
 const pairsOf = (result: ReturnType<typeof topUpModerations>) =>
   [...result.reviewIds].map((review, i) => ({ review, moderator: result.moderatorIds[i]! }));
