@@ -112,9 +112,7 @@ try {
     `Moderation coverage: ${seeded.reviews.toLocaleString('en')} reviews, ${seeded.moderationAllocations.toLocaleString('en')} allocations, ${seeded.moderations.toLocaleString('en')} moderations on PostgreSQL; median of ${RUNS} (target ≤ 2 s each); load average before ${loadBefore}`,
   );
   console.table(rows);
-  console.log(
-    `coverage: ${JSON.stringify(summary.last)}\ntop-up dry run: ${JSON.stringify({ ...dryRun.last, histograms: undefined })}`,
-  );
+  console.log(`coverage: ${JSON.stringify(summary.last)}\ntop-up dry run: ${JSON.stringify({ ...dryRun.last, histograms: undefined })}`);
   Object.assign(report, {
     reviews: seeded.reviews,
     allocations: seeded.moderationAllocations,
