@@ -79,6 +79,11 @@ try {
     await coverage.unfinishedCounts(db, eventId);
     await coverage.topUpCounts(db, eventId);
   });
+  const shortPageSql = await captured(async (db) => {
+    await coverage.allocationPerReview(db, eventId);
+    await coverage.coverageReviews(db, rule, 'short', page);
+  });
+  const moderatorsPageSql = await captured((db) => coverage.unfinishedModerators(db, eventId, page));
   const topUpSql = [
     ...(await captured(async (db) => {
       await coverage.allocationPerReview(db, eventId);
@@ -94,9 +99,11 @@ try {
     timed(RUNS, async () => {
       for (const statement of statements) await client.query(statement.sql, statement.params);
     });
-  let rawSummary, rawTopUp;
+  let rawSummary, rawShortPage, rawModeratorsPage, rawTopUp;
   try {
     rawSummary = await replay(summarySql);
+    rawShortPage = await replay(shortPageSql);
+    rawModeratorsPage = await replay(moderatorsPageSql);
     rawTopUp = await replay(topUpSql);
   } finally {
     await client.end();
@@ -104,8 +111,8 @@ try {
 
   const rows = [
     { scenario: 'coverage figures (GET moderations/coverage)', seconds: summary.median, raw_sql_seconds: rawSummary.median },
-    { scenario: 'short reviews, first page', seconds: shortPage.median, raw_sql_seconds: null },
-    { scenario: 'unfinished moderators, first page', seconds: moderatorsPage.median, raw_sql_seconds: null },
+    { scenario: 'short reviews, first page', seconds: shortPage.median, raw_sql_seconds: rawShortPage.median },
+    { scenario: 'unfinished moderators, first page', seconds: moderatorsPage.median, raw_sql_seconds: rawModeratorsPage.median },
     { scenario: 'top-up dry run (POST moderations/top-up)', seconds: dryRun.median, raw_sql_seconds: rawTopUp.median },
   ].map((row) => ({ ...row, ratio: row.raw_sql_seconds ? round(row.seconds / row.raw_sql_seconds, 2) : null }));
   console.log(
@@ -120,7 +127,7 @@ try {
     load_average_before: loadBefore,
     results: rows,
     runs: { summary: summary.runs, shortPage: shortPage.runs, moderatorsPage: moderatorsPage.runs, dryRun: dryRun.runs },
-    raw_runs: { summary: rawSummary.runs, topUp: rawTopUp.runs },
+    raw_runs: { summary: rawSummary.runs, shortPage: rawShortPage.runs, moderatorsPage: rawModeratorsPage.runs, topUp: rawTopUp.runs },
     coverage: summary.last,
     top_up: { ...dryRun.last, histograms: undefined },
   });

@@ -119,6 +119,8 @@ describe.each(databaseKinds)('moderation coverage and top-up on %s (issue 28 ite
     expect(new Set(moderators.json().data.map((row: { assessor: string }) => row.assessor))).toEqual(unfinishedModerators);
     expect(moderators.json().data.reduce((sum: number, row: { unfinished: number }) => sum + row.unfinished, 0)).toBe(3);
     for (const row of moderators.json().data) expect(row.allocated).toBe(row.moderated + row.unfinished);
+    const pastTheEnd = await call('GET', `moderations/coverage/moderators?event_id=${event.id}&page=3`, event.admin);
+    expect(pastTheEnd.json()).toEqual({ data: [], page: { total: unfinishedModerators.size, size: 25, page: 3 } });
   });
 
   it('tops up: a dry run writes nothing; a real run allocates the missing moderations to eligible moderators, audited', async () => {

@@ -129,36 +129,53 @@ export async function coverageReviews(db: DbOrTx, rule: CoverageRule, kind: 'sho
   return { rows: list, total: total!.n };
 }
 
-/** A page of the moderators with unfinished allocations, most unfinished first, by anonymous id. */
+/**
+ * A page of the moderators with unfinished allocations, most unfinished first, by anonymous id, and their total
+ * (one statement: each allocation joined to its moderation by hash, as the dashboard counts them).
+ */
 export async function unfinishedModerators(db: DbOrTx, eventId: number, page: { size: number; page: number }) {
-  const per = sql`per as (
-      select ma.subscription_id, count(*)::int as allocated, (count(*) filter (where ${unfinished('ma')}))::int as unfinished
-      from moderation_allocations ma where ma.event_id = ${eventId} group by ma.subscription_id)`;
-  const list = await rows<{ assessor: string; allocated: number; moderated: number; unfinished: number }>(
+  const list = await rows<{ assessor: string; allocated: number; moderated: number; unfinished: number; total: number }>(
     db,
-    sql`with ${per}
-        select s.anonymous_id as assessor, per.allocated, per.allocated - per.unfinished as moderated, per.unfinished
-        from per join subscriptions s on s.id = per.subscription_id where per.unfinished > 0
-        order by per.unfinished desc, s.anonymous_id limit ${page.size} offset ${page.size * page.page}`,
+    sql`with per as (
+          select ma.subscription_id, count(*)::int as allocated, count(m.id)::int as moderated
+          from moderation_allocations ma
+          left join moderations m on m.subscription_id = ma.subscription_id and m.review_id = ma.review_id
+          where ma.event_id = ${eventId} group by ma.subscription_id
+        ), open as (
+          select per.*, per.allocated - per.moderated as unfinished, count(*) over ()::int as total from per
+          where per.allocated > per.moderated
+          order by per.allocated - per.moderated desc, per.subscription_id limit ${page.size} offset ${page.size * page.page})
+        select s.anonymous_id as assessor, open.allocated, open.moderated, open.unfinished, open.total
+        from open join subscriptions s on s.id = open.subscription_id
+        order by open.unfinished desc, s.anonymous_id`,
   );
-  const [total] = await rows<{ n: number }>(db, sql`with ${per} select count(*)::int as n from per where unfinished > 0`);
-  return { rows: list, total: total!.n };
+  const total = list[0]?.total ?? (page.page > 0 ? await unfinishedModeratorCount(db, eventId) : 0);
+  return { rows: list.map(({ total: _total, ...row }) => row), total };
+}
+
+/** How many moderators have unfinished allocations (for a page past the end, which holds no row to carry it). */
+async function unfinishedModeratorCount(db: DbOrTx, eventId: number) {
+  const [row] = await rows<{ n: number }>(
+    db,
+    sql`select count(distinct ma.subscription_id)::int as n from moderation_allocations ma
+        where ma.event_id = ${eventId} and ${unfinished('ma')}`,
+  );
+  return row!.n;
 }
 
 /**
  * The reviews a top-up gives moderators to (need > 0), in id order, with the writer (user id), the objective, and
- * every moderator (user id) already allocated to the review or who moderated it.
+ * the moderator subscriptions already allocated to the review or that moderated it (read from the two review
+ * indexes alone; the service maps them to the moderators' users).
  */
 export function topUpReviews(db: DbOrTx, rule: CoverageRule) {
   return rows<{ id: number; reviewer: number; category: number | null; need: number; excluded: number[] }>(
     db,
     sql`${coverageTable(rule)}
         select c.review_id as id, s.user_id as reviewer, r.category_id as category, c.need,
-               array(select s2.user_id from moderation_allocations ma2 join subscriptions s2 on s2.id = ma2.subscription_id
-                     where ma2.review_id = c.review_id
+               array(select ma2.subscription_id from moderation_allocations ma2 where ma2.review_id = c.review_id
                      union
-                     select s3.user_id from moderations m3 join subscriptions s3 on s3.id = m3.subscription_id
-                     where m3.review_id = c.review_id) as excluded
+                     select m3.subscription_id from moderations m3 where m3.review_id = c.review_id) as excluded
         from coverage c join reviews r on r.id = c.review_id join subscriptions s on s.id = r.subscription_id
         where c.need > 0 order by c.review_id`,
   );

@@ -63,8 +63,11 @@ export const moderationTopUpRun: AdminRun<TopUpParams, Loaded, Written, TopUpSta
     if (!flags.value.moderation_allocation_generated) throw conflict(coverageMessages.allocationFirst);
     if (flags.value.review_outcomes_generated) throw conflict(coverageMessages.outcomesGenerated);
     const { perReview } = await perReviewOf(tx, eventId);
-    const reviews = await coverage.topUpReviews(tx, { eventId, perReview, breakTies: params.break_ties });
+    const rows = await coverage.topUpReviews(tx, { eventId, perReview, breakTies: params.break_ties });
     const moderators = await allocationModerators(tx, eventId);
+    // Excluded moderators by user: a subscription outside the pool (no longer active) excludes nobody who could be picked.
+    const userOf = new Map(moderators.map((moderator) => [moderator.subscriptionId, moderator.userId]));
+    const reviews = rows.map((row) => ({ ...row, excluded: row.excluded.flatMap((id) => userOf.get(id) ?? []) }));
     const unfinished = new Map((await coverage.unfinishedPerSubscription(tx, eventId)).map((row) => [row.subscription_id, row.n]));
     const conflictsOf = conflictsByAuthor(await authoredObjectives(tx, { eventId }));
     return {
