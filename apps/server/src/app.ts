@@ -50,6 +50,8 @@ import { flagsRoutes } from './modules/flags/flags.routes';
 import { createFlagsService } from './modules/flags/flags.service';
 import { moderationAllocationRoutes } from './modules/moderations/moderation-allocation.routes';
 import { createModerationAllocationService } from './modules/moderations/moderation-allocation.service';
+import { coverageRoutes } from './modules/moderations/coverage.routes';
+import { createCoverageService } from './modules/moderations/coverage.service';
 import { outcomesRoutes } from './modules/outcomes/outcomes.routes';
 import { exportsRoutes } from './modules/exports/exports.routes';
 import { createExportsService } from './modules/exports/exports.service';
@@ -242,6 +244,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const allocation = createProposalAllocationService({ runs, notifications });
   const flags = createFlagsService({ db, runs, events });
   const moderationAllocation = createModerationAllocationService({ runs, notifications });
+  const coverage = createCoverageService({ db, runs, events });
   const reviewOutcomes = createReviewOutcomesService({ runs, notifications });
   const proposalScores = createProposalScoresService({ runs });
   const exportsService = createExportsService({ db, pool: postgresPool(db), events });
@@ -304,6 +307,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       });
       await api.register(flagsRoutes, { flags });
       await api.register(moderationAllocationRoutes, { allocation: moderationAllocation });
+      await api.register(coverageRoutes, { coverage });
       await api.register(outcomesRoutes, { outcomes: reviewOutcomes, scores: proposalScores });
       await api.register(exportsRoutes, { exports: exportsService });
       await api.register(dashboardRoutes, { dashboard });

@@ -240,6 +240,20 @@ const matrix: Record<string, Entry> = {
   'POST /flags/compute': { request: send('POST', '/flags/compute'), expect: adminOnly(422) },
   'POST /flags/import': { request: send('POST', '/flags/import'), expect: adminOnly(422) },
   'POST /moderations/generate-allocations': { request: send('POST', '/moderations/generate-allocations'), expect: adminOnly(422) },
+  // Issue 28 item 1: moderation coverage and its top-up run.
+  'GET /moderations/coverage': {
+    request: (world) => ({ method: 'GET', url: `/moderations/coverage?event_id=${world.eventId}` }),
+    expect: adminOnly(200),
+  },
+  'GET /moderations/coverage/reviews': {
+    request: (world) => ({ method: 'GET', url: `/moderations/coverage/reviews?event_id=${world.eventId}&kind=ties` }),
+    expect: adminOnly(200),
+  },
+  'GET /moderations/coverage/moderators': {
+    request: (world) => ({ method: 'GET', url: `/moderations/coverage/moderators?event_id=${world.eventId}` }),
+    expect: adminOnly(200),
+  },
+  'POST /moderations/top-up': { request: send('POST', '/moderations/top-up'), expect: adminOnly(422) },
   // review outcomes and proposal scores (issue 15)
   'POST /proposal-reviews/generate-results': { request: send('POST', '/proposal-reviews/generate-results'), expect: adminOnly(422) },
   'POST /proposals/generate-results': { request: send('POST', '/proposals/generate-results'), expect: adminOnly(422) },

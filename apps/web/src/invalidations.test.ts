@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { QueryKey } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
+import { coverageKeys } from './features/admin/api/coverage';
 import { dashboardKeys } from './features/admin/api/dashboard';
 import { mailQueueKeys } from './features/admin/api/mail-queue';
 import { adminUsersKeys } from './features/admin/api/users';
@@ -60,6 +61,8 @@ const screens = {
   profile: sharedKeys.me,
   adminUserProfile: adminUsersKeys.user(user),
   overview: dashboardKeys.event(event),
+  coverage: coverageKeys.summary(event),
+  coverageReviews: coverageKeys.reviews(event, 'short', 0),
   reviewsList: reviewsKeys.list(
     { proposalId: '', includePending: false, proposal: '', objective: '', myReviews: false, assessors: [], rankings: [0] },
     0,
@@ -92,16 +95,20 @@ type Screen = keyof typeof screens;
 const pairs: [MutationKind, Screen[]][] = [
   ['saveReview', ['profile', 'adminUserProfile', 'overview', 'reviewsList', 'proposalReviews', 'allocatedProposals', 'proposal']],
   ['deleteReview', ['profile', 'adminUserProfile', 'overview', 'reviewsList', 'proposalReviews', 'allocatedProposals', 'proposalsList']],
-  ['changeModeration', ['allocatedReviews', 'moderatedReviews', 'reviewModerations', 'review', 'reviewsList', 'profile', 'overview']],
+  [
+    'changeModeration',
+    ['allocatedReviews', 'moderatedReviews', 'reviewModerations', 'review', 'reviewsList', 'profile', 'overview', 'coverage'],
+  ],
   ['subscribe', ['profile', 'adminUserProfile', 'overview']],
   ['answerInvitation', ['profile', 'adminUserProfile', 'overview']],
   ['invite', ['adminUserProfile', 'overview']],
   ['importProposals', ['proposalsList', 'proposal', 'categories', 'overview']],
   ['allocateProposals', ['runFlags', 'allocatedProposals', 'profile', 'adminUserProfile', 'overview', 'review']],
-  ['allocateModeration', ['runFlags', 'allocatedReviews', 'review', 'overview']],
+  ['allocateModeration', ['runFlags', 'allocatedReviews', 'review', 'overview', 'coverage']],
+  ['topUpModeration', ['runFlags', 'allocatedReviews', 'review', 'overview', 'coverage', 'coverageReviews']],
   ['computeFlags', ['runFlags', 'review', 'allocatedReviews']],
   ['importFlags', ['review', 'allocatedReviews']],
-  ['generateOutcomes', ['runFlags', 'reviewsList', 'review', 'profile', 'adminUserProfile', 'overview']],
+  ['generateOutcomes', ['runFlags', 'reviewsList', 'review', 'profile', 'adminUserProfile', 'overview', 'coverage']],
   ['generateScores', ['runFlags', 'proposal', 'overview']],
   ['saveEvent', ['events', 'currentEvents', 'proposalsList', 'reviewsList', 'profile']],
   ['saveEventConfig', ['eventConfig', 'reviewsList', 'overview']],

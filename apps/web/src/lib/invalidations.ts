@@ -44,6 +44,8 @@ export const invalidations = {
   importProposals: [proposals, categories, reviews, dashboards],
   allocateProposals: [runFlags, proposals, reviews, ...reviewerFigures, dashboards],
   allocateModeration: [runFlags, reviews, moderations, dashboards],
+  // A coverage top-up (issue 28): more allocations, the moderators' lists, the coverage figures (moderations root).
+  topUpModeration: [runFlags, reviews, moderations, dashboards],
   computeFlags: [runFlags, reviews, moderations],
   importFlags: [reviews, moderations],
   generateOutcomes: [runFlags, reviews, moderations, ...reviewerFigures, dashboards],

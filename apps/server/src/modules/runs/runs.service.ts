@@ -58,6 +58,8 @@ export interface AdminRun<Params extends RunParams, Input, Result, Stats> {
   auditedStats?(stats: Stats): unknown;
   /** Queues the run's notifications (issue 27), in its transaction after the write: they go out only if it commits. */
   notify?(tx: DbOrTx, params: Params): Promise<unknown>;
+  /** Links what the run wrote to its audit entry (issue 28: the top-up's rows name their run), in its transaction. */
+  audited?(tx: DbOrTx, auditId: number, params: Params): Promise<unknown>;
 }
 
 /**
@@ -89,7 +91,7 @@ export function createRunsService(deps: {
         await run.write(tx, result, params);
         await run.notify?.(tx, params);
         await flags.mark(run.flag);
-        await recordAudit(tx, {
+        const auditId = await recordAudit(tx, {
           actorUserId,
           action: run.action,
           entity: 'event',
@@ -98,6 +100,7 @@ export function createRunsService(deps: {
           before: flags.value,
           after: { params, stats: run.auditedStats ? run.auditedStats(stats) : stats },
         });
+        await run.audited?.(tx, auditId, params);
         return stats;
       });
       deps.onWritten?.(params.event_id);

@@ -14,8 +14,10 @@ export interface AuditEntry {
   after: unknown;
 }
 
-export async function insertAuditEntry(tx: DbOrTx, entry: AuditEntry): Promise<void> {
-  await tx.insert(auditLog).values(entry);
+/** Answers the entry's id. */
+export async function insertAuditEntry(tx: DbOrTx, entry: AuditEntry): Promise<number> {
+  const [row] = await tx.insert(auditLog).values(entry).returning({ id: auditLog.id });
+  return row!.id;
 }
 
 export interface AuditFilter {

@@ -3,8 +3,8 @@ import { insertAuditEntry as insertEntry, listAuditActions, listAuditEntries, ty
 
 export type { AuditEntry };
 
-/** Records one change inside the caller's transaction, so the entry exists exactly when the change does. */
-export function recordAudit(tx: DbOrTx, entry: AuditEntry): Promise<void> {
+/** Records one change inside the caller's transaction, so the entry exists exactly when the change does; answers its id. */
+export function recordAudit(tx: DbOrTx, entry: AuditEntry): Promise<number> {
   return insertEntry(tx, entry);
 }
 

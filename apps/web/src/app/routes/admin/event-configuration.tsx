@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { PageHeading } from '../../../components/page-heading';
 import { paths } from '../../../config/paths';
+import { CoverageSection } from '../../../features/admin/components/coverage-section';
 import { EventOverview } from '../../../features/admin/components/event-overview';
 import { ExportData } from '../../../features/admin/components/export-data';
 import { ComputeFlagsForm, ImportFlagsForm } from '../../../features/admin/components/flags-runs';
@@ -102,7 +103,15 @@ function ModerationAllocationSection({ eventId }: { eventId: number }) {
       ) : !flags.data ? (
         <Loader size="sm" />
       ) : (
-        <ModerationAllocationForm key={eventId} eventId={eventId} isGenerated={flags.data.moderation_allocation_generated} />
+        <>
+          <ModerationAllocationForm key={eventId} eventId={eventId} isGenerated={flags.data.moderation_allocation_generated} />
+          <Divider />
+          <CoverageSection
+            eventId={eventId}
+            allocationGenerated={flags.data.moderation_allocation_generated}
+            outcomesGenerated={flags.data.review_outcomes_generated === true}
+          />
+        </>
       )}
     </Stack>
   );

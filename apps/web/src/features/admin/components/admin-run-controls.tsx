@@ -109,6 +109,7 @@ export function AdminRunControls<TInput extends FieldValues, TParams extends { d
   generatedTestId,
   renderResult,
   before,
+  confirmNotice,
   children,
 }: {
   run: AdminRun<TInput, TParams, TResult>;
@@ -123,6 +124,8 @@ export function AdminRunControls<TInput extends FieldValues, TParams extends { d
   renderResult: (result: TResult) => ReactNode;
   /** Further notices above the fields, below the intro. */
   before?: ReactNode;
+  /** A notice in the warning modal before a real run, under its text. */
+  confirmNotice?: ReactNode;
   /** The run's own fields. */
   children: ReactNode;
 }) {
@@ -173,6 +176,7 @@ export function AdminRunControls<TInput extends FieldValues, TParams extends { d
         onConfirm={() => void flow.confirm()}
       >
         {t(labels.confirmText)}
+        {confirmNotice}
       </RunConfirmModal>
       <RunResultModal opened={flow.realRunResult !== null} title={t(labels.resultTitle)} onClose={flow.closeResult}>
         {flow.realRunResult !== null && renderResult(flow.realRunResult)}

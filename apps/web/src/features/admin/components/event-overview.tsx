@@ -8,6 +8,7 @@ import { DASHBOARD_TTL_SECONDS, type Dashboard } from '@cr/contract/dashboard';
 import { levelLabel } from '@cr/contract/subscriptions';
 import { eventDashboardQuery } from '../api/dashboard';
 import { ChartFigure } from './chart-figure';
+import { CoverageFigure } from './coverage-figure';
 import { dailySeries, percent, utcDay } from './overview-data';
 
 const STATUSES = ['active', 'subscribed', 'invited', 'refused', 'excluded'] as const;
@@ -269,6 +270,7 @@ export function EventOverview({ eventId }: { eventId: number }) {
         <AllocationsChart data={data.allocations} />
         <ReviewsPerDayChart data={data.reviews_per_day} />
         <ModerationChart data={data.moderation} />
+        <CoverageFigure eventId={eventId} />
         <OutcomesChart data={data.outcomes} />
         <ScoresChart data={data.scores} />
       </SimpleGrid>

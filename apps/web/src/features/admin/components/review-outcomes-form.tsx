@@ -1,7 +1,9 @@
-import { Stack, Table, Text } from '@mantine/core';
+import { Alert, Stack, Table, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { OUTCOME_DEFAULTS, outcomeParams, type OutcomeParamsInput, type OutcomeStats } from '@cr/contract/outcomes';
 import { useTranslation } from 'react-i18next';
 import { useGenerateReviewOutcomes } from '../api/closing-runs';
+import { coverageSummaryQuery } from '../api/coverage';
 import { AdminRunControls, runLabels, useAdminRunForm } from './admin-run-controls';
 import { ratioSpec, RunNumberFields, type RunNumberSpec } from './run-controls';
 import { formatRate } from './score-table';
@@ -73,6 +75,16 @@ const PARAMETERS: RunNumberSpec<OutcomeParamsInput>[] = [
  * it (review_outcomes_generated).
  */
 export function ReviewOutcomesForm({ eventId, isGenerated }: { eventId: number; isGenerated: boolean }) {
+  const { t } = useTranslation();
+  // Issue 28 item 1: the outcomes warn (never block) while reviews lack the moderations their allocation asked for.
+  const coverage = useQuery({ ...coverageSummaryQuery(eventId), enabled: !isGenerated });
+  const short = coverage.data?.short_reviews ?? 0;
+  const coverageWarning =
+    short > 0 ? (
+      <Text size="sm" fw={600} mt="xs" role="note">
+        {t('adminRuns.outcomes.coverageWarning', { count: short })}
+      </Text>
+    ) : null;
   const run = useAdminRunForm({
     schema: outcomeParams,
     defaultValues: { event_id: eventId, ...OUTCOME_DEFAULTS, dry_run: true },
@@ -80,7 +92,21 @@ export function ReviewOutcomesForm({ eventId, isGenerated }: { eventId: number; 
     labels: runLabels('adminRuns.outcomes'),
   });
   return (
-    <AdminRunControls run={run} disabled={isGenerated} renderResult={(stats: OutcomeStats) => <OutcomeStatsView stats={stats} />}>
+    <AdminRunControls
+      run={run}
+      disabled={isGenerated}
+      confirmNotice={coverageWarning}
+      renderResult={(stats: OutcomeStats) => (
+        <Stack gap="sm">
+          {coverageWarning && (
+            <Alert color="yellow" variant="light">
+              {coverageWarning}
+            </Alert>
+          )}
+          <OutcomeStatsView stats={stats} />
+        </Stack>
+      )}
+    >
       <RunNumberFields form={run.form} prefix="adminRuns.outcomes" fields={PARAMETERS} disabled={isGenerated || run.isPending} />
     </AdminRunControls>
   );
