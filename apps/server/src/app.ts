@@ -47,6 +47,9 @@ import { createFlagsService } from './modules/flags/flags.service';
 import { moderationAllocationRoutes } from './modules/moderations/moderation-allocation.routes';
 import { createModerationAllocationService } from './modules/moderations/moderation-allocation.service';
 import { outcomesRoutes } from './modules/outcomes/outcomes.routes';
+import { appealsRoutes } from './modules/appeals/appeals.routes';
+import { createAppealAllocationService } from './modules/appeals/appeal-allocation.service';
+import { createAppealsService } from './modules/appeals/appeals.service';
 import { exportsRoutes } from './modules/exports/exports.routes';
 import { createExportsService } from './modules/exports/exports.service';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
@@ -227,7 +230,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const flags = createFlagsService({ db, runs, events });
   const moderationAllocation = createModerationAllocationService({ runs, notifications });
   const reviewOutcomes = createReviewOutcomesService({ runs, notifications });
-  const proposalScores = createProposalScoresService({ runs });
+  const appealAllocation = createAppealAllocationService({ runs });
+  const appeals = createAppealsService({ db, onDecided: (eventId) => dashboard.eventChanged(eventId) });
+  const proposalScores = createProposalScoresService({ runs, appeals: appealAllocation });
   const exportsService = createExportsService({ db, pool: postgresPool(db), events });
   const audit = createAuditService(db);
   const accounts = createAccountsService({
@@ -288,6 +293,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(flagsRoutes, { flags });
       await api.register(moderationAllocationRoutes, { allocation: moderationAllocation });
       await api.register(outcomesRoutes, { outcomes: reviewOutcomes, scores: proposalScores });
+      await api.register(appealsRoutes, { appeals, allocation: appealAllocation });
       await api.register(exportsRoutes, { exports: exportsService });
       await api.register(dashboardRoutes, { dashboard });
       await api.register(auditRoutes, { audit });
