@@ -63,10 +63,12 @@ export async function runFlags(db: DbOrTx, eventId: number, lock = false): Promi
   return (rows[0]?.value as Record<string, boolean> | undefined) ?? {};
 }
 
+/** The appeal's id, always qualified: drizzle leaves a lone table's columns unqualified, and `id` in a subquery is its own. */
+const appealId = sql.raw('"appeals"."id"');
 const counted = {
-  needed: sql<number>`(select count(*)::int from ${appealAllocations} aa where aa.appeal_id = ${appeals.id})`,
-  upholds: sql<number>`(select count(*)::int from ${appealDecisions} ad where ad.appeal_id = ${appeals.id} and ad.decision = 1)`,
-  rejects: sql<number>`(select count(*)::int from ${appealDecisions} ad where ad.appeal_id = ${appeals.id} and ad.decision = 0)`,
+  needed: sql<number>`(select count(*)::int from ${appealAllocations} aa where aa.appeal_id = ${appealId})`,
+  upholds: sql<number>`(select count(*)::int from ${appealDecisions} ad where ad.appeal_id = ${appealId} and ad.decision = 1)`,
+  rejects: sql<number>`(select count(*)::int from ${appealDecisions} ad where ad.appeal_id = ${appealId} and ad.decision = 0)`,
 };
 
 /** Appeals with what their answer shows: the review's ranking and author, the proposal's title, the counts. */
