@@ -20,19 +20,17 @@ const world = fc
     // One moderator is also a reviewer (its own review's appeal must never reach it).
     moderatorReviews: fc.boolean(),
   })
-  .map(
-    (w): AppealAllocationInput => ({
-      appeals: w.appeals.map((appeal, i) => ({
-        id: i + 1,
-        reviewer: w.moderatorReviews && appeal.reviewer === 0 ? 2000 : 1000 + appeal.reviewer,
-        category: appeal.category,
-        excluded: appeal.excluded.map((m) => 2000 + m),
-      })),
-      moderators: w.moderators.map((conflicts, i) => ({ id: 2000 + i, conflicts })),
-      perAppeal: w.perAppeal,
-      seed: w.seed,
-    }),
-  );
+  .map((w): AppealAllocationInput => ({
+    appeals: w.appeals.map((appeal, i) => ({
+      id: i + 1,
+      reviewer: w.moderatorReviews && appeal.reviewer === 0 ? 2000 : 1000 + appeal.reviewer,
+      category: appeal.category,
+      excluded: appeal.excluded.map((m) => 2000 + m),
+    })),
+    moderators: w.moderators.map((conflicts, i) => ({ id: 2000 + i, conflicts })),
+    perAppeal: w.perAppeal,
+    seed: w.seed,
+  }));
 
 const pairsOf = (result: ReturnType<typeof allocateAppeals>) =>
   result.appealIds.map((appeal, i) => ({ appeal, moderator: result.moderatorIds[i]! }));

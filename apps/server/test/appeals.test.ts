@@ -27,7 +27,7 @@ describe.each(databaseKinds)('appeals on %s', (kind) => {
   let outsider: TestUser;
   /** reviewer's reviews: 0, 1 excluded by moderation, 2, 3 included; other's reviews 4, 5 excluded. */
   const review: number[] = [];
-  let appealOf: Record<number, AppealPublic> = {};
+  const appealOf: Record<number, AppealPublic> = {};
 
   const call = (method: 'GET' | 'POST' | 'PUT', url: string, user: TestUser | undefined, payload?: object) =>
     ctx.app.inject({ method, url: `${API}/${url}`, headers: user ? user.auth : {}, ...(payload ? { payload } : {}) });
@@ -41,7 +41,10 @@ describe.each(databaseKinds)('appeals on %s', (kind) => {
     return response.json() as AppealState;
   };
   const auditActions = async (action: string) =>
-    ctx.db.select().from(auditLog).where(and(eq(auditLog.eventId, event.id), eq(auditLog.action, action)));
+    ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.eventId, event.id), eq(auditLog.action, action)));
   const allocate = (dryRun: boolean, user: TestUser = event.admin) =>
     call('POST', 'appeals/generate-allocations', user, { allocation_params: { event_id: event.id, appeal_seed: 7, dry_run: dryRun } });
   const rankingOf = async (reviewId: number) =>
@@ -73,7 +76,9 @@ describe.each(databaseKinds)('appeals on %s', (kind) => {
     ] as const)
       await moderate(review[i]!, classification);
     // fresh[0] was allocated to review 0 (never moderated it): not fresh for its appeal.
-    await ctx.db.insert(moderationAllocations).values({ eventId: event.id, reviewId: review[0]!, subscriptionId: fresh[0]!.subscription.row_id });
+    await ctx.db
+      .insert(moderationAllocations)
+      .values({ eventId: event.id, reviewId: review[0]!, subscriptionId: fresh[0]!.subscription.row_id });
   });
 
   it('settings: off by default (7 days, 3 decisions when on); an even N, a 0 or 91-day window are refused; audited', async () => {
@@ -129,7 +134,9 @@ describe.each(databaseKinds)('appeals on %s', (kind) => {
     expect((await appeal(outsider, review[0]!)).statusCode).toBe(403);
     expect((await appeal(reviewer, review[2]!)).statusCode).toBe(403);
     expect((await appeal(reviewer, 999_999)).statusCode).toBe(404);
-    expect((await call('POST', 'appeals/', undefined, { new_appeal: { review_id: review[0], rationale: words(250) } })).statusCode).toBe(401);
+    expect((await call('POST', 'appeals/', undefined, { new_appeal: { review_id: review[0], rationale: words(250) } })).statusCode).toBe(
+      401,
+    );
   });
 
   it('an appeal is made once: 201 with status open and the ranking before, audited; the second is refused (409)', async () => {
@@ -151,7 +158,10 @@ describe.each(databaseKinds)('appeals on %s', (kind) => {
 
   it('the window ends window_days after the outcomes ran (409 then)', async () => {
     const back = sql`${auditLog.createdAt} - interval '8 days'`;
-    await ctx.db.update(auditLog).set({ createdAt: back }).where(and(eq(auditLog.eventId, event.id), eq(auditLog.action, 'reviews.outcomes')));
+    await ctx.db
+      .update(auditLog)
+      .set({ createdAt: back })
+      .where(and(eq(auditLog.eventId, event.id), eq(auditLog.action, 'reviews.outcomes')));
     expect((await stateOf(other, review[5]!)).window).toBe('ended');
     const late = await appeal(other, review[5]!);
     expect(late.statusCode).toBe(409);
@@ -173,7 +183,11 @@ describe.each(databaseKinds)('appeals on %s', (kind) => {
     // its objective): short. Reviews 1 and 4: 3 of fresh[0..2] and conflicted.
     expect(stats).toMatchObject({ allocated_appeals: 3, short_appeals: 1, unallocated_appeals: 0, tot: 8 });
     const rows = await ctx.db.select().from(appealAllocations);
-    const of = (appealId: number) => rows.filter((row) => row.appealId === appealId).map((row) => row.subscriptionId).sort();
+    const of = (appealId: number) =>
+      rows
+        .filter((row) => row.appealId === appealId)
+        .map((row) => row.subscriptionId)
+        .sort();
     expect(of(appealOf[0]!.row_id)).toEqual([fresh[1]!.subscription.row_id, fresh[2]!.subscription.row_id].sort());
     for (const i of [1, 4]) {
       expect(of(appealOf[i]!.row_id)).toHaveLength(3);

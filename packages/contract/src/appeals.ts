@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { bodyRowId, pageQuery, rowId } from './common';
-import { APPROVAL_REASONS, CUSTOM_REASON_MAX, EXCLUSION_REASONS, moderationMessages, RATIONALE_MAX, type ModerationReason } from './moderations';
+import {
+  APPROVAL_REASONS,
+  CUSTOM_REASON_MAX,
+  EXCLUSION_REASONS,
+  moderationMessages,
+  RATIONALE_MAX,
+  type ModerationReason,
+} from './moderations';
 import { averages, requiredInt } from './proposals';
 import { countedText } from './reviews';
 import { messages, missingOr, nonWhitespaceLength } from './rules';

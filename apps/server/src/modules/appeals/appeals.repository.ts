@@ -97,7 +97,11 @@ export type AppealRow = NonNullable<Awaited<ReturnType<typeof findAppeal>>>;
 
 async function pageOf(db: DbOrTx, where: SQL, page: { size: number; page: number }) {
   const [rows, [total]] = await Promise.all([
-    appealQuery(db).where(where).orderBy(desc(appeals.id)).limit(page.size).offset(page.page * page.size),
+    appealQuery(db)
+      .where(where)
+      .orderBy(desc(appeals.id))
+      .limit(page.size)
+      .offset(page.page * page.size),
     db
       .select({ count: sql<number>`count(*)::int` })
       .from(appeals)
@@ -181,10 +185,7 @@ export async function upsertDecision(
 }
 
 export async function countDecisions(tx: DbOrTx, appealId: number) {
-  const [row] = await tx
-    .select(counted)
-    .from(appeals)
-    .where(eq(appeals.id, appealId));
+  const [row] = await tx.select(counted).from(appeals).where(eq(appeals.id, appealId));
   return row!;
 }
 

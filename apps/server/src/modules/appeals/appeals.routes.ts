@@ -40,7 +40,10 @@ export async function appealsRoutes(app: FastifyInstance, options: { appeals: Ap
   );
   api.get(
     '/appeals/',
-    { config: { access: 'admin' }, schema: { tags, security, querystring: appealListQuery, response: { 200: paged(appealPublic), ...errors } } },
+    {
+      config: { access: 'admin' },
+      schema: { tags, security, querystring: appealListQuery, response: { 200: paged(appealPublic), ...errors } },
+    },
     (request) => appeals.ofEvent(currentUser(request), request.query.event_id, request.query),
   );
   api.get(

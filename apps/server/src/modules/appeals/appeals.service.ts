@@ -31,7 +31,8 @@ export function appealWindow(input: {
   scoresRan: boolean;
   now: Date;
 }): { window: AppealState['window']; endsAt: Date | null } {
-  const endsAt = input.outcomesAt && input.config.appeals_enabled ? new Date(input.outcomesAt.getTime() + input.config.window_days * DAY_MS) : null;
+  const endsAt =
+    input.outcomesAt && input.config.appeals_enabled ? new Date(input.outcomesAt.getTime() + input.config.window_days * DAY_MS) : null;
   if (!EXCLUDED.includes(input.ranking)) return { window: 'not_excluded', endsAt };
   if (!input.config.appeals_enabled) return { window: 'disabled', endsAt };
   if (!input.outcomesAt) return { window: 'not_open_yet', endsAt };

@@ -74,7 +74,8 @@ export function createProposalScoresService(deps: {
         }
       : proposalScoresRun;
   return {
-    generate: (actorUserId: number, params: ScoreParams): Promise<ScoreResult> => deps.runs.execute(actorUserId, runOf(actorUserId), params),
+    generate: (actorUserId: number, params: ScoreParams): Promise<ScoreResult> =>
+      deps.runs.execute(actorUserId, runOf(actorUserId), params),
   };
 }
 export type ProposalScoresService = ReturnType<typeof createProposalScoresService>;

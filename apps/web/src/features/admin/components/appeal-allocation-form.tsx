@@ -58,7 +58,11 @@ export function AppealAllocationForm({ eventId, isClosed }: { eventId: number; i
     labels: runLabels('appeals.allocation'),
   });
   return (
-    <AdminRunControls run={run} disabled={isClosed} renderResult={(stats: AppealAllocationStats) => <AppealAllocationStatsView stats={stats} />}>
+    <AdminRunControls
+      run={run}
+      disabled={isClosed}
+      renderResult={(stats: AppealAllocationStats) => <AppealAllocationStatsView stats={stats} />}
+    >
       <RunNumberFields form={run.form} prefix="appeals.allocation" fields={PARAMETERS} disabled={isClosed || run.isPending} />
     </AdminRunControls>
   );

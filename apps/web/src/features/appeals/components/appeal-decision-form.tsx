@@ -1,11 +1,5 @@
 import { Button, Group, Paper, Radio, Stack, Text, Textarea, Title } from '@mantine/core';
-import {
-  AppealDecision,
-  appealDecisionFields,
-  appealReasonsFor,
-  type AppealDecisionPublic,
-  type AppealPublic,
-} from '@cr/contract/appeals';
+import { AppealDecision, appealDecisionFields, appealReasonsFor, type AppealDecisionPublic, type AppealPublic } from '@cr/contract/appeals';
 import { CUSTOM_REASON_MAX, moderationMessages } from '@cr/contract/moderations';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
