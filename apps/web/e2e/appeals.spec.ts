@@ -28,7 +28,8 @@ async function appealRound(request: APIRequestContext, what: string) {
   await allocateModeration(request, headers, round.row_id, { perReview: 1, minSpotChecks: 10 });
   await moderate(request, moderator.auth, excluded, 0);
   await moderate(request, moderator.auth, included, 1);
-  await round.configure({ moderation_submission_enabled: false });
+  // Moderation closes; the fresh moderators join after the allocation (an invitation needs subscription open).
+  await round.configure({ moderation_submission_enabled: false, reviewer_subscription_enabled: true });
   const settings = await request.put(`${API}/configs/appeals/${round.row_id}/`, {
     headers,
     data: { record_update: { appeals_enabled: true, window_days: 7, decisions_needed: 3 } },
@@ -36,6 +37,7 @@ async function appealRound(request: APIRequestContext, what: string) {
   expect(settings.status(), await settings.text()).toBe(200);
   const fresh = [];
   for (const n of [1, 2, 3]) fresh.push(await newModerator(request, headers, round.row_id, `${what}-fresh-${n}`));
+  await round.configure({ reviewer_subscription_enabled: false });
   const outcomes = await request.post(`${API}/proposal-reviews/generate-results`, {
     headers,
     data: {
