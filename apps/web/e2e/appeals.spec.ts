@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { allocateModeration, moderate, newModerator, newReviewer, sampleRound, writeReview } from './rounds';
-import { adminHeaders, expectAccessible, expectToast, login } from './support';
+import { adminHeaders, demo, expectAccessible, expectToast, login } from './support';
 
 /**
  * Appeals (issue 28 item 2): a reviewer appeals an excluded review and sees the result; a fresh moderator decides an
@@ -137,4 +137,49 @@ test('a fresh moderator reads an appeal allocated to them and decides it', async
 
   const review = await request.get(`${API}/proposal-reviews/${excluded}/`, { headers });
   expect(((await review.json()) as { ranking: number }).ranking).toBe(1);
+});
+
+test('an admin sets the appeals up under Review Outcomes, sees the open appeal and allocates it (dry run, then for real)', async ({
+  page,
+  request,
+}) => {
+  const { round, reviewer, excluded } = await appealRound(request, 'appeal-admin');
+  const made = await request.post(`${API}/appeals/`, { headers: reviewer.auth, data: { new_appeal: { review_id: excluded, rationale } } });
+  expect(made.status(), await made.text()).toBe(201);
+  await login(page, demo.admin);
+  await page.goto(`/admin/${round.row_id}?section=outcomes`);
+  await expect(page.getByRole('heading', { name: 'Review Outcomes', level: 2 })).toBeVisible();
+
+  const settings = page.getByRole('form', { name: 'Appeals', exact: true });
+  await expect(settings.getByRole('switch', { name: 'Reviewers may appeal excluded reviews' })).toBeChecked();
+  await expect(settings).toContainText('it ends at the latest when proposal scores are generated');
+  const decisions = settings.getByRole('textbox', { name: /^Decisions per appeal/ });
+  await decisions.fill('2');
+  await expect(settings.getByText('Decisions per appeal must be an odd number from 1 to 15.')).toBeVisible();
+  await decisions.fill('3');
+  await settings.getByRole('textbox', { name: /^Appeal window \(days\)/ }).fill('10');
+  await settings.getByRole('button', { name: 'Save appeal settings' }).click();
+  await expectToast(page, 'Appeal settings saved');
+  const stored = await request.get(`${API}/configs/appeals/${round.row_id}/`, { headers: await adminHeaders(request) });
+  expect((await stored.json()).value).toEqual({ appeals_enabled: true, window_days: 10, decisions_needed: 3 });
+
+  const list = page.getByRole('table', { name: 'Appeals of excluded reviews' });
+  await expect(list.getByRole('row').filter({ hasText: round.proposals[0]!.title })).toContainText('Waiting for moderators');
+  await expectAccessible(page);
+
+  const run = page.getByRole('form', { name: 'Allocate appeals' });
+  await run.getByRole('button', { name: 'Allocate appeals' }).click();
+  const dry = page.getByRole('region', { name: 'Dry run result' });
+  await expect(dry.getByRole('row', { name: 'Open appeals 1', exact: true })).toBeVisible();
+  await expect(dry.getByRole('row', { name: 'Allocations 3', exact: true })).toBeVisible();
+  await run.getByRole('switch', { name: 'Dry run' }).uncheck();
+  await run.getByRole('button', { name: 'Allocate appeals' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Allocate the appeals?' });
+  await confirm.getByRole('button', { name: 'Allocate' }).click();
+  await expectToast(page, 'Appeals allocated');
+  const result = page.getByRole('dialog', { name: 'Appeal allocation' });
+  await expect(result.getByRole('row', { name: 'Appeals allocated 1', exact: true })).toBeVisible();
+  await expectAccessible(page);
+  await result.getByRole('button', { name: 'Close' }).last().click();
+  await expect(list.getByRole('row').filter({ hasText: round.proposals[0]!.title })).toContainText('Being decided');
 });
