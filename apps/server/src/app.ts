@@ -53,6 +53,9 @@ import { createModerationAllocationService } from './modules/moderations/moderat
 import { coverageRoutes } from './modules/moderations/coverage.routes';
 import { createCoverageService } from './modules/moderations/coverage.service';
 import { outcomesRoutes } from './modules/outcomes/outcomes.routes';
+import { appealsRoutes } from './modules/appeals/appeals.routes';
+import { createAppealAllocationService } from './modules/appeals/appeal-allocation.service';
+import { createAppealsService } from './modules/appeals/appeals.service';
 import { exportsRoutes } from './modules/exports/exports.routes';
 import { createExportsService } from './modules/exports/exports.service';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
@@ -246,7 +249,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const moderationAllocation = createModerationAllocationService({ runs, notifications });
   const coverage = createCoverageService({ db, runs, events });
   const reviewOutcomes = createReviewOutcomesService({ runs, notifications });
-  const proposalScores = createProposalScoresService({ runs });
+  const appealAllocation = createAppealAllocationService({ runs });
+  const appeals = createAppealsService({ db, onDecided: (eventId) => dashboard.eventChanged(eventId) });
+  const proposalScores = createProposalScoresService({ runs, appeals: appealAllocation });
   const exportsService = createExportsService({ db, pool: postgresPool(db), events });
   const audit = createAuditService(db);
   const mailQueue = createMailQueueService({ db, wakeWorker: () => mailWorker.wake() });
@@ -309,6 +314,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(moderationAllocationRoutes, { allocation: moderationAllocation });
       await api.register(coverageRoutes, { coverage });
       await api.register(outcomesRoutes, { outcomes: reviewOutcomes, scores: proposalScores });
+      await api.register(appealsRoutes, { appeals, allocation: appealAllocation });
       await api.register(exportsRoutes, { exports: exportsService });
       await api.register(dashboardRoutes, { dashboard });
       await api.register(auditRoutes, { audit });

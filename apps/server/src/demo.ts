@@ -32,6 +32,7 @@ import { moderationAllocations, moderations, proposalAllocations } from './db/sc
 import type { AuthUser } from './plugins/auth';
 import { reviewOutcomesRun } from './modules/outcomes/review-outcomes.service';
 import { proposalScoresRun } from './modules/outcomes/proposal-scores.service';
+import { seedPastRoundAppeals } from './demo-appeals';
 
 /** The demo accounts the README lists. One password for all: easy to try, never for production. */
 export const DEMO_PASSWORD = 'Demo-pass1';
@@ -538,6 +539,8 @@ async function fillPastRound(db: Db): Promise<void> {
   // The round is over, every switch off: the outcomes and the scores, as the admin runs them.
   await upsertConfig(db, 'reviews', event.id, DEFAULT_REVIEWS_CONFIG);
   await runs.execute(admin.userId, reviewOutcomesRun, { event_id: event.id, ...DEMO_PAST_OUTCOME_PARAMS, dry_run: false });
+  // Issue 28 item 2: one rejected and one upheld appeal, decided before the scores (which then use the upheld review).
+  await seedPastRoundAppeals(db, runs, event.id, admin.userId);
   await runs.execute(admin.userId, proposalScoresRun, { event_id: event.id, ...SCORE_DEFAULTS, dry_run: false });
 }
 

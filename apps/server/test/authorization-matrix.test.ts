@@ -6,7 +6,7 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReviewerLevel } from '@cr/contract/subscriptions';
 import { AccountStatus } from '@cr/contract/users';
-import { moderationAllocations, moderations, subscriptions } from '../src/db/schema/index';
+import { appealAllocations, appeals, moderationAllocations, moderations, subscriptions } from '../src/db/schema/index';
 import { API, useTestApp } from './build-test-app';
 import type { TestUser } from './fixtures';
 
@@ -51,6 +51,8 @@ interface World {
   reviewId: number;
   /** lv2's moderation of that review (allocated to lv2; moderation submission is off). */
   moderationId: number;
+  /** lv0's appeal of that review, allocated to lv2 (issue 28 item 2). */
+  appealId: number;
 }
 
 type RequestOf = (world: World, role: Role, ctx: ReturnType<typeof useTestApp>) => Promise<InjectOptions> | InjectOptions;
@@ -293,6 +295,26 @@ const matrix: Record<string, Entry> = {
     request: send('DELETE', (world) => `/moderations/${world.moderationId}/`),
     expect: signedInWrite(404, { lv2: 403, admin: 403 }),
   },
+  // appeals (issue 28 item 2): lv0 appealed their review, the appeal is allocated to lv2
+  'GET /configs/appeals/:eventId/': {
+    request: (world) => ({ method: 'GET', url: `/configs/appeals/${world.eventId}/` }),
+    expect: adminOnly(200),
+  },
+  'PUT /configs/appeals/:eventId/': { request: send('PUT', (world) => `/configs/appeals/${world.eventId}/`), expect: adminOnly(422) },
+  'GET /appeals/by-review/:review_id/': {
+    request: (world) => ({ method: 'GET', url: `/appeals/by-review/${world.reviewId}/` }),
+    expect: signedIn(404, { lv0: 200, admin: 200 }),
+  },
+  'POST /appeals/': { request: send('POST', '/appeals/'), expect: signedInWrite(422) },
+  'GET /appeals/': { request: (world) => ({ method: 'GET', url: `/appeals/?event_id=${world.eventId}` }), expect: adminOnly(200) },
+  'GET /appeals/mine/': { request: get('/appeals/mine/'), expect: signedIn(200) },
+  'GET /appeals/allocated/': { request: get('/appeals/allocated/'), expect: signedIn(200) },
+  'GET /appeals/:id/': {
+    request: (world) => ({ method: 'GET', url: `/appeals/${world.appealId}/` }),
+    expect: signedIn(404, { lv0: 200, lv2: 200, admin: 200 }),
+  },
+  'PUT /appeals/:id/decision/': { request: send('PUT', (world) => `/appeals/${world.appealId}/decision/`), expect: signedInWrite(422) },
+  'POST /appeals/generate-allocations': { request: send('POST', '/appeals/generate-allocations'), expect: adminOnly(422) },
   // proposals
   'GET /proposals/': { request: (world) => ({ method: 'GET', url: `/proposals/?event_id=${world.eventId}` }), expect: everyone(200) },
   'GET /proposals/allocated': { request: get('/proposals/allocated'), expect: signedIn(200) },
@@ -369,6 +391,13 @@ describe('authorization matrix', () => {
       .values({ eventId: world.eventId, reviewId: world.reviewId, subscriptionId: moderator!.id, classification: 1, rationale: 'Valid.' })
       .returning();
     world.moderationId = moderation!.id;
+    const [author] = await ctx.db.select().from(subscriptions).where(eq(subscriptions.userId, lv0.id));
+    const [appeal] = await ctx.db
+      .insert(appeals)
+      .values({ eventId: world.eventId, reviewId: world.reviewId, subscriptionId: author!.id, rationale: 'Mine.', rankingBefore: 2 })
+      .returning();
+    world.appealId = appeal!.id;
+    await ctx.db.insert(appealAllocations).values({ appealId: appeal!.id, subscriptionId: moderator!.id });
   });
 
   it('has an entry for every route the app registers, and none for a route it does not', () => {

@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { coverageKeys } from './features/admin/api/coverage';
 import { dashboardKeys } from './features/admin/api/dashboard';
 import { mailQueueKeys } from './features/admin/api/mail-queue';
+import { appealRunKeys } from './features/admin/api/appeal-runs';
 import { adminUsersKeys } from './features/admin/api/users';
+import { appealsKeys } from './features/appeals/api/appeals';
 import { eventsKeys } from './features/events/api/events';
 import { remindersKeys } from './features/events/api/reminders';
 import { notificationPreferencesKeys } from './features/profile/api/notifications';
@@ -88,6 +90,12 @@ const screens = {
   notificationPreferences: notificationPreferencesKeys.mine,
   unsubscribeState: notificationPreferencesKeys.unsubscribe('token'),
   mailQueue: mailQueueKeys.overview,
+  appealsConfig: appealRunKeys.config(event),
+  eventAppeals: appealRunKeys.ofEvent(event, 0),
+  appealState: appealsKeys.byReview(review),
+  appeal: appealsKeys.detail(1),
+  myAppeals: appealsKeys.mine(0),
+  allocatedAppeals: appealsKeys.allocated(0),
 } satisfies Record<string, QueryKey>;
 type Screen = keyof typeof screens;
 
@@ -109,7 +117,27 @@ const pairs: [MutationKind, Screen[]][] = [
   ['computeFlags', ['runFlags', 'review', 'allocatedReviews']],
   ['importFlags', ['review', 'allocatedReviews']],
   ['generateOutcomes', ['runFlags', 'reviewsList', 'review', 'profile', 'adminUserProfile', 'overview', 'coverage']],
-  ['generateScores', ['runFlags', 'proposal', 'overview']],
+  ['generateScores', ['runFlags', 'proposal', 'overview', 'appealState', 'eventAppeals', 'myAppeals', 'allocatedAppeals', 'appeal']],
+  // Issue 28 item 2: appeals.
+  ['saveAppealsConfig', ['appealsConfig', 'appealState']],
+  ['makeAppeal', ['appealState', 'myAppeals', 'eventAppeals']],
+  [
+    'decideAppeal',
+    [
+      'appeal',
+      'allocatedAppeals',
+      'appealState',
+      'myAppeals',
+      'eventAppeals',
+      'review',
+      'reviewsList',
+      'profile',
+      'adminUserProfile',
+      'overview',
+      'proposal',
+    ],
+  ],
+  ['allocateAppeals', ['runFlags', 'eventAppeals', 'allocatedAppeals', 'appealState', 'myAppeals']],
   ['saveEvent', ['events', 'currentEvents', 'proposalsList', 'reviewsList', 'profile']],
   ['saveEventConfig', ['eventConfig', 'reviewsList', 'overview']],
   ['saveLevelQualifiers', ['levelQualifiers']],

@@ -43,7 +43,7 @@ describe('shared parts (issue 26 item 17)', () => {
 
   it("no list table draws its own loading row or 'No items found.' row: TableStatusRows does", () => {
     const tables = tsxUnder(join(src, 'features')).filter((file) => /-table\.tsx$/.test(file));
-    expect(filesUsing(tables, /<TableStatusRows\b/)).toHaveLength(3);
+    expect(filesUsing(tables, /<TableStatusRows\b/)).toHaveLength(4);
     expect(filesUsing(tables, /t\('common\.loading'\)|<Loader\b/)).toEqual([]);
   });
 });

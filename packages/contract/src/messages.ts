@@ -47,6 +47,8 @@ export const validationMessages = {
   reminderHours: '{{field}} must be at most 720 hours (30 days).',
   reminderHoursCount: '{{field}}: at most 4 reminders.',
   reminderHoursDistinct: '{{field}}: each number of hours only once.',
+  appealWindowDays: '{{field}} must be at most 90 days.',
+  appealDecisions: '{{field}} must be an odd number from 1 to 15.',
 } as const;
 
 export type ValidationMessageKey = keyof typeof validationMessages;

@@ -83,6 +83,8 @@ export const messages = {
   reminderHours: 'validation.reminderHours',
   reminderHoursCount: 'validation.reminderHoursCount',
   reminderHoursDistinct: 'validation.reminderHoursDistinct',
+  appealWindowDays: 'validation.appealWindowDays',
+  appealDecisions: 'validation.appealDecisions',
 } as const;
 
 /**

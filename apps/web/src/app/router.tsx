@@ -9,8 +9,8 @@ import { RouteError } from './routes/route-error';
  * they read the persisted session synchronously, so a guarded screen never flashes.
  */
 
-const LOGIN_REQUIRED = ['/allocated-reviews', '/moderated-reviews', '/profile', '/admin'];
-const BLOCKED_BY_FORCED_RESET = ['/allocated-reviews', '/moderated-reviews', '/review/', '/reviews'];
+const LOGIN_REQUIRED = ['/allocated-reviews', '/moderated-reviews', '/profile', '/admin', '/appeals', '/appeal'];
+const BLOCKED_BY_FORCED_RESET = ['/allocated-reviews', '/moderated-reviews', '/review/', '/reviews', '/appeals', '/appeal/'];
 
 export function guard({ request }: { request: Request }) {
   const path = new URL(request.url).pathname;
@@ -87,6 +87,9 @@ export const routes: RouteObject[] = [
         loader: pageInPath,
         lazy: lazyPage(() => import('./routes/reviews/moderated-reviews')),
       },
+      // Appeals (issue 28 item 2): the moderator's allocated appeals and an appeal's decision page.
+      { id: 'allocated-appeals', path: 'appeals', lazy: lazyPage(() => import('./routes/appeals/allocated-appeals')) },
+      { id: 'appeal', path: 'appeal/:id', lazy: lazyPage(() => import('./routes/appeals/appeal')) },
       {
         id: 'admin',
         path: 'admin',

@@ -12,7 +12,7 @@ import { familyKeys, queryRoots, sharedKeys } from './query-keys';
  * and historic stats), userProfiles (an admin's view of a user's profile), dashboards (the Overview), events, the
  * event configurations, categories, the mail queue.
  */
-const { reviews, proposals, moderations, events, categories } = queryRoots;
+const { reviews, proposals, moderations, events, categories, appeals } = queryRoots;
 const { me } = sharedKeys;
 const {
   dashboards,
@@ -22,6 +22,7 @@ const {
   runFlags,
   status,
   remindersConfigs,
+  appealsConfigs,
   notificationPreferences,
   unsubscribeStates,
   mailQueue,
@@ -49,7 +50,8 @@ export const invalidations = {
   computeFlags: [runFlags, reviews, moderations],
   importFlags: [reviews, moderations],
   generateOutcomes: [runFlags, reviews, moderations, ...reviewerFigures, dashboards],
-  generateScores: [runFlags, proposals, dashboards],
+  // Scores also close the undecided appeals (issue 28 item 2).
+  generateScores: [runFlags, proposals, dashboards, appeals],
   // Configuration: an event's activity decides which rounds' proposals, reviews and current stats show; its switches
   // decide what the lists answer, and its review window shows on the Overview.
   saveEvent: [events, proposals, reviews, moderations, ...reviewerFigures],
@@ -57,6 +59,12 @@ export const invalidations = {
   saveLevelQualifiers: [levelQualifiers],
   saveStatus: [status],
   saveReminders: [remindersConfigs],
+  // Appeals (issue 28 item 2): the settings; an appeal (its state on the review, the author's list); a decision (a
+  // decided appeal changes the review's ranking, its author's figures and the round's); the allocation run.
+  saveAppealsConfig: [appealsConfigs, appeals],
+  makeAppeal: [appeals],
+  decideAppeal: [appeals, reviews, proposals, ...reviewerFigures, dashboards],
+  allocateAppeals: [runFlags, appeals],
   // Notifications (issue 27): the profile's switches and the unsubscribe screen read the same opt-outs.
   saveNotificationPreferences: [notificationPreferences, unsubscribeStates],
   unsubscribe: [notificationPreferences, unsubscribeStates],

@@ -6,6 +6,7 @@
  */
 export const queryRoots = {
   admin: ['admin'],
+  appeals: ['appeals'],
   categories: ['categories'],
   configs: ['configs'],
   events: ['events'],
@@ -29,6 +30,8 @@ export const familyKeys = {
   status: [...queryRoots.configs, 'status'] as const,
   /** Every event's deadline reminder settings. */
   remindersConfigs: [...queryRoots.configs, 'notifications'] as const,
+  /** Every event's appeal settings (issue 28 item 2). */
+  appealsConfigs: [...queryRoots.configs, 'appeals'] as const,
   /** The logged-in user's notification preferences. */
   notificationPreferences: [...queryRoots.users, 'notifications'] as const,
   /** What an unsubscribe link would do (its kind, and whether it is done). */

@@ -17,7 +17,7 @@ export const events = pgTable(
   (table) => [uniqueIndex('events_name_key').on(sql`lower(${table.name})`), index('events_active_idx').on(table.active)],
 );
 
-export type ConfigKind = 'reviews' | 'reviews-level-qualifiers' | 'allocations' | 'status' | 'notifications';
+export type ConfigKind = 'reviews' | 'reviews-level-qualifiers' | 'allocations' | 'status' | 'notifications' | 'appeals';
 
 /**
  * Configuration records as the reference API keeps them: a kind, an event (none for the global status messages)

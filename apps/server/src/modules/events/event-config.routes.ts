@@ -9,6 +9,7 @@ import {
   reviewsConfigBody,
   reviewsConfigPublic,
 } from '@cr/contract/events';
+import { appealsConfigBody, appealsConfigPublic } from '@cr/contract/appeals';
 import { remindersConfigBody, remindersConfigPublic } from '@cr/contract/notifications';
 import { currentUser } from '../../plugins/auth';
 import type { EventConfigService } from './event-config.service';
@@ -74,6 +75,25 @@ export async function eventConfigRoutes(app: FastifyInstance, options: { eventCo
       schema: { tags: ['configs'], params: eventIdParams, body: remindersConfigBody, response: { 200: remindersConfigPublic, ...errors } },
     },
     (request) => eventConfig.putRemindersConfig(currentUser(request).id, request.params.eventId, request.body.record_update),
+  );
+
+  // Appeals (issue 28 item 2): whether reviewers may appeal an exclusion, for how many days, and how many decide.
+  api.get(
+    '/configs/appeals/:eventId/',
+    {
+      config: { access: 'admin' },
+      schema: { tags: ['configs'], params: eventIdParams, response: { 200: appealsConfigPublic, ...errors } },
+    },
+    (request) => eventConfig.appealsConfig(request.params.eventId),
+  );
+
+  api.put(
+    '/configs/appeals/:eventId/',
+    {
+      config: { access: 'admin' },
+      schema: { tags: ['configs'], params: eventIdParams, body: appealsConfigBody, response: { 200: appealsConfigPublic, ...errors } },
+    },
+    (request) => eventConfig.putAppealsConfig(currentUser(request).id, request.params.eventId, request.body.record_update),
   );
 
   api.get(

@@ -10,6 +10,7 @@ import {
   type ReviewsConfigValue,
   type SwitchName,
 } from '@cr/contract/events';
+import { DEFAULT_APPEALS_CONFIG, type AppealsConfig } from '@cr/contract/appeals';
 import { DEFAULT_REMINDERS_CONFIG, type RemindersConfig } from '@cr/contract/notifications';
 import { messages } from '@cr/contract/rules';
 import type { Db, DbOrTx } from '../../db/client';
@@ -35,6 +36,12 @@ async function reviewsConfigValue(tx: DbOrTx, eventId: number): Promise<{ row: {
   const row = await records.findConfig(tx, 'reviews', eventId);
   return { row, value: mergeReviewsConfig((row?.value as ReviewsConfigValue | undefined) ?? {}) };
 }
+
+/** An event's stored appeal settings with the defaults where none is stored. */
+export const appealsConfigValue = (value: unknown): AppealsConfig => ({
+  ...DEFAULT_APPEALS_CONFIG,
+  ...((value as Partial<AppealsConfig> | null | undefined) ?? {}),
+});
 
 /**
  * Per-event configuration (spec §7 "Configs"): the reviews configuration (switches and their windows), the level
@@ -115,6 +122,17 @@ export function createEventConfigService(db: Db) {
 
     putRemindersConfig(actorUserId: number, eventId: number, value: RemindersConfig) {
       return putConfig<RemindersConfig>(actorUserId, 'notifications', eventId, value, DEFAULT_REMINDERS_CONFIG);
+    },
+
+    /** The event's appeals (issue 28 item 2): off unless an admin turns them on. */
+    async appealsConfig(eventId: number) {
+      await requireEvent(db, eventId);
+      const row = await records.findConfig(db, 'appeals', eventId);
+      return configRecord(row, 'appeals', eventId, appealsConfigValue(row?.value));
+    },
+
+    putAppealsConfig(actorUserId: number, eventId: number, value: AppealsConfig) {
+      return putConfig<AppealsConfig>(actorUserId, 'appeals', eventId, value, DEFAULT_APPEALS_CONFIG);
     },
 
     async allocationConfig(eventId: number) {

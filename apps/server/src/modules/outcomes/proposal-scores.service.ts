@@ -1,5 +1,6 @@
 import { outcomeMessages, type ScoreParams, type ScoreResult } from '@cr/contract/outcomes';
 import { computeProposalScores, type ProposalScore, type ScoreReview } from '../../domain/proposal-scores';
+import type { DbOrTx } from '../../db/client';
 import { conflict } from '../../errors';
 import type { AdminRun, RunsService } from '../runs/runs.service';
 import { readRunFlags } from '../runs/runs.service';
@@ -56,9 +57,25 @@ export const proposalScoresRun: AdminRun<ScoreParams, Loaded, Scored, ScoreResul
 };
 
 /** `POST proposals/generate-results`. */
-export function createProposalScoresService(deps: { runs: RunsService }) {
+export function createProposalScoresService(deps: {
+  runs: RunsService;
+  /** Closes the event's undecided appeals (issue 28 item 2) in the run's transaction: the scores end their window. */
+  appeals?: { closeForScores(tx: DbOrTx, eventId: number, actorUserId: number): Promise<unknown> };
+}) {
+  const { appeals } = deps;
+  const runOf = (actorUserId: number): typeof proposalScoresRun =>
+    appeals
+      ? {
+          ...proposalScoresRun,
+          write: async (tx, scored, params) => {
+            await proposalScoresRun.write(tx, scored, params);
+            await appeals.closeForScores(tx, params.event_id, actorUserId);
+          },
+        }
+      : proposalScoresRun;
   return {
-    generate: (actorUserId: number, params: ScoreParams): Promise<ScoreResult> => deps.runs.execute(actorUserId, proposalScoresRun, params),
+    generate: (actorUserId: number, params: ScoreParams): Promise<ScoreResult> =>
+      deps.runs.execute(actorUserId, runOf(actorUserId), params),
   };
 }
 export type ProposalScoresService = ReturnType<typeof createProposalScoresService>;

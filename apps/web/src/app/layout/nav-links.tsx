@@ -36,6 +36,9 @@ export function useLinks(): LinkItem[] {
     links.push({ to: paths['allocated-reviews'](), label: t('nav.allocatedReviews') });
     links.push({ to: paths['moderated-reviews'](), label: t('nav.moderatedReviews') });
   }
+  // Appeals (issue 28 item 2) come after moderation closes: any current event the user moderates.
+  if (user && events.some(({ event }) => isModerator(user, event.row_id)))
+    links.push({ to: paths['allocated-appeals'](), label: t('nav.appeals') });
   if (admin) links.push({ to: paths.admin(), label: t('nav.admin') });
   if (logged) links.push({ to: paths.profile(), label: t('nav.profile') });
   else links.push({ to: paths.login(), label: t('nav.login') });

@@ -8,6 +8,8 @@ import { PageHeading } from '../../../components/page-heading';
 import { paths } from '../../../config/paths';
 import { CoverageSection } from '../../../features/admin/components/coverage-section';
 import { EventOverview } from '../../../features/admin/components/event-overview';
+import { AppealAllocationForm, EventAppealsTable } from '../../../features/admin/components/appeal-allocation-form';
+import { AppealsSettings } from '../../../features/admin/components/appeals-settings-form';
 import { ExportData } from '../../../features/admin/components/export-data';
 import { ComputeFlagsForm, ImportFlagsForm } from '../../../features/admin/components/flags-runs';
 import { ImportProposalsForm } from '../../../features/admin/components/import-proposals-form';
@@ -117,6 +119,21 @@ function ModerationAllocationSection({ eventId }: { eventId: number }) {
   );
 }
 
+/**
+ * Appeals (issue 28 item 2), under Review Outcomes: their window starts with the outcomes run and ends at the latest
+ * with the scores run, so the settings, the list and the allocation run sit with the run that opens it.
+ */
+function AppealsSection({ eventId, isClosed }: { eventId: number; isClosed: boolean }) {
+  return (
+    <Stack gap="xl">
+      <Divider />
+      <AppealsSettings key={`appeal-settings-${eventId}`} eventId={eventId} />
+      <EventAppealsTable eventId={eventId} />
+      <AppealAllocationForm key={`appeal-allocation-${eventId}`} eventId={eventId} isClosed={isClosed} />
+    </Stack>
+  );
+}
+
 /** Review Outcomes and Proposal Scoring (issue 15): each run is disabled once its flag in the allocation config is set. */
 function ClosingRunSection({ eventId, run }: { eventId: number; run: 'outcomes' | 'scoring' }) {
   const { t } = useTranslation();
@@ -128,7 +145,10 @@ function ClosingRunSection({ eventId, run }: { eventId: number; run: 'outcomes' 
   if (!flags.data) return <Loader size="sm" />;
   const outcomesGenerated = flags.data.review_outcomes_generated === true;
   return run === 'outcomes' ? (
-    <ReviewOutcomesForm key={eventId} eventId={eventId} isGenerated={outcomesGenerated} />
+    <Stack gap="xl">
+      <ReviewOutcomesForm key={eventId} eventId={eventId} isGenerated={outcomesGenerated} />
+      <AppealsSection eventId={eventId} isClosed={flags.data.proposal_scores_generated === true} />
+    </Stack>
   ) : (
     <ProposalScoringForm
       key={eventId}

@@ -9,6 +9,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { fieldError } from '../../../components/form-field';
 import { PageHeading } from '../../../components/page-heading';
+import { MyAppeals } from '../../../features/appeals/components/my-appeals';
 import { NotificationPreferencesSection } from '../../../features/profile/components/notification-preferences';
 import { ProfileView, Section } from '../../../features/profile/components/profile-view';
 import { useChangeEmail } from '../../../features/auth/api/accounts';
@@ -103,6 +104,9 @@ export default function Profile() {
         </Section>
         <Section title={t('notifications.title')}>
           <NotificationPreferencesSection />
+        </Section>
+        <Section title={t('appeals.mineTitle')}>
+          <MyAppeals />
         </Section>
       </ProfileView>
       {answering && (

@@ -7,6 +7,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { paths } from '../../../config/paths';
+import { AppealPanel } from '../../../features/appeals/components/appeal-panel';
 import { eventConfigQuery } from '../../../features/events/api/events';
 import { FlagsPanel } from '../../../features/moderation/components/flags-panel';
 import { ModerationForm, type ModerationFormHandle } from '../../../features/moderation/components/moderation-form';
@@ -111,6 +112,8 @@ function ReviewScreen({ id }: { id: number }) {
         />
       )}
       <RatingCards review={review} />
+      {/* Issue 28 item 2: the author's appeal of an excluded review, its state and result. */}
+      {isAuthor && <AppealPanel reviewId={review.row_id} />}
       <Group justify="flex-end">
         <NextAllocationButton next={review.next_allocation} />
       </Group>

@@ -1,0 +1,121 @@
+import { NO_OBJECTIVE } from './rules';
+import { createPrng, shuffleInPlace } from './prng';
+
+/**
+ * Appeals (issue 28 item 2): who decides an appeal of an excluded review, and when an appeal is decided.
+ *
+ * Allocation: each open appeal gets `perAppeal` distinct fresh moderators (fewer only when fewer are eligible).
+ * Eligible for an appeal: a moderator of the event (the caller passes the active LV2 ones) who is not the review's
+ * author, has no conflict of interest in the review's objective (the moderation allocation's rule), and neither
+ * moderated the review nor was allocated to moderate it. Each pick takes a least-loaded eligible moderator, the most
+ * constrained appeals first, so the spread of loads (max − min) is ≤ 1 wherever the exclusions don't bind. All random
+ * choices come from a PRNG seeded with the run's seed: the same inputs give the same allocation.
+ *
+ * Cost: O(appeals × moderators × perAppeal); appeals are few (a fraction of the excluded reviews).
+ */
+
+export interface AppealToAllocate {
+  id: number;
+  /** The review's author (user id). */
+  reviewer: number;
+  /** The objective of the review's proposal, or null. */
+  category: number | null;
+  /** Moderators (user ids) who moderated the review or were allocated to it: never fresh for its appeal. */
+  excluded: readonly number[];
+}
+
+export interface AppealModerator {
+  /** User id. */
+  id: number;
+  /** Objectives in which the moderator authored a proposal (conflict of interest); null for an uncategorised one. */
+  conflicts: readonly (number | null)[];
+}
+
+export interface AppealAllocationInput {
+  appeals: readonly AppealToAllocate[];
+  moderators: readonly AppealModerator[];
+  perAppeal: number;
+  seed: number;
+}
+
+export interface AppealAllocationResult {
+  /** Pair i is (appealIds[i], moderatorIds[i]). */
+  appealIds: number[];
+  moderatorIds: number[];
+  /** Allocations per moderator (input order) and per appeal (input order). */
+  perModerator: Int32Array;
+  perAppeal: Int32Array;
+  /** Appeals that got fewer than perAppeal moderators (none eligible → 0: they stay open for a later run). */
+  short: number[];
+}
+
+const categoryKey = (category: number | null) => category ?? NO_OBJECTIVE;
+
+/** Whether moderator `m` may decide `appeal`. */
+export function isEligibleForAppeal(appeal: AppealToAllocate, moderator: AppealModerator): boolean {
+  if (moderator.id === appeal.reviewer || appeal.excluded.includes(moderator.id)) return false;
+  const category = categoryKey(appeal.category);
+  return !moderator.conflicts.some((conflict) => categoryKey(conflict) === category);
+}
+
+export function allocateAppeals(input: AppealAllocationInput): AppealAllocationResult {
+  const prng = createPrng(input.seed);
+  const moderatorCount = input.moderators.length;
+  const target = Math.max(0, Math.floor(input.perAppeal));
+  const eligible = input.appeals.map((appeal) => input.moderators.map((moderator) => isEligibleForAppeal(appeal, moderator)));
+  const eligibleCount = eligible.map((row) => row.filter(Boolean).length);
+
+  // Most constrained first; ties in a seeded random order.
+  const order = shuffleInPlace(
+    input.appeals.map((_, index) => index),
+    prng,
+  );
+  const rank = new Map(order.map((index, position) => [index, position]));
+  order.sort((a, b) => eligibleCount[a]! - eligibleCount[b]! || rank.get(a)! - rank.get(b)!);
+
+  const loads = new Int32Array(moderatorCount);
+  const perAppeal = new Int32Array(input.appeals.length);
+  const appealIds: number[] = [];
+  const moderatorIds: number[] = [];
+  for (const index of order) {
+    const chosen = new Set<number>();
+    for (let round = 0; round < target; round += 1) {
+      // The scan starts at a random moderator so that equal loads are broken at random (deterministically).
+      const start = moderatorCount ? prng.below(moderatorCount) : 0;
+      let best = -1;
+      for (let step = 0; step < moderatorCount; step += 1) {
+        const m = (start + step) % moderatorCount;
+        if (!eligible[index]![m] || chosen.has(m)) continue;
+        if (best < 0 || loads[m]! < loads[best]!) best = m;
+      }
+      if (best < 0) break;
+      chosen.add(best);
+      loads[best] = loads[best]! + 1;
+      appealIds.push(input.appeals[index]!.id);
+      moderatorIds.push(input.moderators[best]!.id);
+    }
+    perAppeal[index] = chosen.size;
+  }
+  return {
+    appealIds,
+    moderatorIds,
+    perModerator: loads,
+    perAppeal,
+    short: input.appeals.filter((_, index) => perAppeal[index]! < target).map((appeal) => appeal.id),
+  };
+}
+
+export type AppealOutcome = 'upheld' | 'rejected' | 'pending';
+
+/**
+ * The majority rule: of `needed` decisions (N, the appeal's allocated moderators), the appeal is upheld as soon as
+ * more than N/2 uphold it, rejected as soon as it can no longer be (rejects ≥ N/2), else pending. With an odd N a tie
+ * cannot happen; with an even N a tie rejects: overturning an exclusion needs a majority, and without one the
+ * exclusion stands. N = 0 (no moderator allocated yet) is pending.
+ */
+export function appealOutcome(needed: number, upholds: number, rejects: number): AppealOutcome {
+  if (needed <= 0) return 'pending';
+  if (upholds * 2 > needed) return 'upheld';
+  if (rejects * 2 >= needed) return 'rejected';
+  return 'pending';
+}
