@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import { createSmtpTransport } from '../apps/server/src/adapters/smtp-transport';
+import { createSmtpTransport, sendMail } from '../apps/server/src/adapters/smtp-transport';
 import { outbox } from '../apps/server/src/db/schema/index';
 import { messageIdOf } from '../apps/server/src/modules/mail/mail-worker';
 import { benchDatabase, round } from './lib/database';
@@ -96,7 +96,7 @@ try {
     Array.from({ length: raw.concurrency }, async () => {
       while (sentRaw < RAW) {
         const i = sentRaw++;
-        await raw.send({
+        await sendMail(raw, {
           from: FROM,
           to: `raw-${i}@example.test`,
           subject: `Raw ${i}`,

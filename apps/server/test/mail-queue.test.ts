@@ -53,9 +53,14 @@ function recordingTransport(concurrency = 2) {
     concurrency,
     sent,
     held,
-    async send(mail) {
+    async begin(mail) {
       sent.push({ mail, at: performance.now() });
-      if (holding) await new Promise<void>((resolve) => held.push(resolve));
+      return {
+        async finish() {
+          if (holding) await new Promise<void>((resolve) => held.push(resolve));
+        },
+        abort() {},
+      };
     },
     close() {},
     hold: () => {

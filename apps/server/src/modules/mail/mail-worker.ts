@@ -1,10 +1,20 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RenderedMail } from '../../adapters/mail';
-import { classifySendError, type MailTransport } from '../../adapters/smtp-transport';
+import { classifySendError, type MailTransport, type PendingSend } from '../../adapters/smtp-transport';
 import type { Db } from '../../db/client';
 import { createTokenBucket } from '../../lib/token-bucket';
-import { claimDueMails, markMailFailed, markMailRetry, markMailSent, releaseMail, type OutboxRow } from './mail-queue.repository';
+import { NOTIFICATION_KINDS } from '@cr/contract/notifications';
+import {
+  claimDueMails,
+  markMailFailed,
+  markMailRetry,
+  markMailSent,
+  releaseMail,
+  undeliverableNotifications,
+  type HeldAs,
+  type OutboxRow,
+} from './mail-queue.repository';
 import { mailTemplateOf, renderableKinds } from './mail-templates';
 
 /** Attempts before a mail that keeps failing for a temporary reason is given up (kept as failed). */
@@ -54,6 +64,11 @@ export interface MailWorkerOptions {
   pollMs?: number;
   batchSize?: number;
   maxAttempts?: number;
+  /**
+   * Tests only (the fault test's kill between the body and the end of DATA): awaited after a message's body was
+   * written and before the mail is recorded as sent.
+   */
+  afterBody?: (row: OutboxRow) => Promise<void>;
 }
 
 /**
@@ -89,10 +104,27 @@ export function createMailWorker(options: MailWorkerOptions) {
     return { mail: { ...rendered, headers: { ...row.headers, ...rendered.headers } }, rendered };
   }
 
-  async function deliver(row: OutboxRow): Promise<void> {
+  /** A failed send recorded: queued again with back-off on a temporary failure, failed on a permanent one or the last. */
+  async function recordFailure(row: OutboxRow, error: unknown, rendered: RenderedMail | undefined, heldAs: HeldAs) {
+    const { permanent, reason } = classifySendError(error);
+    // The reason is kept whole for the admins; the log leaves out the addresses SMTP servers quote in it.
+    log.warn({ mail: row.kind, id: row.id, attempts: row.attempts, permanent, reason: withoutAddresses(reason) }, 'mail delivery failed');
+    if (permanent || row.attempts >= maxAttempts) {
+      await markMailFailed(db, row, permanent ? reason : `${reason} (gave up after ${row.attempts} attempts)`, rendered, heldAs);
+    } else {
+      await markMailRetry(db, row, retryDelaySeconds(row.attempts), reason, rendered, heldAs);
+    }
+  }
+
+  async function deliver(row: OutboxRow, undeliverable: string | undefined): Promise<void> {
     if (row.attempts > maxAttempts) {
       // Claimed again and again with its sender gone each time (a mail that ends the process?): given up.
       await markMailFailed(db, row, `gave up after ${maxAttempts} attempts: ${row.error ?? 'the sender stopped during delivery'}`);
+      return;
+    }
+    if (undeliverable) {
+      // A notification whose recipient opted out of its kind, or whose account was closed or banned, after it was queued.
+      await markMailFailed(db, row, undeliverable);
       return;
     }
     let content: Awaited<ReturnType<typeof render>>;
@@ -114,8 +146,10 @@ export function createMailWorker(options: MailWorkerOptions) {
       await releaseMail(db, row);
       return;
     }
+    // Two phases (issue 27: 0 duplicates, 0 lost at a kill -9). 1: the whole message except the end of DATA.
+    let pending: PendingSend;
     try {
-      await transport.send({
+      pending = await transport.begin({
         from: options.from,
         to: row.recipient,
         subject: mail.subject,
@@ -125,29 +159,49 @@ export function createMailWorker(options: MailWorkerOptions) {
         headers: mail.headers ?? {},
       });
     } catch (error) {
-      const { permanent, reason } = classifySendError(error);
-      // The reason is kept whole for the admins; the log leaves out the addresses SMTP servers quote in it.
-      log.warn({ mail: row.kind, id: row.id, attempts: row.attempts, permanent, reason: withoutAddresses(reason) }, 'mail delivery failed');
-      if (permanent || row.attempts >= maxAttempts) {
-        await markMailFailed(db, row, permanent ? reason : `${reason} (gave up after ${row.attempts} attempts)`, rendered);
-      } else {
-        await markMailRetry(db, row, retryDelaySeconds(row.attempts), reason, rendered);
-      }
+      await recordFailure(row, error, rendered, 'sending');
       return;
     }
-    await markMailSent(db, row, rendered);
+    // 2: the row committed as sent. Killed before the commit's answer: the server discards the incomplete message
+    // and the row, still `sending`, goes out again when its lease ends. The lease ran out and another worker took
+    // the row: that one sends it, this message is dropped.
+    let committed: boolean;
+    try {
+      if (options.afterBody) await options.afterBody(row);
+      committed = await markMailSent(db, row, rendered);
+    } catch (error) {
+      pending.abort();
+      throw error;
+    }
+    if (!committed) {
+      pending.abort();
+      log.warn({ mail: row.kind, id: row.id }, 'mail taken over by another sender after its lease ran out: this copy dropped');
+      return;
+    }
+    // 3: the end of DATA, written to the socket within `finish`, with nothing asynchronous since the commit's answer
+    // above (a kill from here on: the kernel delivers it and the server accepts the message, recorded as sent).
+    const answer = pending.finish();
+    try {
+      await answer;
+    } catch (error) {
+      // Refused after the commit (or the connection lost before the end was written): not delivered after all.
+      // A connection lost after the end was written, without an answer, is queued again too (at least once: the
+      // server may have accepted it; the copy carries the same Message-ID).
+      await recordFailure(row, error, undefined, 'sent');
+    }
   }
 
   /** One batch: claims due mails and delivers them; answers how many were claimed. */
   async function runBatch(): Promise<number> {
     const rows = await claimDueMails(db, { limit: batchSize, leaseSeconds: options.leaseSeconds, kinds: renderableKinds() });
+    const undeliverable = rows.length > 0 ? await undeliverableNotifications(db, rows, NOTIFICATION_KINDS) : new Map<number, string>();
     let next = 0;
     const lane = async () => {
       while (next < rows.length) {
         const row = rows[next++]!;
         try {
           if (stopping) await releaseMail(db, row);
-          else await deliver(row);
+          else await deliver(row, undeliverable.get(row.id));
         } catch (error) {
           // The database failed while marking it: the row stays claimed until its lease ends, then goes out again.
           log.error({ err: error, id: row.id }, 'mail queue: could not record a delivery');
