@@ -443,10 +443,7 @@ describe.each(databaseKinds)('mail queue worker on %s', (kind) => {
     expect(subjects(inactive.email)).toHaveLength(0);
     expect(subjects(mailed.email).map((message) => message.subject)).toEqual(['Reminder']);
     // "Retry failed" does not get them out: they are checked again at delivery.
-    await ctx.db
-      .update(outbox)
-      .set({ status: 'queued', attempts: 0 })
-      .where(eq(outbox.id, rows[0]!.id));
+    await ctx.db.update(outbox).set({ status: 'queued', attempts: 0 }).where(eq(outbox.id, rows[0]!.id));
     await ctx.app.services.mailWorker.drain();
     expect(await rowOf(ctx, rows[0]!.id)).toMatchObject({ status: 'failed', error: 'recipient opted out' });
     expect(subjects(optedOut.email)).toHaveLength(1);

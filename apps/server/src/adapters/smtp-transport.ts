@@ -217,7 +217,9 @@ export function createSmtpTransport(smtpUrl: string): MailTransport {
                     // spoke out of turn (a 421 before shutting down): the end is not written.
                     if (answer !== undefined || connection.lost) {
                       discard(connection);
-                      return Promise.reject(answer ?? connection.lost ?? connectionError('The server answered before the end of the message'));
+                      return Promise.reject(
+                        answer ?? connection.lost ?? connectionError('The server answered before the end of the message'),
+                      );
                     }
                     const done = new Promise<void>((resolveAnswer, rejectAnswer) => {
                       answered = { resolve: resolveAnswer, reject: rejectAnswer };
