@@ -68,7 +68,7 @@ const ours = (row: Pick<OutboxRow, 'id' | 'attempts'>, status: 'sending' | 'sent
  * Records a claimed mail as sent; answers false when the row is no longer this worker's (its lease ran out and
  * another worker claimed it: that one sends it, this one must drop its message).
  */
-export async function markMailSent(db: Db, row: OutboxRow, rendered?: RenderedMail): Promise<boolean> {
+export async function markMailSent(db: DbOrTx, row: OutboxRow, rendered?: RenderedMail): Promise<boolean> {
   const updated = await db
     .update(outbox)
     .set({ status: 'sent', sentAt: sql`now()`, claimedUntil: null, error: null, ...renderedColumns(rendered) })

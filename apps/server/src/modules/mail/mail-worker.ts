@@ -73,11 +73,13 @@ export interface MailWorkerOptions {
 
 /**
  * The mail worker (issue 27): claims due mails in batches (mail-queue.repository `claimDueMails`: committed before
- * sending), renders those queued with params only, hands them to the transport at most MAIL_RATE_PER_SECOND a
- * second, a few side by side, and marks each one as soon as its send is answered: sent; queued again with
- * exponential back-off on a temporary failure; failed with the reason on a permanent one or after the last attempt.
- * `start` polls (mails of other instances, retries whose time has come) and `wake` sends at once what this process
- * has just queued. `close` stops claiming, finishes the sends under way and puts back the rows not yet started.
+ * sending), leaves out the notifications whose recipient opted out or was closed since (failed, with the reason),
+ * renders those queued with params only, and hands them to the transport at most MAIL_RATE_PER_SECOND a second, a few
+ * side by side, each in two phases: the message without the end of its DATA, the row committed as sent, then the end
+ * (0 duplicates and 0 lost at a kill; docs/decisions.md). A refusal puts the row back: queued again with exponential
+ * back-off on a temporary failure, failed with the reason on a permanent one or after the last attempt. `start` polls
+ * (mails of other instances, retries whose time has come) and `wake` sends at once what this process has just
+ * queued. `close` stops claiming, finishes the sends under way and puts back the rows not yet started.
  */
 export function createMailWorker(options: MailWorkerOptions) {
   const { db, transport, log } = options;
@@ -162,33 +164,44 @@ export function createMailWorker(options: MailWorkerOptions) {
       await recordFailure(row, error, rendered, 'sending');
       return;
     }
-    // 2: the row committed as sent. Killed before the commit's answer: the server discards the incomplete message
-    // and the row, still `sending`, goes out again when its lease ends. The lease ran out and another worker took
-    // the row: that one sends it, this message is dropped.
-    let committed: boolean;
+    // 2: the row updated as sent in a transaction, 3: the end of DATA written, 4: COMMIT, with nothing asynchronous
+    // between 3 and 4 but the transaction's own promise steps (no I/O, no timer: the COMMIT goes to the database's
+    // socket in the same run as the end to the SMTP socket). Killed before 3: the server discards the unended message
+    // and the database rolls the update back, so the row, still `sending`, goes out again when its lease ends. Killed
+    // after 4 was written: the kernel delivers both, the message is accepted and recorded as sent. (Committing before
+    // the end would lose the mail at a kill while the commit's answer is on its way back; bench/README.md.) The lease
+    // ran out and another worker took the row: that one sends it, this message is dropped.
+    let answer: Promise<unknown> | undefined;
     try {
       if (options.afterBody) await options.afterBody(row);
-      committed = await markMailSent(db, row, rendered);
+      await db.transaction(async (tx) => {
+        if (!(await markMailSent(tx, row, rendered))) return;
+        // The outcome is read below; caught here so that a refusal arriving before the COMMIT is not unhandled.
+        answer = pending.finish().then(
+          () => null,
+          (error: unknown) => error ?? new Error('refused'),
+        );
+      });
     } catch (error) {
-      pending.abort();
-      throw error;
+      if (!answer) {
+        pending.abort();
+        throw error;
+      }
+      // The COMMIT failed after the end was written: the server has the message. Recorded again outside the
+      // transaction; if that fails too, the row goes out again after its lease (a duplicate, same Message-ID).
+      log.error({ err: error, id: row.id }, 'mail queue: could not commit a mail as sent after its end was written');
+      await markMailSent(db, row, rendered);
     }
-    if (!committed) {
+    if (!answer) {
       pending.abort();
       log.warn({ mail: row.kind, id: row.id }, 'mail taken over by another sender after its lease ran out: this copy dropped');
       return;
     }
-    // 3: the end of DATA, written to the socket within `finish`, with nothing asynchronous since the commit's answer
-    // above (a kill from here on: the kernel delivers it and the server accepts the message, recorded as sent).
-    const answer = pending.finish();
-    try {
-      await answer;
-    } catch (error) {
-      // Refused after the commit (or the connection lost before the end was written): not delivered after all.
-      // A connection lost after the end was written, without an answer, is queued again too (at least once: the
-      // server may have accepted it; the copy carries the same Message-ID).
-      await recordFailure(row, error, undefined, 'sent');
-    }
+    const refusal = await answer;
+    // Refused after the commit (or the connection lost before the end was written): not delivered after all. A
+    // connection lost after the end was written, without an answer, is queued again too (at least once: the server
+    // may have accepted it; the copy carries the same Message-ID).
+    if (refusal) await recordFailure(row, refusal, undefined, 'sent');
   }
 
   /** One batch: claims due mails and delivers them; answers how many were claimed. */
