@@ -1,13 +1,15 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { classifySendError, type MailTransport, type OutgoingMail } from '../src/adapters/smtp-transport';
+import { AccountStatus } from '@cr/contract/users';
+import { classifySendError, createSmtpTransport, type MailTransport, type OutgoingMail } from '../src/adapters/smtp-transport';
 import { outbox } from '../src/db/schema/index';
 import { createMailer } from '../src/adapters/mail';
 import { buildApp } from '../src/app';
 import { testConfig } from '../src/config';
 import { openPostgres, type Database } from '../src/db/client';
 import { createTokenBucket } from '../src/lib/token-bucket';
+import type { OutboxRow } from '../src/modules/mail/mail-queue.repository';
 import { registerMailTemplate } from '../src/modules/mail/mail-templates';
 import {
   createMailWorker,
@@ -17,7 +19,7 @@ import {
   retryDelaySeconds,
   withoutAddresses,
 } from '../src/modules/mail/mail-worker';
-import { databaseKinds, useTestApp, type TestContext } from './build-test-app';
+import { API, databaseKinds, useTestApp, type TestContext } from './build-test-app';
 import { uniqueName } from './fixtures';
 import { startSmtpSink, type SmtpSink } from './smtp-sink';
 
@@ -53,9 +55,14 @@ function recordingTransport(concurrency = 2) {
     concurrency,
     sent,
     held,
-    async send(mail) {
+    async begin(mail) {
       sent.push({ mail, at: performance.now() });
-      if (holding) await new Promise<void>((resolve) => held.push(resolve));
+      return {
+        async finish() {
+          if (holding) await new Promise<void>((resolve) => held.push(resolve));
+        },
+        abort() {},
+      };
     },
     close() {},
     hold: () => {
@@ -274,6 +281,172 @@ describe.each(databaseKinds)('mail queue worker on %s', (kind) => {
     const rows = await ctx.db.select().from(outbox).where(eq(outbox.dedupeKey, key));
     expect(rows.map((row) => row.subject)).toEqual(['S']);
     await ctx.app.services.mailWorker.drain();
+  });
+
+  /** A second worker on the sink, with a hook between the body and the commit. */
+  const workerWith = (afterBody: (row: OutboxRow) => Promise<void>) =>
+    createMailWorker({
+      db: ctx.db,
+      transport: createSmtpTransport(sink.url),
+      from: 'no-reply@review.example.org',
+      log: silent,
+      ratePerSecond: 1000,
+      leaseSeconds: 60,
+      afterBody,
+    });
+
+  it('issue 27 two-phase send: the server holds the whole message, unended, until the row is committed as sent', async () => {
+    const [id] = await queueMails(ctx, 1, 'two-phase');
+    const seen: { status: string; atSink: number; receiving: number }[] = [];
+    const worker = workerWith(async (row) => {
+      await until(() => sink.receiving === 1, 'the server to be receiving the message');
+      seen.push({ status: (await rowOf(ctx, row.id)).status, atSink: atSink(row.recipient).length, receiving: sink.receiving });
+    });
+    try {
+      await worker.drain();
+    } finally {
+      await worker.close();
+    }
+    // Between the phases: the body is at the server, not ended (not a message yet), the row not yet sent.
+    expect(seen).toEqual([{ status: 'sending', atSink: 0, receiving: 1 }]);
+    const row = await rowOf(ctx, id!);
+    expect(row).toMatchObject({ status: 'sent', attempts: 1, error: null });
+    expect(atSink(row.recipient).map((message) => message.messageId)).toEqual([messageIdOf(row, 'no-reply@review.example.org')]);
+    expect(atSink(row.recipient)[0]!.subject).toBe('Hello 0');
+    expect(sink.receiving).toBe(0);
+  });
+
+  it('issue 27 two-phase send: a row another worker took over before the commit is not ended: the server discards it', async () => {
+    const [id] = await queueMails(ctx, 1, 'taken-over');
+    const discardedBefore = sink.discarded;
+    const worker = workerWith(async (row) => {
+      await until(() => sink.receiving === 1, 'the server to be receiving the message');
+      // This worker's lease ran out and another worker claimed the row.
+      await ctx.db
+        .update(outbox)
+        .set({ attempts: row.attempts + 1, claimedUntil: sql`now() + interval '1 hour'` })
+        .where(eq(outbox.id, row.id));
+    });
+    try {
+      await worker.drain();
+    } finally {
+      await worker.close();
+    }
+    await until(() => sink.discarded === discardedBefore + 1, 'the server to discard the incomplete message');
+    const row = await rowOf(ctx, id!);
+    expect(row).toMatchObject({ status: 'sending', attempts: 2, sentAt: null });
+    expect(atSink(row.recipient)).toHaveLength(0);
+    // The other worker died too: once its lease runs out, the mail goes out, once.
+    await ctx.db
+      .update(outbox)
+      .set({ claimedUntil: sql`now() - interval '1 second'` })
+      .where(eq(outbox.id, id!));
+    await ctx.app.services.mailWorker.drain();
+    expect(await rowOf(ctx, id!)).toMatchObject({ status: 'sent', attempts: 3 });
+    expect(atSink(row.recipient)).toHaveLength(1);
+  });
+
+  it('issue 27 two-phase send: a message refused after the commit (5xx at the end of DATA) goes back to failed with the reason', async () => {
+    const [id] = await queueMails(ctx, 1, 'refused-data');
+    const to = (await rowOf(ctx, id!)).recipient;
+    sink.rejectMessage = (message) => (message.to.includes(to) ? { code: 554, message: 'Message rejected as spam' } : null);
+    try {
+      await ctx.app.services.mailWorker.drain();
+    } finally {
+      sink.rejectMessage = () => null;
+    }
+    const row = await rowOf(ctx, id!);
+    expect(row).toMatchObject({ status: 'failed', attempts: 1, sentAt: null, claimedUntil: null });
+    expect(row.error).toMatch(/^554 .*Message rejected as spam/);
+    expect(atSink(to)).toHaveLength(0);
+    // Not retried.
+    await ctx.app.services.mailWorker.drain();
+    expect((await rowOf(ctx, id!)).status).toBe('failed');
+  });
+
+  it('issue 27 two-phase send: a message refused for now after the commit (4xx at the end of DATA) is queued again with back-off', async () => {
+    const [id] = await queueMails(ctx, 1, 'deferred-data');
+    const to = (await rowOf(ctx, id!)).recipient;
+    sink.rejectMessage = (message) => (message.to.includes(to) ? { code: 451, message: 'Local error in processing' } : null);
+    const before = Date.now();
+    try {
+      await ctx.app.services.mailWorker.drain();
+    } finally {
+      sink.rejectMessage = () => null;
+    }
+    const row = await rowOf(ctx, id!);
+    expect(row).toMatchObject({ status: 'queued', attempts: 1, sentAt: null, claimedUntil: null });
+    expect(row.error).toMatch(/^451 .*Local error in processing/);
+    const wait = (row.nextAttemptAt.getTime() - before) / 1000;
+    expect(wait).toBeGreaterThanOrEqual(47);
+    expect(wait).toBeLessThanOrEqual(73);
+    await ctx.db
+      .update(outbox)
+      .set({ nextAttemptAt: sql`now()` })
+      .where(eq(outbox.id, id!));
+    await ctx.app.services.mailWorker.drain();
+    expect(await rowOf(ctx, id!)).toMatchObject({ status: 'sent', attempts: 2, error: null });
+    expect(atSink(to)).toHaveLength(1);
+  });
+
+  it('issue 27: a notification whose recipient opted out or was deactivated after it was queued is failed at delivery, not sent; account mails go', async () => {
+    const optedOut = await ctx.newUser();
+    const banned = await ctx.newUser();
+    const inactive = await ctx.newUser();
+    const mailed = await ctx.newUser();
+    const notification = (user: { id: number; email: string }, kind = 'review_reminder') => ({
+      recipient: user.email,
+      kind,
+      userId: user.id,
+      subject: 'Reminder',
+      textBody: 'Two days left',
+      htmlBody: '<p>Two days left</p>',
+    });
+    const queued = await ctx.db
+      .insert(outbox)
+      .values([
+        notification(optedOut),
+        notification(optedOut, 'review_allocation'),
+        notification(banned),
+        notification(inactive),
+        notification(mailed),
+        // An account mail to a banned account still goes (account mails cannot be turned off).
+        { recipient: banned.email, kind: 'password_reset', userId: banned.id, subject: 'Reset', textBody: 'T', htmlBody: '<p>T</p>' },
+      ])
+      .returning({ id: outbox.id });
+    // After queueing: one turns reminders off (through the profile), two accounts are closed.
+    const saved = await ctx.app.inject({
+      method: 'PUT',
+      url: `${API}/users/me/notifications/`,
+      headers: optedOut.auth,
+      payload: { notification_preferences: { review_reminder: false } },
+    });
+    expect(saved.statusCode).toBe(200);
+    await ctx.setStatus(banned.id, AccountStatus.banned);
+    await ctx.setStatus(inactive.id, AccountStatus.inactive);
+    await ctx.app.services.mailWorker.drain();
+    const rows = await rowsOf(
+      ctx,
+      queued.map((row) => row.id),
+    );
+    expect(rows.map((row) => ({ kind: row.kind, to: row.recipient, status: row.status, error: row.error }))).toEqual([
+      { kind: 'review_reminder', to: optedOut.email, status: 'failed', error: 'recipient opted out' },
+      { kind: 'review_allocation', to: optedOut.email, status: 'sent', error: null },
+      { kind: 'review_reminder', to: banned.email, status: 'failed', error: 'recipient account no longer active' },
+      { kind: 'review_reminder', to: inactive.email, status: 'failed', error: 'recipient account no longer active' },
+      { kind: 'review_reminder', to: mailed.email, status: 'sent', error: null },
+      { kind: 'password_reset', to: banned.email, status: 'sent', error: null },
+    ]);
+    const subjects = (to: string) => atSink(to).filter((message) => message.subject !== 'Activate your Community Review account');
+    expect(subjects(optedOut.email).map((message) => message.subject)).toEqual(['Reminder']);
+    expect(subjects(banned.email).map((message) => message.subject)).toEqual(['Reset']);
+    expect(subjects(inactive.email)).toHaveLength(0);
+    expect(subjects(mailed.email).map((message) => message.subject)).toEqual(['Reminder']);
+    // "Retry failed" does not get them out: they are checked again at delivery.
+    await ctx.db.update(outbox).set({ status: 'queued', attempts: 0 }).where(eq(outbox.id, rows[0]!.id));
+    await ctx.app.services.mailWorker.drain();
+    expect(await rowOf(ctx, rows[0]!.id)).toMatchObject({ status: 'failed', error: 'recipient opted out' });
+    expect(subjects(optedOut.email)).toHaveLength(1);
   });
 
   it('sends each mail once with two workers draining one queue at the same time', async () => {

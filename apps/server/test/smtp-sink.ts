@@ -21,10 +21,19 @@ export interface SmtpSink {
   messages: SinkMessage[];
   /** Refuses a recipient with an SMTP error (`{ code: 550, message }`) or accepts it (null). */
   rejectRecipient: (address: string) => { code: number; message: string } | null;
-  /** Once this many messages are accepted, every further one is read but never answered (a stalled server). */
+  /** Refuses a whole message, after the end of its DATA, with an SMTP error (`{ code: 554, message }`), or accepts it. */
+  rejectMessage: (message: SinkMessage) => { code: number; message: string } | null;
+  /**
+   * Once this many messages are in, every further one is received whole and kept (in `messages`: the server has it)
+   * but never answered (a server that stalls before its reply).
+   */
   holdAfter: number;
-  /** Messages read and left unanswered. */
+  /** Messages received whole and left unanswered. */
   held: number;
+  /** Messages whose DATA has begun and not yet ended. */
+  receiving: number;
+  /** Messages whose connection closed before the end of their DATA: discarded, as an SMTP server does. */
+  discarded: number;
   /** How many times each Message-ID arrived. */
   countsById(): Map<string, number>;
   close(): Promise<void>;
@@ -49,8 +58,11 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     port: 0,
     messages: [],
     rejectRecipient: () => null,
+    rejectMessage: () => null,
     holdAfter: Number.POSITIVE_INFINITY,
     held: 0,
+    receiving: 0,
+    discarded: 0,
     countsById() {
       const counts = new Map<string, number>();
       for (const message of sink.messages) counts.set(message.messageId, (counts.get(message.messageId) ?? 0) + 1);
@@ -73,16 +85,23 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
+      sink.receiving += 1;
+      let ended = false;
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      // The client went away before the end of DATA: smtp-server destroys the stream, the message is dropped.
+      stream.on('error', () => {});
+      stream.on('close', () => {
+        if (ended) return;
+        sink.receiving -= 1;
+        sink.discarded += 1;
+      });
       stream.on('end', () => {
-        if (sink.messages.length >= sink.holdAfter) {
-          sink.held += 1;
-          return;
-        }
+        ended = true;
+        sink.receiving -= 1;
         const raw = Buffer.concat(chunks).toString('utf8');
         const split = raw.indexOf('\r\n\r\n');
         const headers = parseHeaders(split >= 0 ? raw.slice(0, split) : raw);
-        sink.messages.push({
+        const message: SinkMessage = {
           messageId: headers['message-id'] ?? '',
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
@@ -90,8 +109,17 @@ export async function startSmtpSink(): Promise<SmtpSink> {
           headers,
           body: split >= 0 ? raw.slice(split + 4) : '',
           at: Date.now(),
-        });
-        callback();
+        };
+        const refusal = sink.rejectMessage(message);
+        if (refusal) {
+          const error = new Error(refusal.message) as Error & { responseCode: number };
+          error.responseCode = refusal.code;
+          return callback(error);
+        }
+        const hold = sink.messages.length >= sink.holdAfter;
+        sink.messages.push(message);
+        if (hold) sink.held += 1;
+        else callback();
       });
     },
   });

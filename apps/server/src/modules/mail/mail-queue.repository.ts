@@ -1,7 +1,8 @@
 import { and, count, desc, eq, inArray, isNotNull, lt, lte, min, or, sql } from 'drizzle-orm';
+import { AccountStatus } from '@cr/contract/users';
 import type { RenderedMail } from '../../adapters/mail';
 import type { Db, DbOrTx } from '../../db/client';
-import { outbox } from '../../db/schema/index';
+import { catalystIds, outbox, users } from '../../db/schema/index';
 
 export type OutboxRow = typeof outbox.$inferSelect;
 
@@ -56,37 +57,97 @@ export function claimDueMails(db: Db, options: { limit: number; leaseSeconds: nu
     .returning();
 }
 
-/** The row as this worker claimed it: still sending, with the attempt count of its claim (no one took it over since). */
-const ours = (row: Pick<OutboxRow, 'id' | 'attempts'>) =>
-  and(eq(outbox.id, row.id), eq(outbox.status, 'sending'), eq(outbox.attempts, row.attempts));
+/**
+ * The row as this worker holds it: claimed (`sending`) with the attempt count of its claim, so no one took it over
+ * since; or, after the worker recorded it `sent` before ending the message, `sent` by that same attempt.
+ */
+const ours = (row: Pick<OutboxRow, 'id' | 'attempts'>, status: 'sending' | 'sent' = 'sending') =>
+  and(eq(outbox.id, row.id), eq(outbox.status, status), eq(outbox.attempts, row.attempts));
 
-export async function markMailSent(db: Db, row: OutboxRow, rendered?: RenderedMail): Promise<void> {
-  await db
+/**
+ * Records a claimed mail as sent; answers false when the row is no longer this worker's (its lease ran out and
+ * another worker claimed it: that one sends it, this one must drop its message).
+ */
+export async function markMailSent(db: DbOrTx, row: OutboxRow, rendered?: RenderedMail): Promise<boolean> {
+  const updated = await db
     .update(outbox)
     .set({ status: 'sent', sentAt: sql`now()`, claimedUntil: null, error: null, ...renderedColumns(rendered) })
-    .where(ours(row));
+    .where(ours(row))
+    .returning({ id: outbox.id });
+  return updated.length > 0;
 }
 
+/**
+ * Whose a failure is: a claimed row (`sending`, the server refused before the end of the message), or a row the
+ * worker already recorded as sent before ending the message, which the server then refused.
+ */
+export type HeldAs = 'sending' | 'sent';
+
 /** A temporary failure: queued again for `delaySeconds` from now, with the error. */
-export async function markMailRetry(db: Db, row: OutboxRow, delaySeconds: number, error: string, rendered?: RenderedMail): Promise<void> {
+export async function markMailRetry(
+  db: Db,
+  row: OutboxRow,
+  delaySeconds: number,
+  error: string,
+  rendered?: RenderedMail,
+  heldAs: HeldAs = 'sending',
+): Promise<void> {
   await db
     .update(outbox)
     .set({
       status: 'queued',
       claimedUntil: null,
+      sentAt: null,
       nextAttemptAt: sql`now() + make_interval(secs => ${delaySeconds})`,
       error,
       ...renderedColumns(rendered),
     })
-    .where(ours(row));
+    .where(ours(row, heldAs));
 }
 
 /** A permanent failure (or the last attempt): kept with its reason; `next_attempt_at` says when it failed. */
-export async function markMailFailed(db: Db, row: OutboxRow, error: string, rendered?: RenderedMail): Promise<void> {
+export async function markMailFailed(
+  db: Db,
+  row: OutboxRow,
+  error: string,
+  rendered?: RenderedMail,
+  heldAs: HeldAs = 'sending',
+): Promise<void> {
   await db
     .update(outbox)
-    .set({ status: 'failed', claimedUntil: null, nextAttemptAt: sql`now()`, error, ...renderedColumns(rendered) })
-    .where(ours(row));
+    .set({ status: 'failed', claimedUntil: null, sentAt: null, nextAttemptAt: sql`now()`, error, ...renderedColumns(rendered) })
+    .where(ours(row, heldAs));
+}
+
+/**
+ * Of the claimed notifications, those that must not go out now, with why: the account is gone or no longer active
+ * (banned, deactivated since the mail was queued), or its owner turned the kind off. Account mails and mails
+ * without an account are not looked at.
+ */
+export async function undeliverableNotifications(db: DbOrTx, rows: OutboxRow[], kinds: readonly string[]): Promise<Map<number, string>> {
+  const notifications = rows.filter((row) => kinds.includes(row.kind));
+  const reasons = new Map<number, string>();
+  if (notifications.length === 0) return reasons;
+  const ids = notifications.map((row) => row.id);
+  const found = await db
+    .select({
+      id: outbox.id,
+      status: catalystIds.status,
+      optedOut: sql<boolean>`exists (select 1 from notification_opt_outs o where o.user_id = ${outbox.userId} and o.kind = ${outbox.kind})`,
+    })
+    .from(outbox)
+    .innerJoin(users, eq(users.id, outbox.userId))
+    .innerJoin(catalystIds, eq(catalystIds.id, users.catalystIdRef))
+    .where(inArray(outbox.id, ids));
+  const byId = new Map(found.map((row) => [row.id, row]));
+  for (const row of notifications) {
+    const account = byId.get(row.id);
+    // user_id is set null when the account is deleted.
+    if (!account) reasons.set(row.id, 'recipient account no longer exists');
+    else if (account.status !== AccountStatus.active) reasons.set(row.id, 'recipient account no longer active');
+    else if (account.optedOut) reasons.set(row.id, 'recipient opted out');
+  }
+  return reasons;
 }
 
 /** A claimed mail the worker did not start sending (it is stopping): queued again as it was. */

@@ -1,10 +1,20 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RenderedMail } from '../../adapters/mail';
-import { classifySendError, type MailTransport } from '../../adapters/smtp-transport';
+import { classifySendError, type MailTransport, type PendingSend } from '../../adapters/smtp-transport';
 import type { Db } from '../../db/client';
 import { createTokenBucket } from '../../lib/token-bucket';
-import { claimDueMails, markMailFailed, markMailRetry, markMailSent, releaseMail, type OutboxRow } from './mail-queue.repository';
+import { NOTIFICATION_KINDS } from '@cr/contract/notifications';
+import {
+  claimDueMails,
+  markMailFailed,
+  markMailRetry,
+  markMailSent,
+  releaseMail,
+  undeliverableNotifications,
+  type HeldAs,
+  type OutboxRow,
+} from './mail-queue.repository';
 import { mailTemplateOf, renderableKinds } from './mail-templates';
 
 /** Attempts before a mail that keeps failing for a temporary reason is given up (kept as failed). */
@@ -54,15 +64,22 @@ export interface MailWorkerOptions {
   pollMs?: number;
   batchSize?: number;
   maxAttempts?: number;
+  /**
+   * Tests only (the fault test's kill between the body and the end of DATA): awaited after a message's body was
+   * written and before the mail is recorded as sent.
+   */
+  afterBody?: (row: OutboxRow) => Promise<void>;
 }
 
 /**
  * The mail worker (issue 27): claims due mails in batches (mail-queue.repository `claimDueMails`: committed before
- * sending), renders those queued with params only, hands them to the transport at most MAIL_RATE_PER_SECOND a
- * second, a few side by side, and marks each one as soon as its send is answered: sent; queued again with
- * exponential back-off on a temporary failure; failed with the reason on a permanent one or after the last attempt.
- * `start` polls (mails of other instances, retries whose time has come) and `wake` sends at once what this process
- * has just queued. `close` stops claiming, finishes the sends under way and puts back the rows not yet started.
+ * sending), leaves out the notifications whose recipient opted out or was closed since (failed, with the reason),
+ * renders those queued with params only, and hands them to the transport at most MAIL_RATE_PER_SECOND a second, a few
+ * side by side, each in two phases: the message without the end of its DATA, the row committed as sent, then the end
+ * (0 duplicates and 0 lost at a kill; docs/decisions.md). A refusal puts the row back: queued again with exponential
+ * back-off on a temporary failure, failed with the reason on a permanent one or after the last attempt. `start` polls
+ * (mails of other instances, retries whose time has come) and `wake` sends at once what this process has just
+ * queued. `close` stops claiming, finishes the sends under way and puts back the rows not yet started.
  */
 export function createMailWorker(options: MailWorkerOptions) {
   const { db, transport, log } = options;
@@ -89,10 +106,27 @@ export function createMailWorker(options: MailWorkerOptions) {
     return { mail: { ...rendered, headers: { ...row.headers, ...rendered.headers } }, rendered };
   }
 
-  async function deliver(row: OutboxRow): Promise<void> {
+  /** A failed send recorded: queued again with back-off on a temporary failure, failed on a permanent one or the last. */
+  async function recordFailure(row: OutboxRow, error: unknown, rendered: RenderedMail | undefined, heldAs: HeldAs) {
+    const { permanent, reason } = classifySendError(error);
+    // The reason is kept whole for the admins; the log leaves out the addresses SMTP servers quote in it.
+    log.warn({ mail: row.kind, id: row.id, attempts: row.attempts, permanent, reason: withoutAddresses(reason) }, 'mail delivery failed');
+    if (permanent || row.attempts >= maxAttempts) {
+      await markMailFailed(db, row, permanent ? reason : `${reason} (gave up after ${row.attempts} attempts)`, rendered, heldAs);
+    } else {
+      await markMailRetry(db, row, retryDelaySeconds(row.attempts), reason, rendered, heldAs);
+    }
+  }
+
+  async function deliver(row: OutboxRow, undeliverable: string | undefined): Promise<void> {
     if (row.attempts > maxAttempts) {
       // Claimed again and again with its sender gone each time (a mail that ends the process?): given up.
       await markMailFailed(db, row, `gave up after ${maxAttempts} attempts: ${row.error ?? 'the sender stopped during delivery'}`);
+      return;
+    }
+    if (undeliverable) {
+      // A notification whose recipient opted out of its kind, or whose account was closed or banned, after it was queued.
+      await markMailFailed(db, row, undeliverable);
       return;
     }
     let content: Awaited<ReturnType<typeof render>>;
@@ -114,8 +148,10 @@ export function createMailWorker(options: MailWorkerOptions) {
       await releaseMail(db, row);
       return;
     }
+    // Two phases (issue 27: 0 duplicates, 0 lost at a kill -9). 1: the whole message except the end of DATA.
+    let pending: PendingSend;
     try {
-      await transport.send({
+      pending = await transport.begin({
         from: options.from,
         to: row.recipient,
         subject: mail.subject,
@@ -125,29 +161,60 @@ export function createMailWorker(options: MailWorkerOptions) {
         headers: mail.headers ?? {},
       });
     } catch (error) {
-      const { permanent, reason } = classifySendError(error);
-      // The reason is kept whole for the admins; the log leaves out the addresses SMTP servers quote in it.
-      log.warn({ mail: row.kind, id: row.id, attempts: row.attempts, permanent, reason: withoutAddresses(reason) }, 'mail delivery failed');
-      if (permanent || row.attempts >= maxAttempts) {
-        await markMailFailed(db, row, permanent ? reason : `${reason} (gave up after ${row.attempts} attempts)`, rendered);
-      } else {
-        await markMailRetry(db, row, retryDelaySeconds(row.attempts), reason, rendered);
-      }
+      await recordFailure(row, error, rendered, 'sending');
       return;
     }
-    await markMailSent(db, row, rendered);
+    // 2: the row updated as sent in a transaction, 3: the end of DATA written, 4: COMMIT, with nothing asynchronous
+    // between 3 and 4 but the transaction's own promise steps (no I/O, no timer: the COMMIT goes to the database's
+    // socket in the same run as the end to the SMTP socket). Killed before 3: the server discards the unended message
+    // and the database rolls the update back, so the row, still `sending`, goes out again when its lease ends. Killed
+    // after 4 was written: the kernel delivers both, the message is accepted and recorded as sent. (Committing before
+    // the end would lose the mail at a kill while the commit's answer is on its way back; bench/README.md.) The lease
+    // ran out and another worker took the row: that one sends it, this message is dropped.
+    let answer: Promise<unknown> | undefined;
+    try {
+      if (options.afterBody) await options.afterBody(row);
+      await db.transaction(async (tx) => {
+        if (!(await markMailSent(tx, row, rendered))) return;
+        // The outcome is read below; caught here so that a refusal arriving before the COMMIT is not unhandled.
+        answer = pending.finish().then(
+          () => null,
+          (error: unknown) => error ?? new Error('refused'),
+        );
+      });
+    } catch (error) {
+      if (!answer) {
+        pending.abort();
+        throw error;
+      }
+      // The COMMIT failed after the end was written: the server has the message. Recorded again outside the
+      // transaction; if that fails too, the row goes out again after its lease (a duplicate, same Message-ID).
+      log.error({ err: error, id: row.id }, 'mail queue: could not commit a mail as sent after its end was written');
+      await markMailSent(db, row, rendered);
+    }
+    if (!answer) {
+      pending.abort();
+      log.warn({ mail: row.kind, id: row.id }, 'mail taken over by another sender after its lease ran out: this copy dropped');
+      return;
+    }
+    const refusal = await answer;
+    // Refused after the commit (or the connection lost before the end was written): not delivered after all. A
+    // connection lost after the end was written, without an answer, is queued again too (at least once: the server
+    // may have accepted it; the copy carries the same Message-ID).
+    if (refusal) await recordFailure(row, refusal, undefined, 'sent');
   }
 
   /** One batch: claims due mails and delivers them; answers how many were claimed. */
   async function runBatch(): Promise<number> {
     const rows = await claimDueMails(db, { limit: batchSize, leaseSeconds: options.leaseSeconds, kinds: renderableKinds() });
+    const undeliverable = rows.length > 0 ? await undeliverableNotifications(db, rows, NOTIFICATION_KINDS) : new Map<number, string>();
     let next = 0;
     const lane = async () => {
       while (next < rows.length) {
         const row = rows[next++]!;
         try {
           if (stopping) await releaseMail(db, row);
-          else await deliver(row);
+          else await deliver(row, undeliverable.get(row.id));
         } catch (error) {
           // The database failed while marking it: the row stays claimed until its lease ends, then goes out again.
           log.error({ err: error, id: row.id }, 'mail queue: could not record a delivery');
