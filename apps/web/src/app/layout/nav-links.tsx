@@ -36,8 +36,9 @@ export function useLinks(): LinkItem[] {
     links.push({ to: paths['allocated-reviews'](), label: t('nav.allocatedReviews') });
     links.push({ to: paths['moderated-reviews'](), label: t('nav.moderatedReviews') });
   }
-  // Appeals (issue 28 item 2) come after moderation closes: any current event the user moderates.
-  if (user && events.some(({ event }) => isModerator(user, event.row_id)))
+  // Appeals (issue 28 item 2) come after moderation closes: a current event the user moderates whose moderation is
+  // over. While moderation is open its two links take the place (the bar keeps to one row at 1280 px).
+  if (user && events.some(({ event, config }) => !switchActive(config, 'moderation_submission_enabled') && isModerator(user, event.row_id)))
     links.push({ to: paths['allocated-appeals'](), label: t('nav.appeals') });
   if (admin) links.push({ to: paths.admin(), label: t('nav.admin') });
   if (logged) links.push({ to: paths.profile(), label: t('nav.profile') });
