@@ -4,7 +4,7 @@ import { IconSearch, IconUserCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useNavigation, useSearchParams } from 'react-router';
 import { EmptyTableRow } from '../../../components/empty-table-row';
 import { CardField, ResponsiveList } from '../../../components/responsive-list';
 import { ScrollTable } from '../../../components/scroll-table';
@@ -65,7 +65,11 @@ export default function AdminUsers() {
   const [page] = usePageParam();
   const [search, setSearch] = useState(params.get('search') ?? '');
   const [debounced] = useDebouncedValue(search.trim(), DEBOUNCE_MS);
+  // While a link's navigation is pending (a lazy screen loading), writing the search into the address would replace
+  // that navigation: a click on a profile right after typing stayed on the list.
+  const navigating = useNavigation().state !== 'idle';
   useEffect(() => {
+    if (navigating) return;
     setParams(
       (current) => {
         const next = new URLSearchParams(current);
@@ -77,7 +81,7 @@ export default function AdminUsers() {
       },
       { replace: true },
     );
-  }, [debounced, setParams]);
+  }, [debounced, setParams, navigating]);
   const { data, isLoading } = useQuery(adminUsersQuery(page, PAGE_SIZE, params.get('search') ?? ''));
   const rows = data?.data ?? [];
   const column = (name: string) => t(`admin.columns.${name}`);
