@@ -1,7 +1,8 @@
-import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { ReviewerLevel, SubscriptionStatus } from '@cr/contract/subscriptions';
 import type { DbOrTx } from './client';
-import { moderationAllocations, proposalAuthors, proposals, reviews, subscriptions } from './schema/index';
+import { AccountStatus, RegistrationStatus } from '@cr/contract/users';
+import { catalystIds, moderationAllocations, proposalAuthors, proposals, reviews, subscriptions, users } from './schema/index';
 import type { ReviewVisibility } from '../domain/rules';
 
 /*
@@ -99,4 +100,24 @@ export function reviewVisibleTo(visibility: ReviewVisibility): SQL | undefined {
     );
   }
   return parts.length > 0 ? or(...parts) : sql`false`;
+}
+
+/**
+ * The event's active moderators with a ready account, and their Catalyst ID for the conflict of interest: the pool of
+ * the moderation allocation, the coverage top-up and the appeal allocation.
+ */
+export function allocationModerators(db: DbOrTx, eventId: number) {
+  return db
+    .select({ subscriptionId: subscriptions.id, userId: subscriptions.userId, catalystId: catalystIds.catalystId })
+    .from(subscriptions)
+    .innerJoin(users, eq(users.id, subscriptions.userId))
+    .innerJoin(catalystIds, eq(catalystIds.id, users.catalystIdRef))
+    .where(
+      and(
+        activeModeratorSubscription(eventId),
+        eq(catalystIds.status, AccountStatus.active),
+        eq(catalystIds.rbacRegStatus, RegistrationStatus.persistent),
+      ),
+    )
+    .orderBy(asc(subscriptions.id));
 }

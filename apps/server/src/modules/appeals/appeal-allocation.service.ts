@@ -1,7 +1,7 @@
 import { appealMessages, type AppealAllocationParams, type AppealAllocationStats } from '@cr/contract/appeals';
 import { findConfig } from '../../db/config-records';
 import type { DbOrTx } from '../../db/client';
-import { authoredObjectives } from '../../db/rules';
+import { allocationModerators, authoredObjectives } from '../../db/rules';
 import { allocateAppeals, type AppealAllocationInput, type AppealAllocationResult } from '../../domain/appeal-allocation';
 import { catalystKey } from '../../domain/proposal-document';
 import { conflictsByAuthor, NO_OBJECTIVE } from '../../domain/rules';
@@ -41,7 +41,7 @@ export const appealAllocationRun: AdminRun<AppealAllocationParams, Loaded, Alloc
     if (flags.proposal_scores_generated) throw conflict(appealMessages.scoresRan);
     const config = appealsConfigValue((await findConfig(tx, 'appeals', eventId))?.value);
     const appeals = await repo.openAppeals(tx, eventId);
-    const moderators = await repo.eventModerators(tx, eventId);
+    const moderators = await allocationModerators(tx, eventId);
     const conflictsOf = conflictsByAuthor(await authoredObjectives(tx, { eventId }));
     return {
       input: {

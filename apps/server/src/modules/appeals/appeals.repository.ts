@@ -1,22 +1,18 @@
 import { ReviewerLevel, SubscriptionStatus } from '@cr/contract/subscriptions';
-import { AccountStatus, RegistrationStatus } from '@cr/contract/users';
 import type { AppealStatusName } from '@cr/contract/appeals';
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { activeModeratorSubscription } from '../../db/rules';
 import {
   appealAllocations,
   appealDecisions,
   appeals,
   auditLog,
-  catalystIds,
   configs,
   moderationAllocations,
   moderations,
   proposals,
   reviews,
   subscriptions,
-  users,
 } from '../../db/schema/index';
 
 /** The review an appeal is about, with its author (user id) and its proposal's title and objective. */
@@ -221,23 +217,6 @@ export function openAppeals(db: DbOrTx, eventId: number) {
     .innerJoin(subscriptions, eq(subscriptions.id, appeals.subscriptionId))
     .where(and(eq(appeals.eventId, eventId), eq(appeals.status, 'open')))
     .orderBy(asc(appeals.id));
-}
-
-/** The event's active moderators with a ready account, and their Catalyst ID for the conflict of interest. */
-export function eventModerators(db: DbOrTx, eventId: number) {
-  return db
-    .select({ subscriptionId: subscriptions.id, userId: subscriptions.userId, catalystId: catalystIds.catalystId })
-    .from(subscriptions)
-    .innerJoin(users, eq(users.id, subscriptions.userId))
-    .innerJoin(catalystIds, eq(catalystIds.id, users.catalystIdRef))
-    .where(
-      and(
-        activeModeratorSubscription(eventId),
-        eq(catalystIds.status, AccountStatus.active),
-        eq(catalystIds.rbacRegStatus, RegistrationStatus.persistent),
-      ),
-    )
-    .orderBy(asc(subscriptions.id));
 }
 
 export async function insertAllocations(tx: DbOrTx, pairs: { appealId: number; subscriptionId: number }[]) {

@@ -18,7 +18,7 @@ import { conflict } from '../../errors';
 import type { AdminRun, RunsService } from '../runs/runs.service';
 import { readRunFlags } from '../runs/runs.service';
 import * as coverage from './coverage.repository';
-import { allocationModerators } from './moderation-allocation.repository';
+import { allocationModerators } from '../../db/rules';
 
 /** The moderations per review the allocation asked for: its run's parameter, else the default (rows an operator wrote). */
 async function perReviewOf(db: DbOrTx, eventId: number) {

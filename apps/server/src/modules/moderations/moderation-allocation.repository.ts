@@ -1,8 +1,6 @@
-import { AccountStatus, RegistrationStatus } from '@cr/contract/users';
-import { and, asc, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { activeModeratorSubscription } from '../../db/rules';
-import { catalystIds, moderationAllocations, reviews, subscriptions, users } from '../../db/schema/index';
+import { moderationAllocations, reviews, subscriptions } from '../../db/schema/index';
 
 /** The event's reviews with their writer (user id) and objective: the moderation allocation's reviews. */
 export function allocationReviews(db: DbOrTx, eventId: number) {
@@ -12,23 +10,6 @@ export function allocationReviews(db: DbOrTx, eventId: number) {
     .innerJoin(subscriptions, eq(subscriptions.id, reviews.subscriptionId))
     .where(eq(reviews.eventId, eventId))
     .orderBy(asc(reviews.id));
-}
-
-/** The event's active moderators with a ready account, and their Catalyst ID for the conflict of interest. */
-export function allocationModerators(db: DbOrTx, eventId: number) {
-  return db
-    .select({ subscriptionId: subscriptions.id, userId: subscriptions.userId, catalystId: catalystIds.catalystId })
-    .from(subscriptions)
-    .innerJoin(users, eq(users.id, subscriptions.userId))
-    .innerJoin(catalystIds, eq(catalystIds.id, users.catalystIdRef))
-    .where(
-      and(
-        activeModeratorSubscription(eventId),
-        eq(catalystIds.status, AccountStatus.active),
-        eq(catalystIds.rbacRegStatus, RegistrationStatus.persistent),
-      ),
-    )
-    .orderBy(asc(subscriptions.id));
 }
 
 export async function insertModerationAllocations(tx: DbOrTx, eventId: number, reviewIds: Int32Array, subscriptionIds: number[]) {

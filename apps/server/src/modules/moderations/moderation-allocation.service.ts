@@ -4,7 +4,7 @@ import type { FlagResult } from '../../domain/flags/compute-flags';
 import { allocateModerations, type ModerationAllocationInput, type ModerationAllocationResult } from '../../domain/moderation-allocation';
 import { catalystKey } from '../../domain/proposal-document';
 import { conflictsByAuthor, NO_OBJECTIVE } from '../../domain/rules';
-import { authoredObjectives } from '../../db/rules';
+import { allocationModerators, authoredObjectives } from '../../db/rules';
 import { flaggedReviewIds, loadAndComputeFlags, replaceComputedFlags } from '../flags/flags.service';
 import type { DbOrTx } from '../../db/client';
 import type { AdminRun, RunsService } from '../runs/runs.service';
@@ -58,7 +58,7 @@ export const moderationAllocationRun: AdminRun<ModerationAllocationParams, Loade
       flaggedIds = new Set([...(await flaggedReviewIds(tx, eventId)), ...computedFlags.flags.keys()]);
     }
     const reviews = await repo.allocationReviews(tx, eventId);
-    const moderators = await repo.allocationModerators(tx, eventId);
+    const moderators = await allocationModerators(tx, eventId);
     const conflictsOf = conflictsByAuthor(await authoredObjectives(tx, { eventId }));
     return {
       input: {
