@@ -125,14 +125,17 @@ export const appealsOfEvent = (db: DbOrTx, eventId: number, page: { size: number
   pageOf(db, eq(appeals.eventId, eventId), page);
 
 /** Every decision on an appeal (no moderator named), oldest first. */
-export function decisionsOf(db: DbOrTx, appealId: number) {
-  return db.select().from(appealDecisions).where(eq(appealDecisions.appealId, appealId)).orderBy(asc(appealDecisions.id));
+export function decisionsOf(db: DbOrTx, appealIds: number[]) {
+  if (appealIds.length === 0) return Promise.resolve([]);
+  return db.select().from(appealDecisions).where(inArray(appealDecisions.appealId, appealIds)).orderBy(asc(appealDecisions.id));
 }
 
-/** The user's allocation to an appeal: their subscription allocated to it, whether it is active LV2, and their decision. */
-export async function allocationOf(db: DbOrTx, userId: number, appealId: number) {
-  const rows = await db
+/** The user's allocations to appeals: their subscription allocated to each, whether it is active LV2, and their decision. */
+export async function allocationsOf(db: DbOrTx, userId: number, appealIds: number[]) {
+  if (appealIds.length === 0) return [];
+  return db
     .select({
+      appealId: appealAllocations.appealId,
       subscriptionId: subscriptions.id,
       active: sql<boolean>`${subscriptions.status} = ${SubscriptionStatus.active} and ${subscriptions.role} = ${ReviewerLevel.level_2}`,
       decision: appealDecisions,
@@ -143,9 +146,12 @@ export async function allocationOf(db: DbOrTx, userId: number, appealId: number)
       appealDecisions,
       and(eq(appealDecisions.appealId, appealAllocations.appealId), eq(appealDecisions.subscriptionId, subscriptions.id)),
     )
-    .where(and(eq(appealAllocations.appealId, appealId), eq(subscriptions.userId, userId)))
-    .limit(1);
-  return rows[0];
+    .where(and(inArray(appealAllocations.appealId, appealIds), eq(subscriptions.userId, userId)));
+}
+
+/** The user's allocation to one appeal (see allocationsOf). */
+export async function allocationOf(db: DbOrTx, userId: number, appealId: number) {
+  return (await allocationsOf(db, userId, [appealId]))[0];
 }
 
 export async function insertAppeal(

@@ -72,29 +72,41 @@ export function createAppealsService(deps: {
   const { db } = deps;
   const now = deps.now ?? (() => new Date());
 
-  async function toPublic(viewer: AuthUser, row: repo.AppealRow): Promise<AppealPublic> {
-    const { appeal } = row;
-    const allocation = await repo.allocationOf(db, viewer.id, appeal.id);
-    const decided = DECIDED.includes(appeal.status);
-    const showDecisions = isAdmin(viewer) || (decided && row.authorUserId === viewer.id);
-    return {
-      row_id: appeal.id,
-      review_id: appeal.reviewId,
-      event_id: appeal.eventId,
-      proposal_title: row.proposalTitle,
-      status: appeal.status,
-      rationale: appeal.rationale,
-      ranking_before: appeal.rankingBefore,
-      ranking: row.ranking,
-      created_at: appeal.createdAt.toISOString(),
-      decided_at: appeal.decidedAt?.toISOString() ?? null,
-      decisions_needed: row.needed,
-      upholds: row.upholds,
-      rejects: row.rejects,
-      my_decision: allocation?.decision ? decisionPublic(allocation.decision) : null,
-      decisions: showDecisions ? (await repo.decisionsOf(db, appeal.id)).map(decisionPublic) : null,
-    };
+  /** Appeals as the viewer sees them: the viewer's allocations and the decisions read once for all the rows. */
+  async function toPublicMany(viewer: AuthUser, rows: repo.AppealRow[]): Promise<AppealPublic[]> {
+    const ids = rows.map((row) => row.appeal.id);
+    const allocations = new Map((await repo.allocationsOf(db, viewer.id, ids)).map((item) => [item.appealId, item]));
+    const showDecisions = (row: repo.AppealRow) =>
+      isAdmin(viewer) || (DECIDED.includes(row.appeal.status) && row.authorUserId === viewer.id);
+    const shown = rows.filter(showDecisions).map((row) => row.appeal.id);
+    const decisions = new Map<number, Awaited<ReturnType<typeof repo.decisionsOf>>>();
+    for (const decision of await repo.decisionsOf(db, shown)) {
+      decisions.set(decision.appealId, [...(decisions.get(decision.appealId) ?? []), decision]);
+    }
+    return rows.map((row) => {
+      const { appeal } = row;
+      const allocation = allocations.get(appeal.id);
+      return {
+        row_id: appeal.id,
+        review_id: appeal.reviewId,
+        event_id: appeal.eventId,
+        proposal_title: row.proposalTitle,
+        status: appeal.status,
+        rationale: appeal.rationale,
+        ranking_before: appeal.rankingBefore,
+        ranking: row.ranking,
+        created_at: appeal.createdAt.toISOString(),
+        decided_at: appeal.decidedAt?.toISOString() ?? null,
+        decisions_needed: row.needed,
+        upholds: row.upholds,
+        rejects: row.rejects,
+        my_decision: allocation?.decision ? decisionPublic(allocation.decision) : null,
+        decisions: showDecisions(row) ? (decisions.get(appeal.id) ?? []).map(decisionPublic) : null,
+      };
+    });
   }
+
+  const toPublic = async (viewer: AuthUser, row: repo.AppealRow) => (await toPublicMany(viewer, [row]))[0]!;
 
   /** The appeal if the viewer may see it (author, allocated moderator, admin), else 404. */
   async function visible(viewer: AuthUser, id: number) {
@@ -113,7 +125,7 @@ export function createAppealsService(deps: {
   }
 
   const pageAnswer = async (viewer: AuthUser, found: { rows: repo.AppealRow[]; total: number }, query: PageQuery) => ({
-    data: await Promise.all(found.rows.map((row) => toPublic(viewer, row))),
+    data: await toPublicMany(viewer, found.rows),
     page: { total: found.total, size: query.size, page: query.page },
   });
 
