@@ -112,6 +112,44 @@ const closesAt = (what: string, windowEnd: unknown) => {
   return date ? ` The ${what} window closes at ${date}.` : '';
 };
 
+/** What a review reminder and a moderation reminder say differently. */
+const REMINDER_WORDS = {
+  review: {
+    window: 'review',
+    done: 'proposals reviewed',
+    left: ['proposal is', 'proposals are'],
+    todo: 'review',
+    action: { label: 'Open your proposals', path: '/allocated-proposals' },
+    because: 'proposals left to review',
+  },
+  moderation: {
+    window: 'moderation',
+    done: 'reviews moderated',
+    left: ['review is', 'reviews are'],
+    todo: 'moderate',
+    action: { label: 'Open your allocated reviews', path: '/allocated-reviews' },
+    because: 'reviews left to moderate',
+  },
+} as const;
+
+/** A reminder before a window closes: what is done of the allocation, what is left, and when it closes. */
+function reminder(params: Record<string, unknown>, words: (typeof REMINDER_WORDS)[keyof typeof REMINDER_WORDS]): Body {
+  const event = textOf(params.event_name, 'the round');
+  const done = countOf(params.done);
+  const total = countOf(params.total);
+  const left = Math.max(total - done, 0);
+  const date = formatUtc(params.window_end) ?? 'soon';
+  return {
+    subject: `Reminder: ${done} of ${total} ${words.done} in ${event}`,
+    paragraphs: [
+      `The ${words.window} window of ${event} closes at ${date}.`,
+      `${done} of ${total} ${words.done}: ${plural(left, words.left[0], words.left[1])} left to ${words.todo} before the window closes.`,
+    ],
+    action: words.action,
+    because: `you have ${words.because} in ${event}`,
+  };
+}
+
 const bodies: Record<NotificationKind, (params: Record<string, unknown>) => Body> = {
   review_allocation: (params) => {
     const event = textOf(params.event_name, 'the round');
@@ -137,38 +175,8 @@ const bodies: Record<NotificationKind, (params: Record<string, unknown>) => Body
       because: `you are a moderator in ${event}`,
     };
   },
-  review_reminder: (params) => {
-    const event = textOf(params.event_name, 'the round');
-    const done = countOf(params.done);
-    const total = countOf(params.total);
-    const left = Math.max(total - done, 0);
-    const date = formatUtc(params.window_end) ?? 'soon';
-    return {
-      subject: `Reminder: ${done} of ${total} proposals reviewed in ${event}`,
-      paragraphs: [
-        `The review window of ${event} closes at ${date}.`,
-        `${done} of ${total} proposals reviewed: ${plural(left, 'proposal is', 'proposals are')} left to review before the window closes.`,
-      ],
-      action: { label: 'Open your proposals', path: '/allocated-proposals' },
-      because: `you have proposals left to review in ${event}`,
-    };
-  },
-  moderation_reminder: (params) => {
-    const event = textOf(params.event_name, 'the round');
-    const done = countOf(params.done);
-    const total = countOf(params.total);
-    const left = Math.max(total - done, 0);
-    const date = formatUtc(params.window_end) ?? 'soon';
-    return {
-      subject: `Reminder: ${done} of ${total} reviews moderated in ${event}`,
-      paragraphs: [
-        `The moderation window of ${event} closes at ${date}.`,
-        `${done} of ${total} reviews moderated: ${plural(left, 'review is', 'reviews are')} left to moderate before the window closes.`,
-      ],
-      action: { label: 'Open your allocated reviews', path: '/allocated-reviews' },
-      because: `you have reviews left to moderate in ${event}`,
-    };
-  },
+  review_reminder: (params) => reminder(params, REMINDER_WORDS.review),
+  moderation_reminder: (params) => reminder(params, REMINDER_WORDS.moderation),
   review_outcomes: (params) => {
     const event = textOf(params.event_name, 'the round');
     const submitted = countOf(params.submitted);
