@@ -17,7 +17,7 @@ import { upsertConfig } from '../apps/server/src/db/config-records';
 import { authoredObjectives } from '../apps/server/src/db/rules';
 import * as coverage from '../apps/server/src/modules/moderations/coverage.repository';
 import { createCoverageService } from '../apps/server/src/modules/moderations/coverage.service';
-import { allocationModerators } from '../apps/server/src/modules/moderations/moderation-allocation.repository';
+import { allocationModerators } from '../apps/server/src/db/rules';
 import { createEventsService } from '../apps/server/src/modules/events/events.service';
 import { createRunsService } from '../apps/server/src/modules/runs/runs.service';
 import { benchDatabase, round } from './lib/database';

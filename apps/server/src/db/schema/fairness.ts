@@ -73,7 +73,10 @@ export const moderationTopUps = pgTable(
     runAuditId: integer('run_audit_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('moderation_top_ups_event_idx').on(table.eventId), uniqueIndex('moderation_top_ups_allocation_key').on(table.allocationId)],
+  (table) => [
+    index('moderation_top_ups_event_idx').on(table.eventId),
+    uniqueIndex('moderation_top_ups_allocation_key').on(table.allocationId),
+  ],
 );
 
 export type AppealStatus = 'open' | 'allocated' | 'upheld' | 'rejected' | 'closed';

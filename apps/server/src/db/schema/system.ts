@@ -44,7 +44,9 @@ export const outbox = pgTable(
   },
   (table) => [
     index('outbox_recipient_idx').on(table.recipient),
-    index('outbox_due_idx').on(table.nextAttemptAt, table.id).where(sql`status in ('queued', 'sending')`),
+    index('outbox_due_idx')
+      .on(table.nextAttemptAt, table.id)
+      .where(sql`status in ('queued', 'sending')`),
     index('outbox_kind_status_idx').on(table.kind, table.status),
     uniqueIndex('outbox_dedupe_key').on(table.dedupeKey),
   ],

@@ -2,6 +2,8 @@ import { MAIL_STATUSES, type MailQueueKind, type MailQueueOverview, type RetryFa
 import type { Db } from '../../db/client';
 import { notFound } from '../../errors';
 import { recordAudit } from '../system/audit.service';
+/** Other modules register how their bulk mails render through this service (issue 27). */
+export { registerMailTemplate } from './mail-templates';
 import { countMailsByKindAndStatus, latestFailedMails, oldestQueuedAge, requeueFailedMails } from './mail-queue.repository';
 
 /** Failures the admin's queue view lists. */

@@ -7,7 +7,7 @@ import {
 } from '@cr/contract/notifications';
 import { mergeReviewsConfig, type ReviewsConfigValue } from '@cr/contract/events';
 import type { Mailer } from '../../adapters/mail';
-import { registerMailTemplate } from '../mail/mail-templates';
+import { registerMailTemplate } from '../mail/mail-queue.service';
 import type { Db, DbOrTx } from '../../db/client';
 import { findConfig } from '../../db/config-records';
 import { badRequest } from '../../errors';
