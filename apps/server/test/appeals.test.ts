@@ -1,9 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AppealPublic, AppealState } from '@cr/contract/appeals';
-import type { UserInfo } from '@cr/contract/users';
+import { AccountStatus, type UserInfo } from '@cr/contract/users';
 import { appealAllocations, appeals, auditLog, moderationAllocations, moderations, reviews } from '../src/db/schema/index';
 import { appealWindow } from '../src/modules/appeals/appeals.service';
+import { shareRunLock } from '../src/modules/runs/runs.service';
 import { API, databaseKinds, useTestApp } from './build-test-app';
 import type { TestUser } from './fixtures';
 import type { TestEvent, TestProposal, TestReviewer } from './world-fixtures';
@@ -25,6 +26,8 @@ describe.each(databaseKinds)('appeals on %s', (kind) => {
   let fresh: TestReviewer[];
   let conflicted: TestReviewer;
   let outsider: TestUser;
+  let newcomer: TestReviewer;
+  let banned: TestReviewer | undefined;
   /** reviewer's reviews: 0, 1 excluded by moderation, 2, 3 included; other's reviews 4, 5 excluded. */
   const review: number[] = [];
   const appealOf: Record<number, AppealPublic> = {};
@@ -142,7 +145,7 @@ describe.each(databaseKinds)('appeals on %s', (kind) => {
   it('an appeal is made once: 201 with status open and the ranking before, audited; the second is refused (409)', async () => {
     const first = await appeal(reviewer, review[0]!, `${'a'.repeat(200)}   `);
     expect(first.statusCode, first.body).toBe(201);
-    expect(first.json()).toMatchObject({ status: 'open', ranking_before: 2, ranking: 2, review_id: review[0], decisions_needed: 0 });
+    expect(first.json()).toMatchObject({ status: 'open', ranking_before: 2, ranking: 2, review_id: review[0], decisions_needed: 3 });
     appealOf[0] = first.json();
     const again = await appeal(reviewer, review[0]!);
     expect(again.statusCode).toBe(409);
@@ -200,10 +203,19 @@ describe.each(databaseKinds)('appeals on %s', (kind) => {
     expect(entry!.after).toMatchObject({ params: { event_id: event.id, appeal_seed: 7, dry_run: false }, stats: { tot: 8 } });
     expect((await call('GET', `appeals/${appealOf[1]!.row_id}/`, reviewer)).json().status).toBe('allocated');
 
+    // A rerun takes only the short appeal: its one missing moderator, for whom no one is eligible yet.
     const rerun = await allocate(false);
-    expect(rerun.json()).toMatchObject({ open_appeals: 0, tot: 0 });
+    expect(rerun.json()).toMatchObject({ open_appeals: 1, unallocated_appeals: 1, tot: 0 });
     expect(await ctx.db.select().from(appealAllocations)).toHaveLength(8);
     expect(await auditActions('appeals.allocate')).toHaveLength(2);
+    // A moderator who joins later tops it up to N, and nothing else is allocated again.
+    newcomer = await ctx.newModerator(event);
+    const topUp = await allocate(false);
+    expect(topUp.json()).toMatchObject({ open_appeals: 1, allocated_appeals: 1, short_appeals: 0, tot: 1 });
+    const after = await ctx.db.select().from(appealAllocations).where(eq(appealAllocations.appealId, appealOf[0]!.row_id));
+    expect(after.map((row) => row.subscriptionId)).toContain(newcomer.subscription.row_id);
+    expect(after).toHaveLength(3);
+    expect((await allocate(false)).json()).toMatchObject({ open_appeals: 0, tot: 0 });
   });
 
   it('decisions: only an allocated moderator, with the reasons of §5; each is audited and editable until decided', async () => {
@@ -240,9 +252,9 @@ describe.each(databaseKinds)('appeals on %s', (kind) => {
     const id = appealOf[0]!.row_id;
     const [a, b] = [fresh[1]!, fresh[2]!];
     expect((await decide(a, id, upheld)).json().status).toBe('allocated');
-    // N = 2 here (only two were eligible): one uphold is no majority, and a 1–1 tie would reject; two uphold.
+    // N = 3 (the setting when it was made): one uphold is no majority; two of three uphold.
     const decided = await decide(b, id, upheld);
-    expect(decided.json()).toMatchObject({ status: 'upheld', ranking: 1, ranking_before: 2, upholds: 2, decisions_needed: 2 });
+    expect(decided.json()).toMatchObject({ status: 'upheld', ranking: 1, ranking_before: 2, upholds: 2, decisions_needed: 3 });
     expect(await rankingOf(review[0]!)).toBe(1);
     const after = (await call('GET', 'users/me/', reviewer)).json() as UserInfo;
     expect(after.extra.historic_stats.reviews).toMatchObject({ submitted: 4, valid: 3, approval_rate: 0.75 });
@@ -259,12 +271,29 @@ describe.each(databaseKinds)('appeals on %s', (kind) => {
     expect(mine.data.map((row: AppealPublic) => row.status).sort()).toEqual(['allocated', 'upheld']);
   });
 
-  it('a majority rejects: the ranking stays', async () => {
+  it('a banned moderator’s decision stops counting and a rerun replaces them; then a majority rejects: the ranking stays', async () => {
     const id = appealOf[4]!.row_id;
     const rows = await ctx.db.select().from(appealAllocations).where(eq(appealAllocations.appealId, id));
     const deciders = [...fresh, conflicted].filter((m) => rows.some((row) => row.subscriptionId === m.subscription.row_id));
-    await decide(deciders[0]!, id, rejected);
-    const decided = await decide(deciders[1]!, id, rejected);
+    expect((await decide(deciders[0]!, id, rejected)).json()).toMatchObject({ rejects: 1, decisions_needed: 3 });
+    banned = deciders[0]!;
+    await ctx.setStatus(banned.id, AccountStatus.banned);
+    expect((await call('GET', `appeals/${id}/`, event.admin)).json()).toMatchObject({ status: 'allocated', rejects: 0 });
+    // One more reject is still no majority of 3: the banned moderator's does not count.
+    expect((await decide(deciders[1]!, id, rejected)).json()).toMatchObject({ status: 'allocated', rejects: 1 });
+    // Every undecided appeal the banned moderator was allocated to (this one, maybe appeal 1) gets one replacement.
+    const all = await ctx.db.select().from(appealAllocations);
+    const undecided = [appealOf[1]!.row_id, id].filter((appealId) =>
+      all.some((row) => row.appealId === appealId && row.subscriptionId === banned!.subscription.row_id),
+    );
+    const rerun = await allocate(false);
+    expect(rerun.json()).toMatchObject({ open_appeals: undecided.length, allocated_appeals: undecided.length, tot: undecided.length });
+    const now = await ctx.db.select().from(appealAllocations).where(eq(appealAllocations.appealId, id));
+    expect(now).toHaveLength(4);
+    const added = now.find((row) => !rows.some((before) => before.id === row.id))!;
+    const replacement = [...fresh, conflicted, newcomer].find((m) => m.subscription.row_id === added.subscriptionId)!;
+    expect(replacement).not.toBe(banned);
+    const decided = await decide(replacement, id, rejected);
     expect(decided.json()).toMatchObject({ status: 'rejected', ranking: 2, rejects: 2 });
     expect(await rankingOf(review[4]!)).toBe(2);
   });
@@ -286,8 +315,10 @@ describe.each(databaseKinds)('appeals on %s', (kind) => {
     const [closed] = await auditActions('appeals.close');
     expect(closed!.after).toMatchObject({ closed_appeals: [appealOf[1]!.row_id] });
     expect((await stateOf(reviewer, review[1]!)).window).toBe('scores_ran');
-    const [allocation] = await ctx.db.select().from(appealAllocations).where(eq(appealAllocations.appealId, appealOf[1]!.row_id));
-    const decider = [...fresh, conflicted].find((m) => m.subscription.row_id === allocation!.subscriptionId)!;
+    const allocated = await ctx.db.select().from(appealAllocations).where(eq(appealAllocations.appealId, appealOf[1]!.row_id));
+    const decider = [...fresh, conflicted].find(
+      (m) => m !== banned && allocated.some((row) => row.subscriptionId === m.subscription.row_id),
+    )!;
     const late = await decide(decider, appealOf[1]!.row_id, upheld);
     expect(late.statusCode).toBe(409);
     expect(late.json().message).toBe('Proposal scores have been generated for this event: appeals are closed.');
@@ -311,5 +342,42 @@ describe('the appeal window (pure)', () => {
     expect(appealWindow({ ...base, ranking: 1 }).window).toBe('not_excluded');
     expect(appealWindow({ ...base, config: { ...config, appeals_enabled: false } })).toEqual({ window: 'disabled', endsAt: null });
     expect(appealWindow({ ...base, outcomesAt: undefined }).window).toBe('not_open_yet');
+  });
+});
+
+// Issue 28: an appeal write holds the event's run lock shared; an admin run started meanwhile waits for it (it
+// used to share-lock the run flags, and a run then failed with 409 "another run in progress").
+describe.runIf(databaseKinds.includes('postgres'))('appeal writes and admin runs on postgres', () => {
+  const ctx = useTestApp('postgres');
+
+  it('an admin run started during an appeal write waits for it and succeeds', async () => {
+    const event = await ctx.newEvent();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const writer = ctx.db.transaction(async (tx) => {
+      await shareRunLock(tx, event.id);
+      locked();
+      await held;
+    });
+    await isLocked;
+    const run = ctx.app.inject({
+      method: 'POST',
+      url: `${API}/appeals/generate-allocations`,
+      headers: event.admin.auth,
+      payload: { allocation_params: { event_id: event.id, appeal_seed: 1, dry_run: false } },
+    });
+    // The run is waiting on the lock (not answered with 409).
+    for (;;) {
+      const result = await ctx.db.execute(sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`);
+      const rows = (result as unknown as { rows: { n: number }[] }).rows;
+      if (rows[0]!.n > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    release();
+    await writer;
+    const answer = await run;
+    expect(answer.statusCode, answer.body).toBe(200);
   });
 });

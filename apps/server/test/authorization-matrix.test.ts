@@ -191,10 +191,11 @@ const matrix: Record<string, Entry> = {
     request: (world) => ({ method: 'GET', url: `/proposal-reviews/${world.reviewId}/` }),
     expect: { ...everyone(404), lv0: 200, lv2: 200, admin: 200 },
   },
-  // Issue 28 item 3: a review's versions, to its author and admins only.
+  // Issue 28 item 3: a review's versions, to its author and admins only; one who may see the review is refused,
+  // anyone else learns nothing of it.
   'GET /proposal-reviews/:id/versions/': {
     request: (world) => ({ method: 'GET', url: `/proposal-reviews/${world.reviewId}/versions/` }),
-    expect: signedIn(403, { lv0: 200, admin: 200 }),
+    expect: signedIn(404, { lv0: 200, lv2: 403, admin: 200 }),
   },
   // Only an active LV0/LV1 reviewer of the proposal's event may review it.
   'POST /proposal-reviews/': {
@@ -288,6 +289,11 @@ const matrix: Record<string, Entry> = {
   'GET /moderations/by-review/:review_id/': {
     request: (world) => ({ method: 'GET', url: `/moderations/by-review/${world.reviewId}/` }),
     expect: { ...everyone(404), lv0: 200, lv2: 200, admin: 200 },
+  },
+  // Issue 28 item 3: the versions of the review's moderations; whoever may see the review gets theirs (admins all).
+  'GET /moderations/by-review/:review_id/versions/': {
+    request: (world) => ({ method: 'GET', url: `/moderations/by-review/${world.reviewId}/versions/` }),
+    expect: signedIn(404, { lv0: 200, lv2: 200, admin: 200 }),
   },
   'PUT /moderations/:id/': { request: send('PUT', (world) => `/moderations/${world.moderationId}/`), expect: signedInWrite(422) },
   // Others learn nothing (404); the author is refused while moderation is closed, an admin because it is not theirs.

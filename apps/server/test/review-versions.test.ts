@@ -1,6 +1,6 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ReviewVersions } from '@cr/contract/history';
+import type { ModerationVersionsOfReview, ReviewVersions } from '@cr/contract/history';
 import { normalizeCatalystId } from '@cr/contract/rules';
 import { moderationAllocations, moderationVersions, reviewVersions } from '../src/db/schema/index';
 import { DEMO_PAST_EVENT, seedDemo } from '../src/demo';
@@ -124,6 +124,17 @@ describe.each(databaseKinds)('issue 28 item 3: review and moderation versions on
       ]);
     });
 
+    it('answers 404 to whoever may not see the review (as for one that never existed)', async () => {
+      const hidden = await ctx.newEvent({ config: { review_submission_enabled: true, review_visibility_enabled: false } });
+      const author = await ctx.newReviewer(hidden);
+      const stranger = await ctx.newReviewer(hidden);
+      const reviewId = (await ctx.newReview(author, await ctx.newProposal(hidden))).row_id;
+      expect((await versionsOf(author, reviewId)).statusCode).toBe(200);
+      const refused = await versionsOf(stranger, reviewId);
+      expect(refused.statusCode).toBe(404);
+      expect(refused.json()).toEqual((await versionsOf(stranger, 2_000_000_000)).json());
+    });
+
     it('answers 403 to other reviewers and moderators, 401 anonymous, 404 for a review that never existed, 422 for a bad id', async () => {
       expect((await versionsOf(w.other, w.reviewId)).statusCode).toBe(403);
       expect((await versionsOf(moderator, w.reviewId)).statusCode).toBe(403);
@@ -141,7 +152,8 @@ describe.each(databaseKinds)('issue 28 item 3: review and moderation versions on
       expect(body.deleted).toBe(true);
       expect(body.versions.map((version) => version.action)).toEqual(['create', 'delete']);
       expect(body.versions[1]!.content).toEqual(reviewFields());
-      expect((await versionsOf(x.author, x.reviewId)).statusCode).toBe(403);
+      // Its author learns nothing more of it than of a review that never existed.
+      expect((await versionsOf(x.author, x.reviewId)).statusCode).toBe(404);
       expect((await call('GET', `proposal-reviews/${x.reviewId}/`, admin)).statusCode).toBe(404);
     });
   });
@@ -190,6 +202,45 @@ describe.each(databaseKinds)('issue 28 item 3: review and moderation versions on
       });
       expect(rows[1]!.content).toMatchObject({ classification: 0, predefined_reason: 'profanity' });
       expect(rows[2]!.content).toEqual(rows[1]!.content);
+    });
+
+    it('the versions of a review’s moderations: admins read all (a deleted one too), a moderator their own, others none', async () => {
+      const w = await moderationWorld();
+      const second = await ctx.newModerator(w.event);
+      await ctx.db
+        .insert(moderationAllocations)
+        .values({ eventId: w.event.id, reviewId: w.reviewId, subscriptionId: second.subscription.row_id });
+      const id = (await call('POST', 'moderations/', w.moderator, { new_moderation: moderation(w.reviewId) })).json().row_id as number;
+      const excluded = { classification: 0, predefined_reason: 'profanity', rationale: 'The notes use abusive words.' };
+      expect((await call('PUT', `moderations/${id}/`, w.moderator, { record_update: moderation(w.reviewId, excluded) })).statusCode).toBe(
+        200,
+      );
+      const gone = (await call('POST', 'moderations/', second, { new_moderation: moderation(w.reviewId) })).json().row_id as number;
+      expect((await call('DELETE', `moderations/${gone}/`, second)).statusCode).toBe(200);
+      const read = (user: Auth, reviewId = w.reviewId) => call('GET', `moderations/by-review/${reviewId}/versions/`, user);
+
+      const all = json<ModerationVersionsOfReview>(await read(admin));
+      expect(all.moderations.map((item) => [item.moderation_id, item.deleted, item.versions.map((v) => v.action)])).toEqual([
+        [id, false, ['create', 'edit']],
+        [gone, true, ['create', 'delete']],
+      ]);
+      expect(all.moderations[0]!.moderator).toBe(w.moderator.anonymousId);
+      expect(all.moderations[0]!.versions[0]!.actor).toBe(normalizeCatalystId(w.moderator.catalystId).id);
+      expect(all.moderations[0]!.versions[1]!.content).toEqual({ ...excluded, custom_rationale: null, classification: 0 });
+
+      const own = json<ModerationVersionsOfReview>(await read(w.moderator));
+      expect(own.moderations.map((item) => item.moderation_id)).toEqual([id]);
+      expect(own.moderations[0]!.versions[0]!.actor).toBe(w.moderator.anonymousId);
+      expect((await read(w.moderator)).body).not.toContain(normalizeCatalystId(w.moderator.catalystId).id);
+      // The second moderator's moderation is gone: nothing for them; the review's author and others see none.
+      expect(json<ModerationVersionsOfReview>(await read(second)).moderations).toEqual([]);
+      expect(json<ModerationVersionsOfReview>(await read(w.author)).moderations).toEqual([]);
+      expect((await read(null)).statusCode).toBe(401);
+      expect((await read(admin, 2_000_000_000)).statusCode).toBe(404);
+      // A deleted review's moderation versions stay readable by admins.
+      expect((await call('DELETE', `proposal-reviews/${w.reviewId}/`, w.author)).statusCode).toBe(200);
+      expect(json<ModerationVersionsOfReview>(await read(admin)).moderations.map((item) => item.deleted)).toEqual([true, true]);
+      expect((await read(w.moderator)).statusCode).toBe(404);
     });
 
     it('a review’s delete keeps a delete version of each moderation it takes with it', async () => {

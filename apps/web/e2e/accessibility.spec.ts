@@ -1,4 +1,4 @@
-import { test } from '@playwright/test';
+import { test } from './fixtures';
 import { demo, expectAccessible, login } from './support';
 
 test.describe('accessibility (axe-core: no serious or critical violation)', () => {

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { catalystIdField, expectToast, loginThroughForm, logoutThroughMenu, mailedLink, passwordField, uniqueIdentity } from './support';
 
 test.describe('a new user registers, activates, logs in and out', () => {

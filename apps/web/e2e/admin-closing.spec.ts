@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test, type APIRequestContext, type Download, type Locator, type Page, type Request } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Download, type Locator, type Page, type Request } from './fixtures';
 import { acceptModeration, newEvent, newReviewer, sampleRound, tokenOf, writeReview } from './rounds';
 import { activeUser, adminHeaders, demo, expectAccessible, expectToast, login } from './support';
 

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './fixtures';
 import { allocateModeration, moderate, newModerator, newReviewer, sampleRound, writeReview } from './rounds';
 import { adminHeaders, demo, expectAccessible, expectToast, login } from './support';
 
@@ -37,8 +37,7 @@ test.describe('moderation coverage (issue 28 item 1)', () => {
     request,
   }) => {
     const event = await roundWithGaps(request);
-    await login(page, demo.admin);
-    await page.goto(`/admin/${event.id}?section=moderationAllocation`);
+    await login(page, demo.admin, { to: `/admin/${event.id}?section=moderationAllocation` });
     await expect(page.getByRole('heading', { name: 'Moderation coverage' })).toBeVisible();
 
     // The figures, counted from the planted round.

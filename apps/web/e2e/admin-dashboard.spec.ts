@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './fixtures';
 import { newReviewer, sampleRound, writeReview } from './rounds';
 import { adminHeaders, demo, expectAccessible, login } from './support';
 
@@ -65,8 +65,7 @@ test.describe('the round’s dashboard (issue 15 item 5)', () => {
     request,
   }) => {
     const round = await closedRound(request);
-    await login(page, demo.admin);
-    await page.goto(`/admin/${round.row_id}`);
+    await login(page, demo.admin, { to: `/admin/${round.row_id}` });
     const menu = page.getByRole('navigation', { name: 'Event configuration sections' });
     await expect(menu.getByRole('button', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
     await expect(page.getByRole('heading', { level: 2, name: 'Overview' })).toBeVisible();

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { outboxToken } from '../playwright.config';
 import { adminHeaders, demo, expectAccessible, expectToast, login, registerThroughApi, uniqueIdentity } from './support';
 
@@ -18,8 +18,7 @@ test.describe('the admin mail queue (issue 27)', () => {
     // The server's worker sends the activation mail at once; the sink refuses it for good.
     await expect.poll(outboxStatus, { timeout: 20_000 }).toBe('failed');
 
-    await login(page, demo.admin);
-    await page.goto('/admin/events');
+    await login(page, demo.admin, { to: '/admin/events' });
     await page.getByRole('tab', { name: 'Mail queue' }).click();
     await expect(page).toHaveURL(/\/admin\/mail$/);
     await expect(page.getByRole('heading', { name: 'Mail queue' })).toBeVisible();

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './fixtures';
 import { acceptModeration, newReviewer, sampleRound, writeReview } from './rounds';
 import { adminHeaders, demo, expectAccessible, expectToast, login } from './support';
 
@@ -39,8 +39,7 @@ async function roundInModeration(request: APIRequestContext) {
 }
 
 async function openSection(page: Page, eventId: number) {
-  await login(page, demo.admin);
-  await page.goto(`/admin/${eventId}?section=moderationAllocation`);
+  await login(page, demo.admin, { to: `/admin/${eventId}?section=moderationAllocation` });
   await expect(page.getByRole('heading', { name: 'Moderation Allocation' })).toBeVisible();
 }
 

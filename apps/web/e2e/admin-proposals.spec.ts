@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Locator, type Page, type Request } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page, type Request } from './fixtures';
 import { activeUser, adminHeaders, demo, expectAccessible, expectToast, login } from './support';
 
 /**

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { demo, expectAccessible, expectToast, login, presentReviewOpenStage, registerThroughApi } from './support';
 
 const stageBadge = (page: Page) => page.getByTestId('stage-badge');
@@ -9,8 +9,7 @@ test.describe('the admin area (issue 3)', () => {
     const name = `E2E fund ${Date.now().toString(36)}`;
     // This page sees the demo's moderation round closed, so that the badge reads the demo's review stage before.
     await presentReviewOpenStage(page, request);
-    await login(page, demo.admin);
-    await page.goto('/admin/events');
+    await login(page, demo.admin, { to: '/admin/events' });
     await expect(page.getByRole('columnheader', { name: 'description' })).toBeVisible();
     for (const column of ['id', 'name', 'start', 'end', 'active'])
       await expect(page.getByRole('columnheader', { name: column, exact: true })).toBeVisible();
@@ -109,8 +108,7 @@ test.describe('the admin area (issue 3)', () => {
 
   // B-027
   test('a second event with a used name is refused with the server message', async ({ page }) => {
-    await login(page, demo.admin);
-    await page.goto('/admin/events');
+    await login(page, demo.admin, { to: '/admin/events' });
     await page.getByRole('button', { name: 'New fund' }).click();
     const modal = page.getByRole('dialog', { name: 'New event' });
     await modal.getByRole('textbox', { name: /^Name/ }).fill('fund 15 (DEMO)');
@@ -122,8 +120,7 @@ test.describe('the admin area (issue 3)', () => {
 
   // B-053, B-054, B-055, B-056
   test('review levels show both qualifiers and refuse values out of range', async ({ page }) => {
-    await login(page, demo.admin);
-    await page.goto('/admin/events');
+    await login(page, demo.admin, { to: '/admin/events' });
     await page.getByRole('link', { name: 'Configure Fund 15 (demo)' }).click();
     await page.getByRole('navigation', { name: 'Event configuration sections' }).getByRole('button', { name: 'Review Levels' }).click();
     const lv1 = page.getByRole('group', { name: 'Level 1 (LV1)' });
@@ -144,8 +141,7 @@ test.describe('the admin area (issue 3)', () => {
   // B-015, B-016, B-037, B-038, B-039, B-041, B-043, B-044, B-042
   test('an admin publishes a status message; an anonymous visitor sees it and its HTML cannot run script', async ({ page, browser }) => {
     const marker = `Maintenance ${Date.now().toString(36)}`;
-    await login(page, demo.admin);
-    await page.goto('/admin/status');
+    await login(page, demo.admin, { to: '/admin/status' });
     await page.getByRole('button', { name: 'Add a message' }).click();
     const form = page.getByTestId('status-message-form').last();
     await form
@@ -260,8 +256,7 @@ test.describe('the admin area (issue 3)', () => {
 
   // B-019
   test('a logged-in non-admin opening /admin sees the admin-only message', async ({ page }) => {
-    await login(page, demo.reviewer);
-    await page.goto('/admin/events');
+    await login(page, demo.reviewer, { to: '/admin/events' });
     await expect(page.getByText('This section is only accessible to admins.')).toBeVisible();
   });
 });

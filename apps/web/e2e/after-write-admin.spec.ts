@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './fixtures';
 import { acceptModeration, newEvent, newReviewer, sampleRound, tokenOf, writeReview } from './rounds';
 import { activeUser, adminHeaders, demo, expectToast, login } from './support';
 
@@ -18,8 +18,7 @@ const sections = (page: Page) => page.getByRole('navigation', { name: 'Event con
 const toSection = (page: Page, name: string) => sections(page).getByRole('button', { name, exact: true }).click();
 
 async function openOverview(page: Page, eventId: number) {
-  await login(page, demo.admin);
-  await page.goto(`/admin/${eventId}`);
+  await login(page, demo.admin, { to: `/admin/${eventId}` });
   await expect(page.getByRole('heading', { level: 2, name: 'Overview' })).toBeVisible();
 }
 
@@ -254,8 +253,7 @@ test.describe('an admin’s writes show at once on the Overview and the profiles
     test('review outcomes count in the reviewer’s historic stats on the admin’s view of their profile', async ({ page, request }) => {
       const { name, reviewer } = await round(request);
       const { catalystId } = reviewer;
-      await login(page, demo.admin);
-      await page.goto(`/admin/users/${encodeURIComponent(catalystId)}`);
+      await login(page, demo.admin, { to: `/admin/users/${encodeURIComponent(catalystId)}` });
       const historic = page.getByRole('region', { name: 'Historic stats' });
       await expect(historic.getByTestId('stat-submitted')).toHaveText('0');
 

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './fixtures';
 import { acceptModeration, newReviewer, sampleRound, tokenOf, writeReview } from './rounds';
 import { activeUser, adminHeaders, expectToast, login } from './support';
 import { API, expectReviewToast, freshReviewer, noteField, ownReview, rate, submitValidReview, validReview } from './review-helpers';
@@ -63,8 +63,7 @@ test.describe('a reviewer’s and a moderator’s writes show at once on the scr
   test('a saved review counts in the profile’s current event stats', async ({ page, request }) => {
     const reviewer = await freshReviewer(request);
     const proposal = reviewer.proposals[5]!;
-    await login(page, reviewer.user.catalystId, reviewer.user.password);
-    await page.goto(`/proposal/${proposal.row_id}`);
+    await login(page, reviewer.user.catalystId, { password: reviewer.user.password, to: `/proposal/${proposal.row_id}` });
     await expect(ownReview(page)).toBeVisible();
     await goTo(page, 'Profile');
     await expect(submittedNow(page)).toHaveText('0');
@@ -80,8 +79,7 @@ test.describe('a reviewer’s and a moderator’s writes show at once on the scr
     const reviewer = await freshReviewer(request);
     const proposal = reviewer.proposals[6]!;
     await submitValidReview(request, reviewer, proposal.row_id);
-    await login(page, reviewer.user.catalystId, reviewer.user.password);
-    await page.goto(`/proposal/${proposal.row_id}`);
+    await login(page, reviewer.user.catalystId, { password: reviewer.user.password, to: `/proposal/${proposal.row_id}` });
     await expect(ownReview(page).getByTestId('own-review-view')).toBeVisible();
     await goTo(page, 'Profile');
     await expect(submittedNow(page)).toHaveText('1');
@@ -106,8 +104,7 @@ test.describe('a reviewer’s and a moderator’s writes show at once on the scr
       await page.getByRole('checkbox', { name: 'My reviews' }).click();
       await expect(page.getByRole('checkbox', { name: 'My reviews' })).toBeChecked();
     };
-    await login(page, reviewer.user.catalystId, reviewer.user.password);
-    await page.goto(`/proposal/${proposal.row_id}`);
+    await login(page, reviewer.user.catalystId, { password: reviewer.user.password, to: `/proposal/${proposal.row_id}` });
     await expect(ownReview(page)).toBeVisible();
     await myReviews();
     await expect(list).toContainText('No items found.');
@@ -171,8 +168,7 @@ test.describe('a reviewer’s and a moderator’s writes show at once on the scr
     // F-002, F-004, F-030, F-033: a moderation shows on the moderator's allocated list.
     test('a saved moderation shows on the moderator’s allocated list', async ({ page, request }) => {
       const { moderator, reviewId } = await moderatorOf(request);
-      await login(page, moderator.catalystId, moderator.password);
-      await page.goto('/allocated-reviews');
+      await login(page, moderator.catalystId, { password: moderator.password, to: '/allocated-reviews' });
       const list = page.getByRole('table', { name: 'Allocated reviews' });
       const row = list.getByRole('row').filter({ has: page.getByRole('link', { name: `Open review ${reviewId}` }) });
       await expect(row).toContainText('pending moderation');

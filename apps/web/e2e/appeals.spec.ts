@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext } from './fixtures';
 import { allocateModeration, moderate, newModerator, newReviewer, sampleRound, writeReview } from './rounds';
 import { adminHeaders, demo, expectAccessible, expectToast, login } from './support';
 
@@ -69,8 +69,7 @@ async function decide(request: APIRequestContext, auth: Headers, appealId: numbe
 
 test('a reviewer appeals an excluded review, then sees it upheld on the review and on their profile', async ({ page, request }) => {
   const { headers, round, reviewer, excluded, fresh } = await appealRound(request, 'appeal-reviewer');
-  await login(page, reviewer.user.catalystId, reviewer.user.password);
-  await page.goto(`/review/${excluded}`);
+  await login(page, reviewer.user.catalystId, { password: reviewer.user.password, to: `/review/${excluded}` });
   const panel = page.getByRole('region', { name: 'Appeal' });
   await expect(panel).toContainText('the appeal window closes earlier if proposal scores are generated');
   const field = panel.getByRole('textbox', { name: /Why should this review be included/ });
@@ -113,8 +112,7 @@ test('a fresh moderator reads an appeal allocated to them and decides it', async
   await decide(request, fresh[1]!.auth, appealId, 0);
 
   const third = fresh[2]!.user;
-  await login(page, third.catalystId, third.password);
-  await page.goto('/appeals');
+  await login(page, third.catalystId, { password: third.password, to: '/appeals' });
   const list = page.getByRole('table', { name: 'Appeals allocated to you' });
   await expect(list.getByRole('row').filter({ hasText: round.proposals[0]!.title })).toContainText('Being decided');
   await expectAccessible(page);
@@ -146,8 +144,7 @@ test('an admin sets the appeals up under Review Outcomes, sees the open appeal a
   const { round, reviewer, excluded } = await appealRound(request, 'appeal-admin');
   const made = await request.post(`${API}/appeals/`, { headers: reviewer.auth, data: { new_appeal: { review_id: excluded, rationale } } });
   expect(made.status(), await made.text()).toBe(201);
-  await login(page, demo.admin);
-  await page.goto(`/admin/${round.row_id}?section=outcomes`);
+  await login(page, demo.admin, { to: `/admin/${round.row_id}?section=outcomes` });
   await expect(page.getByRole('heading', { name: 'Review Outcomes', level: 2 })).toBeVisible();
 
   const settings = page.getByRole('form', { name: 'Appeals', exact: true });

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './fixtures';
 import { typeDebounced } from './debounce';
 import { newEvent } from './rounds';
 import { adminHeaders, demo, expectToast, login } from './support';
@@ -152,8 +152,7 @@ test.describe('the routes of spec §2.1', () => {
 
   // A-026
   test("A-026: /admin/users/{catalystId} opens the admin view of that user's profile", async ({ page }) => {
-    await login(page, demo.admin);
-    await page.goto(`/admin/users/${encodeURIComponent('id.catalyst://cardano/demo-reviewer')}`);
+    await login(page, demo.admin, { to: `/admin/users/${encodeURIComponent('id.catalyst://cardano/demo-reviewer')}` });
     await expect(page.getByRole('heading', { name: 'id.catalyst://cardano/demo-reviewer' })).toBeVisible();
     await expect(page.getByRole('region', { name: 'Personal info' })).toContainText('reviewer@demo.local');
   });
@@ -191,8 +190,7 @@ test.describe('form messages (spec §5)', () => {
   // A-132
   test("A-132: a non-numeric value in a number field shows '{field} must be a number.'", async ({ page, request }) => {
     const eventId = await demoRoundId(request);
-    await login(page, demo.admin);
-    await page.goto(`/admin/${eventId}`);
+    await login(page, demo.admin, { to: `/admin/${eventId}` });
     await page.getByRole('navigation', { name: 'Event configuration sections' }).getByRole('button', { name: 'Review Levels' }).click();
     const lv1 = page.getByRole('group', { name: 'Level 1 (LV1)' });
     const count = lv1.getByRole('textbox', { name: /^Minimum valid reviews/ });
@@ -214,8 +212,7 @@ test.describe('debounced filter inputs (spec §9)', () => {
       if (url.pathname === `${API}/admin/users` && url.searchParams.has('search')) searches.push(url.searchParams.get('search')!);
     });
     await page.clock.install();
-    await login(page, demo.admin);
-    await page.goto('/admin/users');
+    await login(page, demo.admin, { to: '/admin/users' });
     const rows = page.getByRole('table', { name: 'Users' }).locator('tbody tr');
     await expect(rows.first()).toBeVisible();
     const asked = page.waitForRequest((r) => new URL(r.url()).searchParams.get('search') === 'demo-reviewer');

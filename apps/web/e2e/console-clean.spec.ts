@@ -1,4 +1,4 @@
-import { expect, test, type ConsoleMessage, type Page } from '@playwright/test';
+import { expect, test, type ConsoleMessage, type Page } from './fixtures';
 import { demo, login, logoutThroughMenu } from './support';
 
 /**

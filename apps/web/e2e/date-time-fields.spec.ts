@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { newEvent } from './rounds';
 import { adminHeaders, demo, expectAccessible, expectToast, login } from './support';
 

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './fixtures';
 import { expectToast, login, mailedLink, uniqueIdentity } from './support';
 
 /** A fresh account (registered, not yet activated, so its e-mail is not verified) that is logged in on the page. */

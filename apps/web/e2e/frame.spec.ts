@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { demo, login } from './support';
 
 test.describe('the frame: footer, navigation, routes', () => {
@@ -41,8 +41,7 @@ test.describe('the frame: footer, navigation, routes', () => {
       if (request.url().includes('/api/')) calls.push({ url: request.url(), auth: request.headers().authorization });
     });
     await page.goto('/login');
-    await login(page, demo.reviewer);
-    await page.goto('/profile');
+    await login(page, demo.reviewer, { to: '/profile' });
     await expect(page.getByRole('heading', { name: 'Profile' })).toBeVisible();
     expect(calls.length).toBeGreaterThan(0);
     for (const call of calls) expect(new URL(call.url).pathname.startsWith('/api/reviews/')).toBe(true);

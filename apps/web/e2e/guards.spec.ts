@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { demo, expectToast, login, logoutThroughMenu, passwordField } from './support';
 
 test.describe('navigation guards of spec §2.2', () => {
@@ -12,8 +12,7 @@ test.describe('navigation guards of spec §2.2', () => {
 
   //
   test('a logged-in user opening /login or /reset-password is sent to /profile', async ({ page }) => {
-    await login(page, demo.reviewer);
-    await page.goto('/login');
+    await login(page, demo.reviewer, { to: '/login' });
     await expect(page).toHaveURL(/\/profile$/);
     await page.goto('/reset-password');
     await expect(page).toHaveURL(/\/profile$/);

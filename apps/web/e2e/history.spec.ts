@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext } from './fixtures';
 import { allocateModeration, moderate, newModerator, newReviewer, reviewNote, sampleRound, writeReview } from './rounds';
 import { adminHeaders, demo, expectAccessible, login } from './support';
 
@@ -36,10 +36,9 @@ async function editedReview(request: APIRequestContext) {
 test.describe('issue 28 item 3: a review’s versions', () => {
   test('an admin reads a review’s versions with the side-by-side diff of the changed note', async ({ page, request }) => {
     const { reviewer, reviewId } = await editedReview(request);
-    await login(page, demo.admin);
-    await page.goto(`/review/${reviewId}`);
+    await login(page, demo.admin, { to: `/review/${reviewId}` });
     await expect(page.getByTestId('review-edited')).toHaveText('edited 1 time');
-    const versions = page.getByRole('region', { name: 'Versions' });
+    const versions = page.getByRole('region', { name: 'Versions', exact: true });
     await expect(versions).toBeVisible();
     const table = versions.getByRole('table', { name: 'Versions of this review' });
     await expect(table.getByRole('row')).toHaveCount(3); // the header, the create and the edit
@@ -63,8 +62,7 @@ test.describe('issue 28 item 3: a review’s versions', () => {
 
   test('the author sees their review’s versions, themselves shown by their anonymous id', async ({ page, request }) => {
     const { reviewer, reviewId } = await editedReview(request);
-    await login(page, reviewer.user.catalystId, reviewer.user.password);
-    await page.goto(`/review/${reviewId}`);
+    await login(page, reviewer.user.catalystId, { password: reviewer.user.password, to: `/review/${reviewId}` });
     await expect(page.getByTestId('review-edited')).toHaveText('edited 1 time');
     const table = page.getByRole('table', { name: 'Versions of this review' });
     await expect(table.getByRole('row')).toHaveCount(3);
@@ -83,7 +81,7 @@ test.describe('issue 28 item 3: a review’s versions', () => {
     await round.configure({ review_visibility_enabled: true, reviewer_subscription_enabled: true, review_submission_enabled: true });
     await page.goto(`/review/${reviewId}`);
     await expect(page.getByTestId('review-edited')).toHaveText('edited 1 time');
-    await expect(page.getByRole('region', { name: 'Versions' })).toHaveCount(0);
+    await expect(page.getByRole('region', { name: 'Versions', exact: true })).toHaveCount(0);
   });
 });
 
@@ -109,10 +107,9 @@ test.describe('issue 28 item 3: what a visitor and a moderator see of a review�
 
     await page.goto(`/review/${edited[0]!.row_id}`);
     await expect(page.getByTestId('review-edited')).toHaveText('edited 1 time');
-    await expect(page.getByRole('region', { name: 'Versions' })).toHaveCount(0);
+    await expect(page.getByRole('region', { name: 'Versions', exact: true })).toHaveCount(0);
 
-    await login(page, demo.admin);
-    await page.goto(`/review/${edited[0]!.row_id}`);
+    await login(page, demo.admin, { to: `/review/${edited[0]!.row_id}` });
     const changes = page.getByRole('region', { name: 'Changes from version 1 to version 2' });
     await expect(changes.getByRole('group', { name: 'Version 2' }).locator('ins')).toContainText('milestones are credible');
     await expect(changes.getByRole('group', { name: 'Version 1' }).locator('del')).not.toHaveCount(0);
@@ -129,8 +126,7 @@ test.describe('issue 28 item 3: what a visitor and a moderator see of a review�
     await allocateModeration(request, headers, round.row_id, { perReview: 1, minSpotChecks: 1 });
     await moderate(request, moderator.auth, reviewId, 1);
 
-    await login(page, moderator.user.catalystId, moderator.user.password);
-    await page.goto(`/review/${reviewId}`);
+    await login(page, moderator.user.catalystId, { password: moderator.user.password, to: `/review/${reviewId}` });
     // The review is loaded (its answer carries the notice's flag too) before the notice's absence is read.
     await expect(page.getByTestId('review-category')).toBeVisible();
     await expect(page.getByText('This review changed after you moderated it')).toHaveCount(0);
@@ -155,6 +151,51 @@ test.describe('issue 28 item 3: what a visitor and a moderator see of a review�
   });
 });
 
+test.describe('issue 28 item 3: a moderation’s versions', () => {
+  test('an admin reads the versions of a review’s moderations: the moderator’s first decision and its change', async ({
+    page,
+    request,
+  }) => {
+    const headers = await adminHeaders(request);
+    const round = await sampleRound(request, headers, 'history-moderations');
+    await round.configure({ reviewer_subscription_enabled: true, review_submission_enabled: true });
+    const reviewer = await newReviewer(request, round.row_id);
+    const reviewId = await writeReview(request, reviewer.auth, round.proposals[0]!.row_id, 'moderations');
+    const moderator = await newModerator(request, headers, round.row_id, 'history-moderations');
+    await round.configure({ reviewer_subscription_enabled: false, review_submission_enabled: true, moderation_submission_enabled: true });
+    await allocateModeration(request, headers, round.row_id, { perReview: 1, minSpotChecks: 1 });
+    await moderate(request, moderator.auth, reviewId, 1);
+    const own = (await (await request.get(`${API}/moderations/by-review/${reviewId}/`, { headers: moderator.auth })).json()) as {
+      row_id: number;
+    }[];
+    const changed = await request.put(`${API}/moderations/${own[0]!.row_id}/`, {
+      headers: moderator.auth,
+      data: {
+        record_update: {
+          review_id: reviewId,
+          classification: 0,
+          rationale: 'The notes copy another review word for word.',
+          predefined_reason: 'similarity',
+        },
+      },
+    });
+    expect(changed.status(), await changed.text()).toBe(200);
+
+    await login(page, demo.admin, { to: `/review/${reviewId}` });
+    const section = page.getByRole('region', { name: 'Moderation versions' });
+    const table = section.getByRole('table', { name: /^Versions of the moderation by / });
+    await expect(table.getByRole('row')).toHaveCount(3);
+    await expect(table.getByRole('row').nth(1)).toContainText('Created');
+    await expect(table.getByRole('row').nth(1)).toContainText('valid');
+    await expect(table.getByRole('row').nth(2)).toContainText('Edited');
+    await expect(table.getByRole('row').nth(2)).toContainText('similarity');
+    await expect(table.getByRole('row').nth(2)).toContainText('The notes copy another review word for word.');
+    // Who: the moderator's Catalyst ID, to an admin.
+    await expect(table.getByRole('row').nth(2)).toContainText(moderator.user.catalystId.replace('id.catalyst://', ''));
+    await expectAccessible(page);
+  });
+});
+
 test.describe('issue 28 item 4: the audit log tab', () => {
   test('an admin filters the audit log by event and action, the filters kept in the address, and pages through it', async ({
     page,
@@ -165,8 +206,7 @@ test.describe('issue 28 item 4: the audit log tab', () => {
     // 27 audited configuration changes of this event: two pages of 25.
     for (let n = 0; n < 27; n += 1) await round.configure({ reviewer_subscription_enabled: n % 2 === 0 });
 
-    await login(page, demo.admin);
-    await page.goto('/admin/events');
+    await login(page, demo.admin, { to: '/admin/events' });
     await page.getByRole('tab', { name: 'Audit log' }).click();
     await expect(page).toHaveURL(/\/admin\/audit$/);
     const table = page.getByRole('table', { name: 'Audit log' });
@@ -180,12 +220,14 @@ test.describe('issue 28 item 4: the audit log tab', () => {
     await expect(table.getByRole('row').filter({ hasText: round.name })).toHaveCount(25);
 
     await page.getByRole('textbox', { name: 'Action' }).click();
-    await page.getByRole('option', { name: 'config.reviews.update' }).click();
+    // Each action by its name for people, with its id.
+    await page.getByRole('option', { name: 'Round switches changed (config.reviews.update)' }).click();
     await expect(page).toHaveURL(/[?&]action=config\.reviews\.update/);
     const rows = table.getByRole('row').filter({ hasText: 'config.reviews.update' });
     await expect(rows).toHaveCount(25);
     await expect(table.getByRole('row').filter({ hasText: 'proposals.import' })).toHaveCount(0);
     await expect(rows.first()).toContainText(round.name);
+    await expect(rows.first()).toContainText('Round switches changed');
 
     // The parameters: the switches before and after, as JSON, on demand.
     await rows.first().getByRole('button', { name: 'Show details' }).click();
@@ -197,7 +239,7 @@ test.describe('issue 28 item 4: the audit log tab', () => {
 
     // A reload keeps the filters and the page.
     await page.reload();
-    await expect(page.getByRole('textbox', { name: 'Action' })).toHaveValue('config.reviews.update');
+    await expect(page.getByRole('textbox', { name: 'Action' })).toHaveValue('Round switches changed (config.reviews.update)');
     await expect(table.getByRole('row').filter({ hasText: 'config.reviews.update' })).toHaveCount(2);
     await expectAccessible(page);
   });
@@ -209,8 +251,7 @@ test.describe('issue 28 on a phone', () => {
   test('the versions with their diff and the audit log fit a phone’s width', async ({ page, request }) => {
     const { reviewId } = await editedReview(request);
     const pageWidthFits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-    await login(page, demo.admin);
-    await page.goto(`/review/${reviewId}`);
+    await login(page, demo.admin, { to: `/review/${reviewId}` });
     await expect(page.getByRole('region', { name: 'Changes from version 1 to version 2' })).toBeVisible();
     expect(await pageWidthFits()).toBe(true);
     await page.goto('/admin/audit');

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { catalystIdField, demo, expectToast, loginThroughForm, mailedLink, passwordField, uniqueIdentity } from './support';
 
 test.describe('login and password reset', () => {

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './fixtures';
 import { allocateModeration, closeRound, moderate, newModerator, newReviewer, sampleRound, writeReview } from './rounds';
 import { activeUser, adminHeaders, expectAccessible, expectToast, login, logoutThroughMenu } from './support';
 
@@ -130,8 +130,7 @@ test.describe('moderation (issue 14, checklist F)', () => {
     request,
   }) => {
     const round = await moderationRound(request);
-    await login(page, round.moderator.catalystId, round.moderator.password);
-    await page.goto('/allocated-reviews');
+    await login(page, round.moderator.catalystId, { password: round.moderator.password, to: '/allocated-reviews' });
     await page
       .getByRole('table', { name: 'Allocated reviews' })
       .getByRole('link', { name: /^Open review \d+$/ })
@@ -268,8 +267,7 @@ test.describe('moderation (issue 14, checklist F)', () => {
     await moderate(request, second.auth, reviewId, 0);
 
     // Moderation on: the moderator's own verdict shows in the form, so the page knows the configuration; no table.
-    await login(page, first.user.catalystId, first.user.password);
-    await page.goto(`/review/${reviewId}`);
+    await login(page, first.user.catalystId, { password: first.user.password, to: `/review/${reviewId}` });
     await expect(moderationForm(page).getByText('Your moderation: included')).toBeVisible();
     await expect(moderationsTable(page)).toHaveCount(0); // F-038
 
@@ -319,8 +317,7 @@ test.describe('moderation (issue 14, checklist F)', () => {
     const own = mine[0]!;
     const other = pair.find((id) => id !== own)!;
 
-    await login(page, first.user.catalystId, first.user.password);
-    await page.goto(`/review/${own}`);
+    await login(page, first.user.catalystId, { password: first.user.password, to: `/review/${own}` });
     await expect(moderationForm(page)).toBeVisible();
     await expect(page.getByTestId('ranking-badge')).toHaveCount(0); // E-050: hidden while this viewer moderates it
     // Through the similarity flag's link, without a reload: the event's configuration (moderation on) is already known
@@ -347,8 +344,7 @@ test.describe('moderation (issue 14, checklist F)', () => {
     await round.configure({ reviewer_subscription_enabled: true, review_submission_enabled: true });
     const author = await newReviewer(request, round.row_id);
     const reviewId = await writeReview(request, author.auth, round.proposals[0]!.row_id, 'pending');
-    await login(page, author.user.catalystId, author.user.password);
-    await page.goto(`/review/${reviewId}`);
+    await login(page, author.user.catalystId, { password: author.user.password, to: `/review/${reviewId}` });
     // The author's Delete shows only once the page knows that review submission is on: the configuration is loaded.
     await expect(page.getByRole('button', { name: 'Delete review' })).toBeVisible();
     await expect(page.getByTestId('ranking-badge')).toHaveText('pending moderation');

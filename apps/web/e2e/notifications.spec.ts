@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext } from './fixtures';
 import { outboxToken } from '../playwright.config';
 import { newEvent, tokenOf } from './rounds';
 import { activeUser, adminHeaders, demo, expectAccessible, expectToast, login } from './support';
@@ -60,8 +60,7 @@ test.describe('reminder settings in General Configuration (issue 27)', () => {
   }) => {
     const headers = await adminHeaders(request);
     const event = await newEvent(request, headers, 'reminders');
-    await login(page, demo.admin);
-    await page.goto(`/admin/${event.row_id}?section=general`);
+    await login(page, demo.admin, { to: `/admin/${event.row_id}?section=general` });
     const form = page.getByRole('form', { name: 'Deadline reminders' });
     const reviews = form.getByRole('switch', { name: 'Remind reviewers before the review window closes' });
     const moderation = form.getByRole('switch', { name: 'Remind moderators before the moderation window closes' });
@@ -104,8 +103,7 @@ test.describe('reminder settings in General Configuration (issue 27)', () => {
   test('the demo round has both reminders on, 72 and 24 hours before', async ({ page, request }) => {
     const events = (await (await request.get(`${API}/events/?size=100`)).json()) as { data: { row_id: number; name: string }[] };
     const fund = events.data.find((event) => event.name === 'Fund 15 (demo)')!;
-    await login(page, demo.admin);
-    await page.goto(`/admin/${fund.row_id}?section=general`);
+    await login(page, demo.admin, { to: `/admin/${fund.row_id}?section=general` });
     const form = page.getByRole('form', { name: 'Deadline reminders' });
     await expect(form.getByRole('switch', { name: /Remind reviewers/ })).toBeChecked();
     await expect(form.getByRole('switch', { name: /Remind moderators/ })).toBeChecked();

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { newReviewer, sampleRound } from './rounds';
 import { activeUser, adminHeaders, expectAccessible, expectToast, login, rewriteJson } from './support';
 import {
@@ -26,8 +26,7 @@ test.describe('own-review form on the single proposal (issue 6, spec §2.12)', (
     const reviewer = await freshReviewer(request);
     const proposal = reviewer.proposals[2]!;
     const ownCall = page.waitForRequest(isCall('GET', new RegExp(`/proposals/${proposal.row_id}/submitted-review/$`)));
-    await login(page, reviewer.user.catalystId, reviewer.user.password);
-    await page.goto(`/proposal/${proposal.row_id}`);
+    await login(page, reviewer.user.catalystId, { password: reviewer.user.password, to: `/proposal/${proposal.row_id}` });
     await ownCall; // E-008
     // E-009: the 404 of a reviewer without a review shows nothing but the empty form.
     await expect(ownReview(page)).toBeVisible();
@@ -61,8 +60,7 @@ test.describe('own-review form on the single proposal (issue 6, spec §2.12)', (
   test('a save attempt with fields missing shows every message and sends nothing', async ({ page, request }) => {
     const reviewer = await freshReviewer(request);
     const proposal = reviewer.proposals[15]!;
-    await login(page, reviewer.user.catalystId, reviewer.user.password);
-    await page.goto(`/proposal/${proposal.row_id}`);
+    await login(page, reviewer.user.catalystId, { password: reviewer.user.password, to: `/proposal/${proposal.row_id}` });
     await noteField(page, 'Impact alignment').fill(validReview.impact_alignment_note);
     let posts = 0;
     page.on('request', (r) => void (isCall('POST', /\/proposal-reviews\/$/)(r) && (posts += 1)));
@@ -78,8 +76,7 @@ test.describe('own-review form on the single proposal (issue 6, spec §2.12)', (
   test('a draft is kept while typing and comes back after a reload', async ({ page, request }) => {
     const reviewer = await freshReviewer(request);
     const proposal = reviewer.proposals[3]!;
-    await login(page, reviewer.user.catalystId, reviewer.user.password);
-    await page.goto(`/proposal/${proposal.row_id}`);
+    await login(page, reviewer.user.catalystId, { password: reviewer.user.password, to: `/proposal/${proposal.row_id}` });
     await rate(page, 'Impact alignment', 4);
     await noteField(page, 'Impact alignment').fill(validReview.impact_alignment_note);
     await noteField(page, 'Feasibility').fill(validReview.feasibility_note);
@@ -97,8 +94,7 @@ test.describe('own-review form on the single proposal (issue 6, spec §2.12)', (
   test('a reviewer submits a review and edits it', async ({ page, request }) => {
     const reviewer = await freshReviewer(request);
     const proposal = reviewer.proposals[7]!;
-    await login(page, reviewer.user.catalystId, reviewer.user.password);
-    await page.goto(`/proposal/${proposal.row_id}`);
+    await login(page, reviewer.user.catalystId, { password: reviewer.user.password, to: `/proposal/${proposal.row_id}` });
 
     // E-011: saving without a row_id creates the review.
     await rate(page, 'Impact alignment', 4);
@@ -143,8 +139,7 @@ test.describe('own-review form on the single proposal (issue 6, spec §2.12)', (
     const reviewer = await freshReviewer(request);
     const proposal = reviewer.proposals[14]!;
     const { row_id: id, assessor } = await submitValidReview(request, reviewer, proposal.row_id);
-    await login(page, reviewer.user.catalystId, reviewer.user.password);
-    await page.goto(`/proposal/${proposal.row_id}`);
+    await login(page, reviewer.user.catalystId, { password: reviewer.user.password, to: `/proposal/${proposal.row_id}` });
     const view = ownReview(page).getByTestId('own-review-view');
     const card = page.getByRole('article', { name: `Community reviewer ${assessor}` });
     await expect(card).toBeVisible();
@@ -187,8 +182,7 @@ test.describe('own-review form on the single proposal (issue 6, spec §2.12)', (
   test('a restored draft can be discarded, which empties the form and forgets the draft', async ({ page, request }) => {
     const reviewer = await freshReviewer(request);
     const proposal = reviewer.proposals[5]!;
-    await login(page, reviewer.user.catalystId, reviewer.user.password);
-    await page.goto(`/proposal/${proposal.row_id}`);
+    await login(page, reviewer.user.catalystId, { password: reviewer.user.password, to: `/proposal/${proposal.row_id}` });
     await rate(page, 'Feasibility', 2);
     await noteField(page, 'Feasibility').fill('A first thought');
     await expect.poll(() => draftOf(page, reviewer.user.catalystId, proposal.row_id)).not.toBeNull();
@@ -208,8 +202,7 @@ test.describe('own-review form on the single proposal (issue 6, spec §2.12)', (
     const reviewer = await freshReviewer(request);
     const proposal = reviewer.proposals[4]!;
     await page.setViewportSize({ width: 1280, height: 800 });
-    await login(page, reviewer.user.catalystId, reviewer.user.password);
-    await page.goto(`/proposal/${proposal.row_id}`);
+    await login(page, reviewer.user.catalystId, { password: reviewer.user.password, to: `/proposal/${proposal.row_id}` });
     const column = page.getByTestId('own-review-column');
     await expect(ownReview(page)).toBeVisible();
     expect(await column.evaluate((element) => getComputedStyle(element).position)).toBe('sticky');
@@ -224,8 +217,7 @@ test.describe('own-review form on the single proposal (issue 6, spec §2.12)', (
   test("a failed save toasts the fixed text (or the server's message) and loses nothing", async ({ page, request }) => {
     const reviewer = await freshReviewer(request);
     const proposal = reviewer.proposals[6]!;
-    await login(page, reviewer.user.catalystId, reviewer.user.password);
-    await page.goto(`/proposal/${proposal.row_id}`);
+    await login(page, reviewer.user.catalystId, { password: reviewer.user.password, to: `/proposal/${proposal.row_id}` });
     for (const [index, criterion] of CRITERIA.entries()) {
       await rate(page, criterion, index + 2);
       await noteField(page, criterion).fill(note(21));

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext } from './fixtures';
 import type { UserInfo } from '@cr/contract/users';
 import { API } from './review-helpers';
 import { DEMO_PASSWORD, demo, expectAccessible, login } from './support';

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page, type Request } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page, type Request } from './fixtures';
 import { typeDebounced } from './debounce';
 import { tokenOf } from './rounds';
 import { adminHeaders, demo, DEMO_PASSWORD, expectAccessible, expectToast, login, presentReviewOpenStage, rewriteJson } from './support';
@@ -187,8 +187,7 @@ test.describe('allocated proposals (issue 5)', () => {
 
     // The reviewed column is a review-open stage's (D-010); the demo's moderation round makes the stage moderation.
     await presentReviewOpenStage(page, request);
-    await login(page, reviewer.catalystId, reviewer.password);
-    await page.goto('/allocated-proposals');
+    await login(page, reviewer.catalystId, { password: reviewer.password, to: '/allocated-proposals' });
     const rows = bodyRows(page, 'Allocated proposals');
     await expect(rows).toHaveCount(allocated.data.length);
     for (const proposal of allocated.data) {
@@ -203,15 +202,13 @@ test.describe('allocated proposals (issue 5)', () => {
     await rewriteJson(page, '**/api/reviews/configs/reviews/*/', (json) => {
       if (json?.value) json.value.review_submission_enabled = false;
     });
-    await login(page, demo.reviewer);
-    await page.goto('/allocated-proposals');
+    await login(page, demo.reviewer, { to: '/allocated-proposals' });
     await expect(bodyRows(page, 'Allocated proposals')).toHaveCount(20);
     await expect(allocatedTable(page).getByRole('columnheader', { name: 'Reviewed' })).toHaveCount(0);
   });
 
   test('a user without a reviewer subscription gets no reviewed column and an empty list', async ({ page }) => {
-    await login(page, demo.admin);
-    await page.goto('/allocated-proposals');
+    await login(page, demo.admin, { to: '/allocated-proposals' });
     await expect(allocatedTable(page)).toContainText('No items found.');
     await expect(allocatedTable(page).getByRole('columnheader', { name: 'Reviewed' })).toHaveCount(0);
   });
@@ -615,8 +612,7 @@ test.describe('accessibility of the proposal screens (axe-core)', () => {
   });
 
   test('the allocated list of a reviewer', async ({ page }) => {
-    await login(page, demo.reviewer);
-    await page.goto('/allocated-proposals');
+    await login(page, demo.reviewer, { to: '/allocated-proposals' });
     await expect(bodyRows(page, 'Allocated proposals')).toHaveCount(20);
     await expectAccessible(page);
   });

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from './fixtures';
 import { login } from './support';
 import {
   API,
@@ -57,8 +57,7 @@ test.describe('the review form (issue 12)', () => {
   test('a reviewer gives 1 star by clicking the first star, on a fresh rating and again', async ({ page, request }) => {
     const reviewer = await freshReviewer(request);
     const proposal = reviewer.proposals[9]!;
-    await login(page, reviewer.user.catalystId, reviewer.user.password);
-    await page.goto(`/proposal/${proposal.row_id}`);
+    await login(page, reviewer.user.catalystId, { password: reviewer.user.password, to: `/proposal/${proposal.row_id}` });
     for (const criterion of CRITERIA) {
       const one = ratingGroup(page, criterion).getByRole('radio', { name: starName(1), exact: true });
       await expect(ratingGroup(page, criterion).getByRole('radio', { name: starName(0), exact: true })).toBeChecked();
@@ -79,8 +78,7 @@ test.describe('the review form (issue 12)', () => {
     const reviewer = await freshReviewer(request);
     const proposal = reviewer.proposals[10]!;
     await savedReview(request, reviewer, proposal.row_id);
-    await login(page, reviewer.user.catalystId, reviewer.user.password);
-    await page.goto(`/proposal/${proposal.row_id}`);
+    await login(page, reviewer.user.catalystId, { password: reviewer.user.password, to: `/proposal/${proposal.row_id}` });
     const view = ownReview(page).getByTestId('own-review-view');
     const draft = async () => JSON.parse((await draftOf(page, reviewer.user.catalystId, proposal.row_id)) ?? 'null');
 
@@ -120,8 +118,7 @@ test.describe('the review form (issue 12)', () => {
   test('what was typed is what a reload restores, to the last keystroke', async ({ page, request }) => {
     const reviewer = await freshReviewer(request);
     const proposal = reviewer.proposals[11]!;
-    await login(page, reviewer.user.catalystId, reviewer.user.password);
-    await page.goto(`/proposal/${proposal.row_id}`);
+    await login(page, reviewer.user.catalystId, { password: reviewer.user.password, to: `/proposal/${proposal.row_id}` });
     const text = 'The impact is clear, and the very last words count too';
     await noteField(page, 'Impact alignment').click();
     await page.keyboard.type(text);
@@ -138,8 +135,7 @@ test.describe('the review form (issue 12)', () => {
     const proposal = reviewer.proposals[12]!;
     await savedReview(request, reviewer, proposal.row_id);
     await page.setViewportSize({ width: 1366, height: 900 });
-    await login(page, reviewer.user.catalystId, reviewer.user.password);
-    await page.goto(`/proposal/${proposal.row_id}`);
+    await login(page, reviewer.user.catalystId, { password: reviewer.user.password, to: `/proposal/${proposal.row_id}` });
     const view = ownReview(page).getByTestId('own-review-view');
     await expect(view).toBeVisible();
 
@@ -181,8 +177,7 @@ test.describe('a single review offers its author Edit and Delete (issue 12 item 
       await visitor.close();
     }
 
-    await login(page, reviewer.user.catalystId, reviewer.user.password);
-    await page.goto(`/review/${review.row_id}`);
+    await login(page, reviewer.user.catalystId, { password: reviewer.user.password, to: `/review/${review.row_id}` });
     await page.getByRole('link', { name: 'Edit review' }).click();
     await expect(page).toHaveURL(new RegExp(`/proposal/${proposal.row_id}$`));
     // The form opens in edit mode with the saved review.

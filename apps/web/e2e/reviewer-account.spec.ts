@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { activeUser, demo, expectAccessible, expectToast, login, rewriteJson } from './support';
 
 /*
@@ -59,8 +59,7 @@ test.describe('account bars, due diligence and the profile (issue 4)', () => {
     await meAs(page, (json) => {
       json.extra.due_diligence = { status, url: null };
     });
-    await login(page, user.catalystId, user.password);
-    await page.goto('/profile');
+    await login(page, user.catalystId, { password: user.password, to: '/profile' });
     await expect(page.getByRole('region', { name: 'Personal info' })).toBeVisible();
     await expect(page.getByTestId('due-diligence-bar')).toHaveCount(0);
     await expect(page.getByRole('region', { name: 'Due diligence' })).toHaveCount(0); // status 0: hidden
@@ -127,8 +126,7 @@ test.describe('account bars, due diligence and the profile (issue 4)', () => {
         },
       ].reverse(); // the server sends newest first
     });
-    await login(page, user.catalystId, user.password);
-    await page.goto('/profile');
+    await login(page, user.catalystId, { password: user.password, to: '/profile' });
     for (const name of ['Personal info', 'Reviewer subscriptions', 'Historic stats', 'Current event stats', 'Change password']) {
       await expect(page.getByRole('region', { name })).toBeVisible(); // C-038, C-041
     }
@@ -159,8 +157,7 @@ test.describe('account bars, due diligence and the profile (issue 4)', () => {
     await meAs(page, (json) => {
       json.extra.historic_stats.reviews = history;
     });
-    await login(page, user.catalystId, user.password);
-    await page.goto('/profile');
+    await login(page, user.catalystId, { password: user.password, to: '/profile' });
     await expect(page.getByTestId('stat-approval')).toHaveText('0%');
     history = { active_funds: 1, submitted: 4, blank: 4, valid: 0, approval_rate: 0 };
     await page.reload();
@@ -245,8 +242,7 @@ test.describe('account bars, due diligence and the profile (issue 4)', () => {
   // C-037
   test('/profile shows the logged-in user their own profile, whoever else they ask for', async ({ page, request }) => {
     const user = await activeUser(request);
-    await login(page, user.catalystId, user.password);
-    await page.goto(`/profile?catalyst_id=${encodeURIComponent(demo.admin)}`);
+    await login(page, user.catalystId, { password: user.password, to: `/profile?catalyst_id=${encodeURIComponent(demo.admin)}` });
     await expect(page.getByRole('region', { name: 'Personal info' })).toContainText(user.catalystId);
     await expect(page.getByRole('region', { name: 'Personal info' })).not.toContainText(demo.admin);
     // Another user's profile is an admin page: a reviewer does not get it, and the API refuses it too.

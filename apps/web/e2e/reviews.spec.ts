@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page, type Request } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page, type Request } from './fixtures';
 import { DEBOUNCE_MS, typeDebounced } from './debounce';
 import { allocateModeration, newModerator, newReviewer as newRoundReviewer, sampleRound, writeReview as writeRoundReview } from './rounds';
 import { activeUser, adminHeaders, expectAccessible, expectToast, login, presentReviewOpenStage, rewriteJson } from './support';
@@ -469,8 +469,7 @@ test.describe('single review (issue 6, spec §2.15)', () => {
     await expect(page.getByTestId('ranking-badge')).toHaveText('pending moderation');
     await expect(page.getByRole('link', { name: 'Next allocated review' })).toHaveCount(0);
 
-    await login(page, moderator.user.catalystId, moderator.user.password);
-    await page.goto(`/review/${review}`);
+    await login(page, moderator.user.catalystId, { password: moderator.user.password, to: `/review/${review}` });
     // The moderation form shows: the page knows this viewer moderates this review, so the absent badge means something.
     await expect(page.getByRole('region', { name: 'Moderation', exact: true })).toBeVisible();
     await expect(page.getByTestId('ranking-badge')).toHaveCount(0); // E-050

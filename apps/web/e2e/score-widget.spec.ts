@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './fixtures';
 import { closeRound, newReviewer, sampleRound, writeReview } from './rounds';
 import { adminHeaders, expectAccessible } from './support';
 

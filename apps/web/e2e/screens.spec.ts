@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { demo, login } from './support';
 
 test.describe('home, language and account activation screens', () => {
@@ -24,8 +24,7 @@ test.describe('home, language and account activation screens', () => {
 
   //
   test('activation for an account that is already active offers a way to allocated-reviews', async ({ page }) => {
-    await login(page, demo.reviewer);
-    await page.goto('/account/activation?token=any-token');
+    await login(page, demo.reviewer, { to: '/account/activation?token=any-token' });
     await expect(page.getByRole('heading', { name: 'Account activation' })).toBeVisible();
     await expect(page.getByText('Your account is already active.')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Activate' })).toHaveCount(0);

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { activeUser, adminHeaders, demo, expectAccessible, expectToast, login, rewriteJson } from './support';
 
 const DAY = 86_400_000;
@@ -140,8 +140,7 @@ test.describe('subscribing to a funding round (issue 4)', () => {
   // C-053, C-054, C-055, C-056
   test("an admin opens a user's profile and invites them to level 2 of the demo round", async ({ page, request }) => {
     const user = await activeUser(request);
-    await login(page, demo.admin);
-    await page.goto(`/admin/users/${encodeURIComponent(user.catalystId)}`);
+    await login(page, demo.admin, { to: `/admin/users/${encodeURIComponent(user.catalystId)}` });
     const invites = page.getByRole('region', { name: 'Invite to level 2' });
     const button = invites.getByRole('button', { name: 'Invite to level 2 of Fund 15 (demo)' });
     await expect(button).toBeVisible(); // C-053, C-054
@@ -184,8 +183,7 @@ test.describe('subscribing to a funding round (issue 4)', () => {
 
       // While the round's subscription is closed, the invitation has no Subscribe button. The home page shows the
       // round's window (so the page knows its configuration) before the profile is opened from the navigation bar.
-      await login(page, user.catalystId, user.password);
-      await page.goto('/');
+      await login(page, user.catalystId, { password: user.password, to: '/' });
       await expect(page.getByRole('article', { name }).getByText(/ – …$/)).toBeVisible();
       await page.getByRole('banner').getByRole('link', { name: 'Profile' }).click();
       const subscriptions = page.getByRole('table', { name: 'Reviewer subscriptions' });

@@ -34,10 +34,13 @@ export async function loginThroughForm(page: Page, catalystId: string, password 
 /**
  * Logs in through the API where the login form is not what a test is about (issue 26 item 18: a form login loaded
  * the app twice): the same POST the form sends (the refresh cookie lands in the page's context), then the session
- * the web app keeps (spec §4 "Session", its persisted keys) written to the page's storage, then the profile.
+ * the web app keeps (spec §4 "Session", its persisted keys) written to the page's storage, then the first screen
+ * (`to`, the profile by default).
  */
 let loginCount = 0;
-export async function login(page: Page, catalystId: string, password = DEMO_PASSWORD) {
+export async function login(page: Page, catalystId: string, passwordOrOptions: string | { password?: string; to?: string } = {}) {
+  const { password = DEMO_PASSWORD, to = '/profile' } =
+    typeof passwordOrOptions === 'string' ? { password: passwordOrOptions } : passwordOrOptions;
   const response = await page.request.post('/api/reviews/users/token/login', { form: { username: catalystId, password } });
   expect(response.status(), await response.text()).toBe(200);
   const token = (await response.json()) as { access_token: string; token_type: string };
@@ -63,8 +66,9 @@ export async function login(page: Page, catalystId: string, password = DEMO_PASS
     },
     { value: JSON.stringify({ state, version: 0 }), marker: `e2e-login-${loginCount}` },
   );
-  await page.goto('/profile');
-  await expect(page).toHaveURL(/\/profile$/);
+  // The first screen the test opens (the profile unless it names one): the app loads once per login.
+  await page.goto(to);
+  if (to === '/profile') await expect(page).toHaveURL(/\/profile$/);
 }
 
 /** Logs out as a person does on a wide screen: the account menu of the navigation bar, then Logout. */

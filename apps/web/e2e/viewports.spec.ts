@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from './fixtures';
 import { freshReviewer, note, noteField, ownReview } from './review-helpers';
 import {
   activeUser,
@@ -154,8 +154,7 @@ for (const viewport of VIEWPORTS) {
 
     test('the allocated proposals fit with their reviewed mark', async ({ page, request }) => {
       await presentReviewOpenStage(page, request); // the mark shows only while the stage is review open
-      await login(page, demo.reviewer);
-      await page.goto('/allocated-proposals');
+      await login(page, demo.reviewer, { to: '/allocated-proposals' });
       const allocated = list(page, phone, 'Allocated proposals');
       await expect(allocated.getByText(/^(Reviewed|Not reviewed)$/).first()).toBeVisible();
       await expectFits(page);
@@ -178,8 +177,7 @@ for (const viewport of VIEWPORTS) {
     }) => {
       const reviewer = await freshReviewer(request);
       const proposal = reviewer.proposals[9]!;
-      await login(page, reviewer.user.catalystId, reviewer.user.password);
-      await page.goto(`/proposal/${proposal.row_id}`);
+      await login(page, reviewer.user.catalystId, { password: reviewer.user.password, to: `/proposal/${proposal.row_id}` });
       const field = noteField(page, 'Feasibility');
       await expect(field).toBeVisible();
       await expectFits(page);
@@ -196,8 +194,7 @@ for (const viewport of VIEWPORTS) {
     });
 
     test('the moderator lists fit, open a review, and the moderation form keeps its count and Save in view', async ({ page }) => {
-      await login(page, MODERATOR);
-      await page.goto('/moderated-reviews');
+      await login(page, MODERATOR, { to: '/moderated-reviews' });
       await expect(page.getByTestId('moderation-totals')).toBeVisible();
       await expectFits(page);
       await page.goto('/allocated-reviews');
@@ -224,8 +221,7 @@ for (const viewport of VIEWPORTS) {
 
     test('the admin events and users fit; an event opens its configuration in one column', async ({ page, request }) => {
       await registerLongId(request); // the newest user, so the first row of the list
-      await login(page, demo.admin);
-      await page.goto('/admin/users');
+      await login(page, demo.admin, { to: '/admin/users' });
       const users = list(page, phone, 'Users');
       await expect(users.getByRole('link', { name: /^View the profile of / }).first()).toBeVisible();
       await expectFits(page);
@@ -260,8 +256,7 @@ for (const viewport of VIEWPORTS) {
     // D-036, D-043: the statistics modal and its histograms after a real allocation run.
     test('the allocation statistics modal and its histograms fit the screen', async ({ page, request }) => {
       const eventId = await roundToAllocate(request);
-      await login(page, demo.admin);
-      await page.goto(`/admin/${eventId}?section=proposalAllocation`);
+      await login(page, demo.admin, { to: `/admin/${eventId}?section=proposalAllocation` });
       const form = page.getByRole('form', { name: 'Proposal allocation' });
       // The first run is a dry run (D-032): its statistics show in the page, histograms included.
       await form.getByRole('button', { name: 'Generate' }).click();
@@ -301,8 +296,7 @@ for (const viewport of VIEWPORTS) {
     }
 
     test('the admin status messages and a user profile with a long Catalyst ID fit', async ({ page, request }) => {
-      await login(page, demo.admin);
-      await page.goto('/admin/status');
+      await login(page, demo.admin, { to: '/admin/status' });
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await expectFits(page);
       const longId = await registerLongId(request);
@@ -313,8 +307,7 @@ for (const viewport of VIEWPORTS) {
     });
 
     test('every section of an event configuration fits', async ({ page }) => {
-      await login(page, demo.admin);
-      await page.goto('/admin/events');
+      await login(page, demo.admin, { to: '/admin/events' });
       await list(page, phone, 'Events').getByRole('link', { name: 'Configure Fund 15 (demo)' }).click();
       await expect(page.getByRole('heading', { level: 1, name: 'Fund 15 (demo)' })).toBeVisible();
       const sections = page.getByRole('navigation', { name: 'Event configuration sections' }).getByRole('button');

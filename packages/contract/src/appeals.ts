@@ -170,7 +170,10 @@ export const appealAllocationParamsBody = z.object({
 });
 
 export const appealAllocationStats = z.object({
-  /** Open appeals considered, and how many got N moderators / fewer / none. */
+  /**
+   * Appeals that needed moderators (new ones, those left short by an earlier run, those whose moderator left the
+   * pool), and how many got what they needed / fewer / none.
+   */
   open_appeals: z.number().int(),
   allocated_appeals: z.number().int(),
   short_appeals: z.number().int(),

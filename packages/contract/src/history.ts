@@ -45,6 +45,45 @@ export const reviewVersions = z.object({
 });
 export type ReviewVersions = z.infer<typeof reviewVersions>;
 
+/** A moderation's content as a version keeps it. */
+export const moderationVersionContent = z.object({
+  classification: z.number().int(),
+  rationale: z.string(),
+  predefined_reason: z.string().nullable(),
+  custom_rationale: z.string().nullable(),
+});
+export type ModerationVersionContent = z.infer<typeof moderationVersionContent>;
+
+export const moderationVersion = z.object({
+  version: z.number().int(),
+  action: z.enum(VERSION_ACTIONS),
+  created_at: z.string(),
+  /** To an admin the actor's Catalyst ID; to the moderator the moderation's anonymous id. Null when unknown. */
+  actor: z.string().nullable(),
+  /** The moderation after the change (before it, for a delete). */
+  content: moderationVersionContent,
+});
+export type ModerationVersion = z.infer<typeof moderationVersion>;
+
+/**
+ * `GET moderations/by-review/{review_id}/versions/`: the versions of the review's moderations, oldest moderation
+ * first. Admins get every moderation's (a deleted one's too, and a deleted review's); a moderator gets those of their
+ * own moderations still there.
+ */
+export const moderationVersionsOfReview = z.object({
+  review_id: z.number().int(),
+  moderations: z.array(
+    z.object({
+      moderation_id: z.number().int(),
+      /** The moderator's anonymous id for the event. */
+      moderator: z.string().nullable(),
+      deleted: z.boolean(),
+      versions: z.array(moderationVersion),
+    }),
+  ),
+});
+export type ModerationVersionsOfReview = z.infer<typeof moderationVersionsOfReview>;
+
 /** "edited N times": the versions less the create, never counting a delete. */
 export const editCount = (versions: { action: VersionAction }[]) => versions.filter((version) => version.action === 'edit').length;
 

@@ -121,3 +121,15 @@ export function allocationModerators(db: DbOrTx, eventId: number) {
     )
     .orderBy(asc(subscriptions.id));
 }
+
+/**
+ * Whether the subscription (a column or expression holding its id) is in its event's moderator pool now (the
+ * conditions of `allocationModerators`): an appeal counts only such moderators' decisions and allocations, so a
+ * moderator banned or no longer LV2 after being allocated is replaced by the next allocation run.
+ */
+export function inModeratorPool(subscriptionId: SQL): SQL {
+  return sql`exists (select 1 from ${subscriptions} pool_s join ${users} pool_u on pool_u.id = pool_s.user_id
+    join ${catalystIds} pool_c on pool_c.id = pool_u.catalyst_id_ref
+    where pool_s.id = ${subscriptionId} and pool_s.status = ${SubscriptionStatus.active} and pool_s.role = ${ReviewerLevel.level_2}
+      and pool_c.status = ${AccountStatus.active} and pool_c.rbac_reg_status = ${RegistrationStatus.persistent})`;
+}

@@ -4,7 +4,8 @@ import { createPrng, shuffleInPlace } from './prng';
 /**
  * Appeals (issue 28 item 2): who decides an appeal of an excluded review, and when an appeal is decided.
  *
- * Allocation: each open appeal gets `perAppeal` distinct fresh moderators (fewer only when fewer are eligible).
+ * Allocation: each appeal gets the distinct fresh moderators it still needs (`need`, else `perAppeal`; fewer only when
+ * fewer are eligible).
  * Eligible for an appeal: a moderator of the event (the caller passes the active LV2 ones) who is not the review's
  * author, has no conflict of interest in the review's objective (the moderation allocation's rule), and neither
  * moderated the review nor was allocated to moderate it. Each pick takes a least-loaded eligible moderator, the most
@@ -20,8 +21,13 @@ export interface AppealToAllocate {
   reviewer: number;
   /** The objective of the review's proposal, or null. */
   category: number | null;
-  /** Moderators (user ids) who moderated the review or were allocated to it: never fresh for its appeal. */
+  /**
+   * Moderators (user ids) who moderated the review or were allocated to it, or were allocated to the appeal before:
+   * never fresh for it.
+   */
   excluded: readonly number[];
+  /** How many more moderators it needs (a later run tops up a short appeal); `perAppeal` when not given. */
+  need?: number;
 }
 
 export interface AppealModerator {
@@ -45,7 +51,7 @@ export interface AppealAllocationResult {
   /** Allocations per moderator (input order) and per appeal (input order). */
   perModerator: Int32Array;
   perAppeal: Int32Array;
-  /** Appeals that got fewer than perAppeal moderators (none eligible → 0: they stay open for a later run). */
+  /** Appeals that got fewer moderators than they need (none eligible → 0: they stay open for a later run). */
   short: number[];
 }
 
@@ -61,7 +67,7 @@ export function isEligibleForAppeal(appeal: AppealToAllocate, moderator: AppealM
 export function allocateAppeals(input: AppealAllocationInput): AppealAllocationResult {
   const prng = createPrng(input.seed);
   const moderatorCount = input.moderators.length;
-  const target = Math.max(0, Math.floor(input.perAppeal));
+  const targets = input.appeals.map((appeal) => Math.max(0, Math.floor(appeal.need ?? input.perAppeal)));
   const eligible = input.appeals.map((appeal) => input.moderators.map((moderator) => isEligibleForAppeal(appeal, moderator)));
   const eligibleCount = eligible.map((row) => row.filter(Boolean).length);
 
@@ -79,7 +85,7 @@ export function allocateAppeals(input: AppealAllocationInput): AppealAllocationR
   const moderatorIds: number[] = [];
   for (const index of order) {
     const chosen = new Set<number>();
-    for (let round = 0; round < target; round += 1) {
+    for (let round = 0; round < targets[index]!; round += 1) {
       // The scan starts at a random moderator so that equal loads are broken at random (deterministically).
       const start = moderatorCount ? prng.below(moderatorCount) : 0;
       let best = -1;
@@ -101,17 +107,18 @@ export function allocateAppeals(input: AppealAllocationInput): AppealAllocationR
     moderatorIds,
     perModerator: loads,
     perAppeal,
-    short: input.appeals.filter((_, index) => perAppeal[index]! < target).map((appeal) => appeal.id),
+    short: input.appeals.filter((_, index) => perAppeal[index]! < targets[index]!).map((appeal) => appeal.id),
   };
 }
 
 export type AppealOutcome = 'upheld' | 'rejected' | 'pending';
 
 /**
- * The majority rule: of `needed` decisions (N, the appeal's allocated moderators), the appeal is upheld as soon as
- * more than N/2 uphold it, rejected as soon as it can no longer be (rejects ≥ N/2), else pending. With an odd N a tie
- * cannot happen; with an even N a tie rejects: overturning an exclusion needs a majority, and without one the
- * exclusion stands. N = 0 (no moderator allocated yet) is pending.
+ * The majority rule: of `needed` decisions (N, the appeal's setting; only decisions of moderators still in the pool
+ * are counted), the appeal is upheld as soon as more than N/2 uphold it, rejected as soon as it can no longer be
+ * (rejects ≥ N/2), else pending. With an odd N (the setting's rule) a tie cannot happen; with an even N (an appeal
+ * migrated from before N was kept) a tie rejects: overturning an exclusion needs a majority, and without one the
+ * exclusion stands. N = 0 is pending.
  */
 export function appealOutcome(needed: number, upholds: number, rejects: number): AppealOutcome {
   if (needed <= 0) return 'pending';

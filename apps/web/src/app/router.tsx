@@ -1,4 +1,5 @@
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
+import { registerRouter } from '../lib/navigation-state';
 import { loadMoreStrings } from '../lib/i18n';
 import { isForcedReset, useSession } from '../lib/session';
 import { AppLayout } from './layout/app-layout';
@@ -111,3 +112,4 @@ export const routes: RouteObject[] = [
 ];
 
 export const router = createBrowserRouter(routes);
+registerRouter(router);

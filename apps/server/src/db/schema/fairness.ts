@@ -100,6 +100,11 @@ export const appeals = pgTable(
     status: text('status').$type<AppealStatus>().notNull().default('open'),
     /** The review's ranking when the appeal was made (2 or 3), to restore on a reversal. */
     rankingBefore: smallint('ranking_before').notNull(),
+    /**
+     * N: the decisions of eligible moderators the appeal needs (the event's setting when it was made). The allocation
+     * runs keep it allocated to N eligible moderators; its majority is of N.
+     */
+    decisionsNeeded: smallint('decisions_needed').notNull().default(3),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
   },

@@ -25,10 +25,11 @@ interface Allocated {
 
 /**
  * Allocating the open appeals to fresh moderators (issue 28 item 2) as an admin run: a dry run answers the
- * statistics; a real run, in one transaction under the event's run lock, allocates every appeal still open (status
- * open → allocated) and is audited. It may run again: each run takes only the appeals opened since (an appeal no
- * moderator was eligible for stays open for the next one), so every appeal is allocated by exactly one run. Refused
- * once proposal scores ran (the appeals are closed then).
+ * statistics; a real run, in one transaction under the event's run lock, allocates every undecided appeal with fewer
+ * moderators in the pool than its N (open → allocated) and is audited. It may run again: each run takes the appeals
+ * opened since, those left short when too few moderators were eligible, and those whose moderator left the pool
+ * (banned, no longer LV2), so an appeal's missing moderators are allocated by exactly one run. Refused once proposal
+ * scores ran (the appeals are closed then).
  */
 export const appealAllocationRun: AdminRun<AppealAllocationParams, Loaded, Allocated, AppealAllocationStats> = {
   action: 'appeals.allocate',
@@ -40,7 +41,7 @@ export const appealAllocationRun: AdminRun<AppealAllocationParams, Loaded, Alloc
     const flags = await repo.runFlags(tx, eventId);
     if (flags.proposal_scores_generated) throw conflict(appealMessages.scoresRan);
     const config = appealsConfigValue((await findConfig(tx, 'appeals', eventId))?.value);
-    const appeals = await repo.openAppeals(tx, eventId);
+    const appeals = await repo.appealsToAllocate(tx, eventId);
     const moderators = await allocationModerators(tx, eventId);
     const conflictsOf = conflictsByAuthor(await authoredObjectives(tx, { eventId }));
     return {
@@ -67,7 +68,7 @@ export const appealAllocationRun: AdminRun<AppealAllocationParams, Loaded, Alloc
       stats: {
         open_appeals: loaded.input.appeals.length,
         allocated_appeals: perAppeal.filter((count) => count > 0).length,
-        short_appeals: perAppeal.filter((count) => count > 0 && count < loaded.input.perAppeal).length,
+        short_appeals: perAppeal.filter((count, i) => count > 0 && count < (loaded.input.appeals[i]!.need ?? loaded.input.perAppeal)).length,
         unallocated_appeals: perAppeal.filter((count) => count === 0).length,
         decisions_needed: loaded.input.perAppeal,
         tot: allocation.appealIds.length,

@@ -2,6 +2,7 @@ import { ReviewerLevel, SubscriptionStatus } from '@cr/contract/subscriptions';
 import type { AppealStatusName } from '@cr/contract/appeals';
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { inModeratorPool } from '../../db/rules';
 import {
   appealAllocations,
   appealDecisions,
@@ -44,27 +45,28 @@ export async function outcomesRanAt(db: DbOrTx, eventId: number): Promise<Date |
   return rows[0]?.at;
 }
 
-/**
- * The event's run flags, share-locked in the caller's transaction when `lock`: an appeal written or decided then
- * waits for a proposal scores run in progress (which holds them for update) and sees its result, and a scores run
- * started meanwhile gets "another run in progress" instead of missing the appeal's change.
- */
-export async function runFlags(db: DbOrTx, eventId: number, lock = false): Promise<Record<string, boolean>> {
-  const query = db
+/** The event's run flags (the admin runs' record of what ran). */
+export async function runFlags(db: DbOrTx, eventId: number): Promise<Record<string, boolean>> {
+  const rows = await db
     .select({ value: configs.value })
     .from(configs)
     .where(and(eq(configs.kind, 'allocations'), eq(configs.eventId, eventId)))
     .limit(1);
-  const rows = lock ? await query.for('share') : await query;
   return (rows[0]?.value as Record<string, boolean> | undefined) ?? {};
 }
 
 /** The appeal's id, always qualified: drizzle leaves a lone table's columns unqualified, and `id` in a subquery is its own. */
 const appealId = sql.raw('"appeals"."id"');
+/**
+ * N (the appeal's own), and the upholds and rejects of the moderators who are still in the event's moderator pool
+ * (a banned moderator's decision no longer counts: the next allocation run replaces them).
+ */
 const counted = {
-  needed: sql<number>`(select count(*)::int from ${appealAllocations} aa where aa.appeal_id = ${appealId})`,
-  upholds: sql<number>`(select count(*)::int from ${appealDecisions} ad where ad.appeal_id = ${appealId} and ad.decision = 1)`,
-  rejects: sql<number>`(select count(*)::int from ${appealDecisions} ad where ad.appeal_id = ${appealId} and ad.decision = 0)`,
+  needed: sql<number>`${appeals.decisionsNeeded}::int`,
+  upholds: sql<number>`(select count(*)::int from ${appealDecisions} ad where ad.appeal_id = ${appealId} and ad.decision = 1
+    and ${inModeratorPool(sql`ad.subscription_id`)})`,
+  rejects: sql<number>`(select count(*)::int from ${appealDecisions} ad where ad.appeal_id = ${appealId} and ad.decision = 0
+    and ${inModeratorPool(sql`ad.subscription_id`)})`,
 };
 
 /** Appeals with what their answer shows: the review's ranking and author, the proposal's title, the counts. */
@@ -156,7 +158,7 @@ export async function allocationOf(db: DbOrTx, userId: number, appealId: number)
 
 export async function insertAppeal(
   tx: DbOrTx,
-  values: { eventId: number; reviewId: number; subscriptionId: number; rationale: string; rankingBefore: number },
+  values: { eventId: number; reviewId: number; subscriptionId: number; rationale: string; rankingBefore: number; decisionsNeeded: number },
 ) {
   const [row] = await tx.insert(appeals).values(values).returning();
   return row!;
@@ -205,23 +207,29 @@ export async function setReviewRanking(tx: DbOrTx, reviewId: number, ranking: nu
 // ---------- the allocation run ----------
 
 /**
- * The event's open appeals with their review's author (user id) and objective, and the moderators (user ids) who
- * moderated the review or were allocated to it.
+ * The event's undecided appeals with fewer allocated moderators in the pool than their N: open ones, those allocated
+ * to fewer (too few were eligible then), and those whose moderator left the pool. With each: its review's author
+ * (user id) and objective, how many more moderators it needs, and the moderators (user ids) never fresh for it: who
+ * moderated the review or was allocated to moderate it, and who was allocated to the appeal already.
  */
-export function openAppeals(db: DbOrTx, eventId: number) {
+export function appealsToAllocate(db: DbOrTx, eventId: number) {
+  const allocatedInPool = sql`(select count(*)::int from ${appealAllocations} aa where aa.appeal_id = ${appealId}
+    and ${inModeratorPool(sql`aa.subscription_id`)})`;
   return db
     .select({
       id: appeals.id,
       reviewer: subscriptions.userId,
       category: reviews.categoryId,
+      need: sql<number>`(${appeals.decisionsNeeded} - ${allocatedInPool})::int`,
       excluded: sql<number[]>`array(select s2.user_id from ${subscriptions} s2 where s2.id in (
         select ma.subscription_id from ${moderationAllocations} ma where ma.review_id = ${appeals.reviewId}
-        union select m.subscription_id from ${moderations} m where m.review_id = ${appeals.reviewId}))`,
+        union select m.subscription_id from ${moderations} m where m.review_id = ${appeals.reviewId}
+        union select aa.subscription_id from ${appealAllocations} aa where aa.appeal_id = ${appealId}))`,
     })
     .from(appeals)
     .innerJoin(reviews, eq(reviews.id, appeals.reviewId))
     .innerJoin(subscriptions, eq(subscriptions.id, appeals.subscriptionId))
-    .where(and(eq(appeals.eventId, eventId), eq(appeals.status, 'open')))
+    .where(and(eq(appeals.eventId, eventId), inArray(appeals.status, ['open', 'allocated']), sql`${allocatedInPool} < ${appeals.decisionsNeeded}`))
     .orderBy(asc(appeals.id));
 }
 
@@ -231,7 +239,7 @@ export async function insertAllocations(tx: DbOrTx, pairs: { appealId: number; s
   await tx
     .update(appeals)
     .set({ status: 'allocated' })
-    .where(inArray(appeals.id, [...new Set(pairs.map((pair) => pair.appealId))]));
+    .where(and(inArray(appeals.id, [...new Set(pairs.map((pair) => pair.appealId))]), eq(appeals.status, 'open')));
 }
 
 /** Closes the event's undecided appeals (proposal scores ran); answers their ids. */

@@ -16,6 +16,7 @@ import { conflict, forbidden, notFound } from '../../errors';
 import type { AuthUser } from '../../plugins/auth';
 import { findConfig } from '../../db/config-records';
 import { appealsConfigValue } from '../events/event-config.service';
+import { shareRunLock } from '../runs/runs.service';
 import { recordAudit } from '../system/audit.service';
 import * as repo from './appeals.repository';
 
@@ -116,12 +117,17 @@ export function createAppealsService(deps: {
     throw notFound(appealMessages.notFound);
   }
 
-  /** The window for a review of the event; in a transaction (`lock`) the run flags are share-locked and read in turn. */
+  /**
+   * The window for a review of the event, and the event's appeal settings. In a transaction (`lock`) it first waits
+   * for an admin run of the event in progress (the shared run lock), so it reads what that run wrote.
+   */
   async function stateOf(source: DbOrTx, ranking: number, eventId: number, lock: boolean) {
-    const flags = await repo.runFlags(source, eventId, lock);
+    if (lock) await shareRunLock(source, eventId);
+    const flags = await repo.runFlags(source, eventId);
     const outcomesAt = await repo.outcomesRanAt(source, eventId);
     const config = appealsConfigValue((await findConfig(source, 'appeals', eventId))?.value);
-    return appealWindow({ ranking, config, outcomesAt, scoresRan: flags.proposal_scores_generated === true, now: now() });
+    const scoresRan = flags.proposal_scores_generated === true;
+    return { config, ...appealWindow({ ranking, config, outcomesAt, scoresRan, now: now() }) };
   }
 
   const pageAnswer = async (viewer: AuthUser, found: { rows: repo.AppealRow[]; total: number }, query: PageQuery) => ({
@@ -152,7 +158,7 @@ export function createAppealsService(deps: {
       if (review.authorUserId !== user.id) throw forbidden(appealMessages.notYours);
       try {
         await db.transaction(async (tx) => {
-          const { window } = await stateOf(tx, review.ranking, review.eventId, true);
+          const { window, config } = await stateOf(tx, review.ranking, review.eventId, true);
           if (window !== 'open') throw (window === 'not_excluded' ? forbidden : conflict)(windowErrors[window]);
           const appeal = await repo.insertAppeal(tx, {
             eventId: review.eventId,
@@ -160,6 +166,7 @@ export function createAppealsService(deps: {
             subscriptionId: review.subscriptionId,
             rationale: input.rationale,
             rankingBefore: review.ranking,
+            decisionsNeeded: config.decisions_needed,
           });
           await recordAudit(tx, {
             actorUserId: user.id,
@@ -194,7 +201,8 @@ export function createAppealsService(deps: {
       const eventId = row.appeal.eventId;
       let decided = false;
       await db.transaction(async (tx) => {
-        const flags = await repo.runFlags(tx, eventId, true);
+        await shareRunLock(tx, eventId);
+        const flags = await repo.runFlags(tx, eventId);
         const status = await repo.lockAppeal(tx, id);
         if (flags.proposal_scores_generated || status === 'closed') throw conflict(appealMessages.scoresRan);
         if (status && DECIDED.includes(status)) throw conflict(appealMessages.decided);

@@ -1,7 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { namedRows } from '../../db/named-statements';
-import { moderations, moderationVersions, subscriptions } from '../../db/schema/index';
+import { catalystIds, moderations, moderationVersions, subscriptions, users } from '../../db/schema/index';
 import { moderationContent } from '../../db/version-content';
 import type { ModerationInsert } from './moderations.repository';
 
@@ -96,4 +96,25 @@ export async function recordMissingModerationVersions(db: DbOrTx, eventId: numbe
     select m.id, m.review_id, m.event_id, m.subscription_id, 1, 'create', s.user_id, ${moderationContent('m')}, m.created_at
     from ${moderations} m join ${subscriptions} s on s.id = m.subscription_id
     where m.event_id = ${eventId} and not exists (select 1 from ${moderationVersions} v where v.moderation_id = m.id)`);
+}
+
+/**
+ * The versions of a review's moderations, oldest moderation and version first, with the actor's Catalyst ID, the
+ * moderator (user id, anonymous id) and whether the moderation is gone.
+ */
+export function listModerationVersionsOfReview(db: DbOrTx, reviewId: number) {
+  return db
+    .select({
+      version: moderationVersions,
+      actorCatalystId: catalystIds.catalystId,
+      moderatorUserId: subscriptions.userId,
+      anonymousId: subscriptions.anonymousId,
+      deleted: sql<boolean>`not exists (select 1 from ${moderations} m where m.id = ${moderationVersions.moderationId})`,
+    })
+    .from(moderationVersions)
+    .leftJoin(users, eq(users.id, moderationVersions.actorUserId))
+    .leftJoin(catalystIds, eq(catalystIds.id, users.catalystIdRef))
+    .leftJoin(subscriptions, eq(subscriptions.id, moderationVersions.subscriptionId))
+    .where(eq(moderationVersions.reviewId, reviewId))
+    .orderBy(asc(moderationVersions.moderationId), asc(moderationVersions.version));
 }

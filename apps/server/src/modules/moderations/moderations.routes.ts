@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody, paged, pageQuery, validationErrorBody, type PageInfo } from '@cr/contract/common';
 import { moderationIdParams, moderationPublic, moderationUpdateBody, newModerationBody, reviewIdParams } from '@cr/contract/moderations';
+import { moderationVersionsOfReview } from '@cr/contract/history';
 import { reviewPublic } from '@cr/contract/reviews';
 import { currentUser } from '../../plugins/auth';
 import type { ReviewsService } from '../reviews/reviews.service';
@@ -57,6 +58,20 @@ export async function moderationsRoutes(app: FastifyInstance, options: { moderat
     { config: { access: 'public' }, schema: { tags, params: reviewIdParams, response: { 200: z.array(moderationPublic), ...errors } } },
     (request) =>
       moderations.byReview(request.user, request.params.review_id, reviews.visibleEventOf(request.user, request.params.review_id)),
+  );
+  // Issue 28 item 3: the versions of the review's moderations (admins: all; a moderator: their own).
+  api.get(
+    '/moderations/by-review/:review_id/versions/',
+    {
+      config: { access: 'user' },
+      schema: { tags, security, params: reviewIdParams, response: { 200: moderationVersionsOfReview, ...errors } },
+    },
+    (request) =>
+      moderations.versionsOfReview(
+        currentUser(request),
+        request.params.review_id,
+        reviews.visibleEventOf(request.user, request.params.review_id),
+      ),
   );
   api.get(
     '/moderations/:id/',

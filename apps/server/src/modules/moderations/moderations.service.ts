@@ -1,6 +1,7 @@
 import { switchActive } from '@cr/contract/events';
 import type { ModerationFields, ModerationPublic } from '@cr/contract/moderations';
 import type { PageQuery } from '@cr/contract/common';
+import { moderationVersionContent, type ModerationVersionsOfReview } from '@cr/contract/history';
 import { AccountStatus, RegistrationStatus } from '@cr/contract/users';
 import type { Db } from '../../db/client';
 import { uniqueViolation } from '../../db/errors';
@@ -189,6 +190,39 @@ export function createModerationsService(deps: { db: Db; eventConfig: Pick<Event
       const own = subscriptions.all;
       const everything = isAdmin(viewer) || (await publicEvents([eventId])).has(eventId);
       return rows.filter((row) => everything || own.includes(row.moderation.subscriptionId)).map(toModerationPublic);
+    },
+
+    /**
+     * Issue 28 item 3: the versions of the review's moderations. Admins: all of them, a deleted moderation's and a
+     * deleted review's too (404 only when there is none). Anyone else who may see the review: their own moderations
+     * still there (often none); a review they may not see is 404.
+     */
+    async versionsOfReview(
+      viewer: AuthUser,
+      reviewId: number,
+      visibleEvent: Promise<number | undefined>,
+    ): Promise<ModerationVersionsOfReview> {
+      const [eventId, rows] = await Promise.all([visibleEvent, versions.listModerationVersionsOfReview(db, reviewId)]);
+      const admin = isAdmin(viewer);
+      if (admin ? eventId === undefined && rows.length === 0 : eventId === undefined) throw notFound(moderationErrors.reviewNotFound);
+      const shown = admin ? rows : rows.filter((row) => row.moderatorUserId === viewer.id && !row.deleted);
+      const byModeration = new Map<number, typeof shown>();
+      for (const row of shown) byModeration.set(row.version.moderationId, [...(byModeration.get(row.version.moderationId) ?? []), row]);
+      return {
+        review_id: reviewId,
+        moderations: [...byModeration.entries()].map(([moderationId, list]) => ({
+          moderation_id: moderationId,
+          moderator: list[0]!.anonymousId,
+          deleted: list[0]!.deleted,
+          versions: list.map((row) => ({
+            version: row.version.version,
+            action: row.version.action,
+            created_at: row.version.createdAt.toISOString(),
+            actor: admin ? row.actorCatalystId : row.version.actorUserId === viewer.id ? row.anonymousId : null,
+            content: moderationVersionContent.parse(row.version.content),
+          })),
+        })),
+      };
     },
 
     /** Spec §2.14, F-008: the ids of the reviews allocated to the caller for moderation, a page of them (the route

@@ -258,7 +258,11 @@ export function createReviewsService(deps: {
       if (rows.length === 0) throw notFound(reviewErrors.notFound);
       const deleted = rows[rows.length - 1]!.version.action === 'delete';
       const admin = isAdmin(viewer);
-      if (!admin && (deleted || rows[0]!.authorUserId !== viewer.id)) throw forbidden(reviewErrors.versionsNotYours);
+      if (!admin && (deleted || rows[0]!.authorUserId !== viewer.id)) {
+        // Someone who may not see the review (deleted, or of a closed event) learns nothing of it: 404 as for none.
+        if (deleted || !(await repo.findReview(db, id, await visibilityFor(viewer)))) throw notFound(reviewErrors.notFound);
+        throw forbidden(reviewErrors.versionsNotYours);
+      }
       return {
         review_id: id,
         deleted,

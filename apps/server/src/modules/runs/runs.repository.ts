@@ -1,4 +1,5 @@
 import type { AllocationConfig } from '@cr/contract/events';
+import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import * as records from '../../db/config-records';
 
@@ -36,4 +37,19 @@ export const setRunFlags = (tx: DbOrTx, id: number, value: RunFlags) => records.
 export async function eventIdsWithRunFlag(db: DbOrTx, flag: string) {
   const rows = await records.cachedAllConfigs(db, 'allocations');
   return rows.filter((row) => row.eventId !== null && (row.value as RunFlags | null)?.[flag] === true).map((row) => row.eventId!);
+}
+
+/**
+ * The event's run lock (a transaction-scoped advisory lock; its first key names it among the app's advisory locks).
+ * A real admin run holds it exclusively, after its flags lock; a write that must not interleave with a run (an appeal,
+ * an appeal decision) holds it shared: it waits for a run in progress and then reads what it wrote, and a run waits
+ * for such writes in flight (milliseconds) instead of failing with "another run in progress", as a share lock on the
+ * flags row made it do.
+ */
+const RUN_LOCK_SPACE = 0x43520001;
+export async function lockRunExclusive(tx: DbOrTx, eventId: number) {
+  await tx.execute(sql`select pg_advisory_xact_lock(${RUN_LOCK_SPACE}::int, ${eventId}::int)`);
+}
+export async function lockRunShared(tx: DbOrTx, eventId: number) {
+  await tx.execute(sql`select pg_advisory_xact_lock_shared(${RUN_LOCK_SPACE}::int, ${eventId}::int)`);
 }

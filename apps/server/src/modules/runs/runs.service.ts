@@ -2,9 +2,12 @@ import type { Db, DbOrTx } from '../../db/client';
 import { lockNotAvailable } from '../../db/errors';
 import { conflict } from '../../errors';
 import { recordAudit } from '../system/audit.service';
-import { ensureRunFlags, eventIdsWithRunFlag, lockRunFlagsNoWait, readRunFlags, setRunFlags } from './runs.repository';
+import { ensureRunFlags, eventIdsWithRunFlag, lockRunExclusive, lockRunFlagsNoWait, lockRunShared, readRunFlags, setRunFlags } from './runs.repository';
 
 export { eventIdsWithRunFlag, readRunFlags };
+
+/** In the caller's transaction: waits for an admin run of the event in progress, and holds runs off until it ends. */
+export const shareRunLock = lockRunShared;
 
 export const runMessages = {
   runInProgress: 'Another run is in progress for this event. Try again when it has finished.',
@@ -86,6 +89,7 @@ export function createRunsService(deps: {
       await ensureRunFlags(db, params.event_id);
       const stats = await db.transaction(async (tx) => {
         const flags = await lockRunFlags(tx, params.event_id);
+        await lockRunExclusive(tx, params.event_id);
         if (run.once && flags.value[run.flag]) throw conflict(runMessages.alreadyGenerated);
         const { result, stats } = run.compute(await run.load(tx, params), params);
         await run.write(tx, result, params);

@@ -1,39 +1,8 @@
-import { useDebouncedValue } from '@mantine/hooks';
-import { useEffect, useRef, useState } from 'react';
+import { useRef } from 'react';
 import { useSearchParams } from 'react-router';
+import { useDebouncedText } from '../../lib/use-debounced-text';
 import { clearFilters, hasFilters, readFilters, writeFilter, type FilterDefaults, type ReviewFilters } from './filters';
 import { askChange, type PendingQueries } from './pending-query';
-
-/** Filter debounce (spec §9). */
-export const FILTER_DEBOUNCE_MS = 300;
-
-/**
- * A typed filter: the field follows the keyboard, the query string follows the field 300 ms after typing stops,
- * trimmed. Going back in history (or the clear button) puts the query's value back into the field.
- */
-function useDebouncedText(applied: string, write: (value: string) => void) {
-  const [input, setInput] = useState(applied);
-  const [debounced] = useDebouncedValue(input.trim(), FILTER_DEBOUNCE_MS);
-  // What this hook last wrote, so that its own write coming back does not overwrite newer typing.
-  const written = useRef(applied);
-
-  useEffect(() => {
-    if (debounced === written.current) return;
-    written.current = debounced;
-    write(debounced);
-    // Only when the typed value settles: `write` changes with every URL change.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [debounced]);
-
-  useEffect(() => {
-    if (applied !== written.current) {
-      written.current = applied;
-      setInput(applied);
-    }
-  }, [applied]);
-
-  return [input, setInput] as const;
-}
 
 /** The reviews-list filters kept in the query string (spec §2.13, E-027, E-028), with the stage's defaults. */
 export function useReviewFilters(defaults: FilterDefaults) {

@@ -1,9 +1,8 @@
 import { Alert, Button, Code, Collapse, Group, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import type { AuditEntry } from '@cr/contract/events';
 import { AUDIT_PAGE_SIZE } from '@cr/contract/history';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { EmptyTableRow } from '../../../components/empty-table-row';
@@ -12,8 +11,8 @@ import { ScrollTable } from '../../../components/scroll-table';
 import { auditActionsQuery, auditPageQuery, type AuditFilters } from '../../../features/admin/api/audit';
 import { eventsPageQuery } from '../../../features/events/api/events';
 import { formatDateLong } from '../../../lib/format';
+import { useDebouncedText } from '../../../lib/use-debounced-text';
 
-const DEBOUNCE_MS = 300;
 
 /** The filters as the query string keeps them (`event`, `action`, `actor`); anything unreadable is no filter. */
 function filtersOf(params: URLSearchParams): AuditFilters {
@@ -63,8 +62,6 @@ export default function AdminAudit() {
   const [params, setParams] = useSearchParams();
   const [page] = usePageParam();
   const filters = filtersOf(params);
-  const [actor, setActor] = useState(filters.actor ?? '');
-  const [debouncedActor] = useDebouncedValue(actor.trim(), DEBOUNCE_MS);
   const { data: events } = useQuery(eventsPageQuery(0, 100));
   const { data: actions } = useQuery(auditActionsQuery);
   const { data, isLoading, error } = useQuery(auditPageQuery(filters, page, AUDIT_PAGE_SIZE));
@@ -82,8 +79,10 @@ export default function AdminAudit() {
       },
       { replace: key === 'actor' },
     );
-  useEffect(() => setFilter('actor', debouncedActor), [debouncedActor]); // eslint-disable-line react-hooks/exhaustive-deps
+  const [actor, setActor] = useDebouncedText(filters.actor ?? '', (value) => setFilter('actor', value));
 
+  // An action's name for people (the raw id stays beside it: the API and the filter's address use it).
+  const actionLabel = (action: string) => t(`audit.actionNames.${action.replaceAll('.', '_')}`, { defaultValue: action });
   const eventNames = new Map((events?.data ?? []).map((event) => [event.row_id, event.name]));
   const rows = data?.data ?? [];
   const column = (name: string) => t(`audit.columns.${name}`);
@@ -106,7 +105,7 @@ export default function AdminAudit() {
         <Select
           label={t('audit.action')}
           placeholder={t('audit.anyAction')}
-          data={actions ?? []}
+          data={(actions ?? []).map((action) => ({ value: action, label: t('audit.actionOption', { label: actionLabel(action), action }) }))}
           value={filters.action ?? null}
           onChange={(value) => setFilter('action', value)}
           clearable
@@ -154,7 +153,10 @@ export default function AdminAudit() {
                 </Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateLong(entry.created_at)}</Table.Td>
                 <Table.Td>
-                  <Text size="sm" ff="monospace">
+                  <Text size="sm" fw={500}>
+                    {actionLabel(entry.action)}
+                  </Text>
+                  <Text size="xs" c="dimmed" ff="monospace">
                     {entry.action}
                   </Text>
                 </Table.Td>

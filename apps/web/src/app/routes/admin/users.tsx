@@ -1,10 +1,8 @@
 import { ActionIcon, Group, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch, IconUserCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigation, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { EmptyTableRow } from '../../../components/empty-table-row';
 import { CardField, ResponsiveList } from '../../../components/responsive-list';
 import { ScrollTable } from '../../../components/scroll-table';
@@ -14,9 +12,9 @@ import { paths } from '../../../config/paths';
 import { adminUsersQuery } from '../../../features/admin/api/users';
 import type { AdminUserRow } from '@cr/contract/users';
 import { formatDateShort } from '../../../lib/format';
+import { useDebouncedText } from '../../../lib/use-debounced-text';
 
 const PAGE_SIZE = 25;
-const DEBOUNCE_MS = 300;
 
 /** The profile link of a user's row or card. */
 function ProfileLink({ catalystId }: { catalystId: string }) {
@@ -63,25 +61,20 @@ export default function AdminUsers() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const [page] = usePageParam();
-  const [search, setSearch] = useState(params.get('search') ?? '');
-  const [debounced] = useDebouncedValue(search.trim(), DEBOUNCE_MS);
-  // While a link's navigation is pending (a lazy screen loading), writing the search into the address would replace
-  // that navigation: a click on a profile right after typing stayed on the list.
-  const navigating = useNavigation().state !== 'idle';
-  useEffect(() => {
-    if (navigating) return;
+  // The search follows the typing 300 ms later, never over a pending navigation (a profile clicked right after typing).
+  const [search, setSearch] = useDebouncedText(params.get('search') ?? '', (value) =>
     setParams(
       (current) => {
         const next = new URLSearchParams(current);
-        if ((current.get('search') ?? '') === debounced) return current;
-        if (debounced) next.set('search', debounced);
+        if ((current.get('search') ?? '') === value) return current;
+        if (value) next.set('search', value);
         else next.delete('search');
         next.delete('page');
         return next;
       },
       { replace: true },
-    );
-  }, [debounced, setParams, navigating]);
+    ),
+  );
   const { data, isLoading } = useQuery(adminUsersQuery(page, PAGE_SIZE, params.get('search') ?? ''));
   const rows = data?.data ?? [];
   const column = (name: string) => t(`admin.columns.${name}`);

@@ -12,6 +12,7 @@ import { eventConfigQuery } from '../../../features/events/api/events';
 import { FlagsPanel } from '../../../features/moderation/components/flags-panel';
 import { ModerationForm, type ModerationFormHandle } from '../../../features/moderation/components/moderation-form';
 import { ModerationsTable } from '../../../features/moderation/components/moderations-table';
+import { ModerationVersions } from '../../../features/moderation/components/moderation-versions';
 import { ShortcutsHelp } from '../../../features/moderation/components/shortcuts-help';
 import { useShortcuts } from '../../../features/moderation/shortcuts';
 import { reviewQuery } from '../../../features/reviews/api/get-review';
@@ -133,6 +134,7 @@ function ReviewScreen({ id }: { id: number }) {
       {config !== undefined && !moderationEnabled && !rankingPending && <ModerationsTable reviewId={review.row_id} />}
       {/* Issue 28 item 3: the versions, to admins and the author. */}
       {(admin || isAuthor) && <ReviewVersions reviewId={review.row_id} />}
+      {admin && <ModerationVersions reviewId={review.row_id} />}
     </Stack>
   );
 }

@@ -14,6 +14,8 @@ export const moderationKeys = {
   moderated: (page: number, size: number) => [...root, 'moderated', page, size] as const,
   /** `GET moderations/by-review/{review_id}/` (F-035). */
   byReview: (reviewId: number) => [...root, 'by-review', reviewId] as const,
+  /** `GET moderations/by-review/{review_id}/versions/` (issue 28 item 3). */
+  versions: (reviewId: number) => [...root, 'versions', reviewId] as const,
   /** `GET proposal-reviews/by-ids` for a flag's related reviews, 20 a request. */
   related: (ids: readonly number[]) => [...root, 'related', ...ids] as const,
 };

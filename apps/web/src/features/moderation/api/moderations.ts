@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
+import type { ModerationVersionsOfReview } from '@cr/contract/history';
 import type { ModerationFields, ModerationPublic } from '@cr/contract/moderations';
 import type { ReviewPublic } from '@cr/contract/reviews';
 import { api } from '../../../lib/api-client';
@@ -27,6 +28,14 @@ export const reviewModerationsQuery = (reviewId: number) =>
         return [];
       }
     },
+  });
+
+/** `GET moderations/by-review/{review_id}/versions/` (issue 28 item 3): the versions of the review's moderations. */
+export const moderationVersionsQuery = (reviewId: number) =>
+  queryOptions({
+    queryKey: moderationKeys.versions(reviewId),
+    queryFn: () => api<ModerationVersionsOfReview>(`moderations/by-review/${reviewId}/versions/`),
+    retry: false,
   });
 
 /** The ids of a flag's related reviews, 20 a request with `ids` repeated (spec §2.15): `GET proposal-reviews/by-ids/`. */

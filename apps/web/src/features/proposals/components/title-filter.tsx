@@ -1,12 +1,9 @@
 import { Button, Group, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch, IconX } from '@tabler/icons-react';
-import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { useDebouncedText } from '../../../lib/use-debounced-text';
 
-/** Filter debounce (spec §9). */
-export const FILTER_DEBOUNCE_MS = 300;
 const PARAM = 'title';
 
 /**
@@ -17,13 +14,7 @@ const PARAM = 'title';
 export function useTitleFilter() {
   const [params, setParams] = useSearchParams();
   const applied = params.get(PARAM) ?? '';
-  const [input, setInput] = useState(applied);
-  const [debounced] = useDebouncedValue(input.trim(), FILTER_DEBOUNCE_MS);
-  // What this hook last wrote, so that its own write does not come back and overwrite newer typing.
-  const written = useRef(applied);
-
-  const write = (value: string) => {
-    written.current = value;
+  const write = (value: string) =>
     setParams(
       (current) => {
         if ((current.get(PARAM) ?? '') === value) return current;
@@ -35,21 +26,7 @@ export function useTitleFilter() {
       },
       { replace: true },
     );
-  };
-
-  useEffect(() => {
-    write(debounced);
-    // Only when the typed value settles: setParams changes with every URL change, and running again then would write
-    // a stale value over a navigation (back, forward, a link).
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [debounced]);
-
-  useEffect(() => {
-    if (applied !== written.current) {
-      written.current = applied;
-      setInput(applied);
-    }
-  }, [applied]);
+  const [input, setInput] = useDebouncedText(applied, write);
 
   const clear = () => {
     setInput('');
