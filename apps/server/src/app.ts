@@ -20,6 +20,8 @@ import { createPasswordHasher, type PasswordHasher } from './lib/password-hasher
 import { createRateLimiter } from './lib/rate-limit';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { adminUsersRoutes } from './modules/accounts/admin-users.routes';
+import { tokensRoutes } from './modules/tokens/tokens.routes';
+import { createTokensService } from './modules/tokens/tokens.service';
 import { accountLimitsOf, createAccountsService } from './modules/accounts/accounts.service';
 import { guessLimitsOf } from './modules/accounts/guess-guard';
 import { createRefreshTokens } from './modules/accounts/refresh-tokens';
@@ -278,10 +280,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     passwords,
   });
 
+  const tokens = createTokensService({ db, ratePerMinute: config.API_TOKEN_RATE_PER_MINUTE });
   registerAuth(app, {
     jwt,
     apiBase: API_PREFIX,
     sessionUser: (userId, sessionId) => userInfo.sessionUser(userId, sessionId),
+    apiTokens: tokens,
   });
 
   await app.register(
@@ -297,6 +301,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         publicUrl: config.publicUrl,
       });
       await api.register(adminUsersRoutes, { userInfo });
+      await api.register(tokensRoutes, { tokens });
       await api.register(eventsRoutes, { events });
       await api.register(eventConfigRoutes, { eventConfig });
       await api.register(statusRoutes, { status });

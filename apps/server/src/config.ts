@@ -33,6 +33,8 @@ const schema = z.object({
   MAIL_FROM: z.string().default('Community Review <no-reply@localhost>'),
   /** Mails this instance hands to SMTP per second at most (a token bucket; each instance has its own). */
   MAIL_RATE_PER_SECOND: z.coerce.number().positive().max(100_000).default(20),
+  /** Requests a minute one API token may make, per server instance (issue 29 item 3). */
+  API_TOKEN_RATE_PER_MINUTE: z.coerce.number().int().positive().max(1_000_000).default(600),
   /**
    * How long a claimed mail belongs to the instance sending it: when the instance dies, another one sends the mail
    * after this (issue 27). Longer than one batch's sending (the SMTP timeouts are 10 s to connect, 30 s per step).

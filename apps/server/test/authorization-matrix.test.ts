@@ -144,6 +144,13 @@ const matrix: Record<string, Entry> = {
   'GET /notifications/unsubscribe': { request: unsubscribe('GET'), expect: everyone(200) },
   'POST /notifications/unsubscribe': { request: unsubscribe('POST'), expect: everyone(200) },
   'DELETE /notifications/unsubscribe': { request: unsubscribe('DELETE'), expect: everyone(200) },
+  // API tokens (issue 29): one's own; a missing id revokes nothing (404), an empty creation is invalid (422)
+  'GET /users/me/tokens/': { request: get('/users/me/tokens/'), expect: signedIn(200) },
+  'POST /users/me/tokens/': { request: send('POST', '/users/me/tokens/'), expect: signedInWrite(422) },
+  'DELETE /users/me/tokens/:id/': {
+    request: () => ({ method: 'DELETE', url: '/users/me/tokens/2000000000/' }),
+    expect: signedInWrite(404),
+  },
   // the reference API's current event (issue 17): the event is active already, so nothing changes
   'GET /configs/current-event/': { request: get('/configs/current-event/'), expect: everyone(200) },
   'PUT /configs/current-event/:eventId/': {

@@ -49,6 +49,8 @@ export const validationMessages = {
   reminderHoursDistinct: '{{field}}: each number of hours only once.',
   appealWindowDays: '{{field}} must be at most 90 days.',
   appealDecisions: '{{field}} must be an odd number from 1 to 15.',
+  tokenScopes: '{{field}}: choose at least one scope.',
+  tokenExpiry: '{{field}} must be from 1 to 365 days.',
 } as const;
 
 export type ValidationMessageKey = keyof typeof validationMessages;

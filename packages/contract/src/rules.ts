@@ -85,6 +85,8 @@ export const messages = {
   reminderHoursDistinct: 'validation.reminderHoursDistinct',
   appealWindowDays: 'validation.appealWindowDays',
   appealDecisions: 'validation.appealDecisions',
+  tokenScopes: 'validation.tokenScopes',
+  tokenExpiry: 'validation.tokenExpiry',
 } as const;
 
 /**

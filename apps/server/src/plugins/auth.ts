@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { serverMessages } from '@cr/contract/messages';
+import { tokenMessages, type TokenScope } from '@cr/contract/tokens';
 import { AccountStatus } from '@cr/contract/users';
 import { isAdmin } from '../domain/rules';
 import { forbidden, unauthorized } from '../errors';
@@ -7,6 +8,17 @@ import type { Jwt } from '../lib/jwt';
 
 /** Who may call a route. Every API route states it; the server refuses to start when one does not. */
 export type Access = 'public' | 'user' | 'admin';
+
+/**
+ * The API token scope a route needs (issue 29 item 3); 'none': no token may call it (sign-in, account and session
+ * routes, admin writes). Unless a route states it: reads of public and signed-in routes need `read`, everything else
+ * none. So a route is open to tokens only by a rule that covers it or by saying so.
+ */
+export type RouteScope = TokenScope | 'none';
+export function requiredScope(method: string, access: Access | undefined, scope: RouteScope | undefined): RouteScope {
+  if (scope) return scope;
+  return READ_METHODS.has(method) && (access === 'public' || access === 'user') ? 'read' : 'none';
+}
 
 export interface AuthUser {
   id: number;
@@ -20,6 +32,8 @@ export interface RouteEntry {
   method: string;
   url: string;
   access: Access | undefined;
+  /** The API token scope it needs. */
+  scope: RouteScope;
 }
 
 declare module 'fastify' {
@@ -34,11 +48,15 @@ declare module 'fastify' {
      * of a signed-in route is refused with 403 until then; reads are not affected.
      */
     allowDuringReset?: boolean;
+    /** The API token scope the route needs, when the default (see requiredScope) is not it. */
+    scope?: RouteScope;
   }
   interface FastifyRequest {
     user: AuthUser | null;
     /** The session (refresh-token family) of the caller's access token, when one was accepted. */
     sessionId: string | null;
+    /** The API token the caller used, when it was one (issue 29). */
+    apiTokenId: number | null;
   }
 }
 
@@ -81,10 +99,16 @@ export function registerAuth(
      * access tokens at once.
      */
     sessionUser: (userId: number, sessionId: string) => Promise<AuthUser | null>;
+    /** API tokens (issue 29): whether a bearer is one, and its caller (null: unknown, expired, revoked, banned). */
+    apiTokens?: {
+      isToken(bearer: string): boolean;
+      authenticate(token: string, bannedStatus: number): Promise<{ user: AuthUser; tokenId: number; scopes: readonly TokenScope[] } | null>;
+    };
   },
 ) {
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
+  app.decorateRequest('apiTokenId', null);
 
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
@@ -94,7 +118,9 @@ export function registerAuth(
       throw new Error(`Route ${route.method} ${route.url} does not state who may call it (config.access).`);
     }
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') routeTable.push({ method, url: route.url, access: route.config?.access });
+      if (method !== 'HEAD') {
+        routeTable.push({ method, url: route.url, access: route.config?.access, scope: requiredScope(method, route.config?.access, route.config?.scope) });
+      }
     }
   });
 
@@ -103,7 +129,15 @@ export function registerAuth(
     const access = request.routeOptions.config?.access;
     if (!access) return;
     const token = bearerToken(request);
-    if (token) {
+    if (token && options.apiTokens?.isToken(token)) {
+      const caller = await options.apiTokens.authenticate(token, AccountStatus.banned);
+      if (!caller) throw unauthorized(tokenMessages.invalid);
+      const scope = requiredScope(request.method, access, request.routeOptions.config?.scope);
+      if (scope === 'none') throw forbidden(tokenMessages.notForTokens);
+      if (!caller.scopes.includes(scope)) throw forbidden(tokenMessages.missingScope(scope));
+      request.user = caller.user;
+      request.apiTokenId = caller.tokenId;
+    } else if (token) {
       const claims = await options.jwt.verify(token);
       const user = claims ? await options.sessionUser(claims.userId, claims.sessionId) : null;
       if (claims && user && user.status !== AccountStatus.banned) {

@@ -7,3 +7,4 @@ export * from './reviews';
 export * from './moderation';
 export * from './scores';
 export * from './fairness';
+export * from './api-access';

@@ -35,7 +35,7 @@ export async function appealsRoutes(app: FastifyInstance, options: { appeals: Ap
   );
   api.post(
     '/appeals/',
-    { config: { access: 'user' }, schema: { tags, security, body: newAppealBody, response: { 201: appealPublic, ...errors } } },
+    { config: { access: 'user', scope: 'review' }, schema: { tags, security, body: newAppealBody, response: { 201: appealPublic, ...errors } } },
     async (request, reply) => reply.code(201).send(await appeals.create(currentUser(request), request.body.new_appeal)),
   );
   api.get(
@@ -64,7 +64,7 @@ export async function appealsRoutes(app: FastifyInstance, options: { appeals: Ap
   api.put(
     '/appeals/:id/decision/',
     {
-      config: { access: 'user' },
+      config: { access: 'user', scope: 'moderate' },
       schema: { tags, security, params: appealIdParams, body: appealDecisionBody, response: { 200: appealPublic, ...errors } },
     },
     (request) => appeals.decide(currentUser(request), request.params.id, request.body.appeal_decision),

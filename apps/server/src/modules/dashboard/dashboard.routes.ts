@@ -11,7 +11,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: { dashboard
   api.get(
     '/events/:eventId/dashboard/',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', scope: 'admin-read' },
       schema: {
         tags: ['events'],
         security: [{ bearer: [] }],

@@ -19,7 +19,7 @@ export async function exportsRoutes(app: FastifyInstance, options: { exports: Ex
     api.get(
       path,
       {
-        config: { access: 'admin' },
+        config: { access: 'admin', scope: 'admin-read' },
         schema: { tags: ['exports'], security: [{ bearer: [] }], params: eventParams },
       },
       async (request, reply) => {
@@ -31,7 +31,7 @@ export async function exportsRoutes(app: FastifyInstance, options: { exports: Ex
   api.get(
     '/moderations/export/csv',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', scope: 'admin-read' },
       schema: { tags: ['exports'], security: [{ bearer: [] }], querystring: eventQuery },
     },
     async (request, reply) => {
@@ -42,7 +42,7 @@ export async function exportsRoutes(app: FastifyInstance, options: { exports: Ex
   api.get(
     '/moderations/moderator-stats/',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', scope: 'admin-read' },
       schema: { tags: ['exports'], security: [{ bearer: [] }], querystring: eventQuery },
     },
     async (request, reply) => {
@@ -53,7 +53,7 @@ export async function exportsRoutes(app: FastifyInstance, options: { exports: Ex
   api.post(
     '/admin/vitss-export',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', scope: 'admin-read' },
       schema: { tags: ['exports'], security: [{ bearer: [] }], body: voteExportBody },
     },
     async (request, reply) => {
@@ -67,7 +67,7 @@ export async function exportsRoutes(app: FastifyInstance, options: { exports: Ex
   api.get(
     '/moderations/stats/',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', scope: 'admin-read' },
       schema: { tags: ['exports'], security: [{ bearer: [] }], querystring: eventQuery, response: { 200: moderationStatsPublic } },
     },
     (request) => options.exports.moderationStats(request.query.event_id ?? null),

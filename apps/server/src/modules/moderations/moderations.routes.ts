@@ -50,7 +50,7 @@ export async function moderationsRoutes(app: FastifyInstance, options: { moderat
 
   api.post(
     '/moderations/',
-    { config: { access: 'user' }, schema: { tags, security, body: newModerationBody, response: { 201: moderationPublic, ...errors } } },
+    { config: { access: 'user', scope: 'moderate' }, schema: { tags, security, body: newModerationBody, response: { 201: moderationPublic, ...errors } } },
     async (request, reply) => reply.code(201).send(await moderations.create(currentUser(request), request.body.new_moderation)),
   );
   api.get(
@@ -81,7 +81,7 @@ export async function moderationsRoutes(app: FastifyInstance, options: { moderat
   api.put(
     '/moderations/:id/',
     {
-      config: { access: 'user' },
+      config: { access: 'user', scope: 'moderate' },
       schema: { tags, security, params: moderationIdParams, body: moderationUpdateBody, response: { 200: moderationPublic, ...errors } },
     },
     (request) => moderations.update(currentUser(request), request.params.id, request.body.record_update),
@@ -89,7 +89,7 @@ export async function moderationsRoutes(app: FastifyInstance, options: { moderat
   api.delete(
     '/moderations/:id/',
     {
-      config: { access: 'user' },
+      config: { access: 'user', scope: 'moderate' },
       schema: { tags, security, params: moderationIdParams, response: { 200: z.object({ row_id: z.number().int() }), ...errors } },
     },
     (request) => moderations.remove(currentUser(request), request.params.id),

@@ -67,7 +67,7 @@ export async function reviewsRoutes(app: FastifyInstance, options: { reviews: Re
   api.post(
     '/proposal-reviews/',
     {
-      config: { access: 'user' },
+      config: { access: 'user', scope: 'review' },
       schema: { tags, security: [{ bearer: [] }], body: newProposalReviewBody, response: { 201: reviewPublic, ...errors } },
     },
     async (request, reply) => reply.code(201).send(await reviews.create(currentUser(request), request.body.new_proposal_review)),
@@ -75,7 +75,7 @@ export async function reviewsRoutes(app: FastifyInstance, options: { reviews: Re
   api.put(
     '/proposal-reviews/:id/',
     {
-      config: { access: 'user' },
+      config: { access: 'user', scope: 'review' },
       schema: {
         tags,
         security: [{ bearer: [] }],
@@ -89,7 +89,7 @@ export async function reviewsRoutes(app: FastifyInstance, options: { reviews: Re
   api.delete(
     '/proposal-reviews/:id/',
     {
-      config: { access: 'user' },
+      config: { access: 'user', scope: 'review' },
       schema: {
         tags,
         security: [{ bearer: [] }],
