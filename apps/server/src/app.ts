@@ -74,6 +74,7 @@ import { createNotificationsService, type NotificationsService } from './modules
 import { createRemindersService, type RemindersService } from './modules/notifications/reminders.service';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
+import { registerIdempotency } from './plugins/idempotency';
 import { registerInputGuard } from './plugins/input-guard';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerStatic } from './plugins/static';
@@ -287,6 +288,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sessionUser: (userId, sessionId) => userInfo.sessionUser(userId, sessionId),
     apiTokens: tokens,
   });
+  registerIdempotency(app, db);
 
   await app.register(
     async (api) => {

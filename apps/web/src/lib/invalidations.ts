@@ -26,6 +26,7 @@ const {
   notificationPreferences,
   unsubscribeStates,
   mailQueue,
+  apiTokens,
 } = familyKeys;
 
 /** A reviewer's figures: what their reviews, allocations and outcomes count in, seen by them or by an admin. */
@@ -69,6 +70,9 @@ export const invalidations = {
   saveNotificationPreferences: [notificationPreferences, unsubscribeStates],
   unsubscribe: [notificationPreferences, unsubscribeStates],
   resubscribe: [notificationPreferences, unsubscribeStates],
+  // API tokens (issue 29): the profile's list.
+  createApiToken: [apiTokens],
+  revokeApiToken: [apiTokens],
   // Failed mails queued again: the queue's counts and failures.
   retryFailedMails: [mailQueue],
   // The account: what the profile shows of it.

@@ -34,6 +34,8 @@ export const familyKeys = {
   appealsConfigs: [...queryRoots.configs, 'appeals'] as const,
   /** The logged-in user's notification preferences. */
   notificationPreferences: [...queryRoots.users, 'notifications'] as const,
+  /** The logged-in user's API tokens (issue 29). */
+  apiTokens: [...queryRoots.users, 'tokens'] as const,
   /** What an unsubscribe link would do (its kind, and whether it is done). */
   unsubscribeStates: [...queryRoots.users, 'unsubscribe'] as const,
   /** Every round's dashboard (the admin's Overview). */

@@ -11,6 +11,7 @@ import { fieldError } from '../../../components/form-field';
 import { PageHeading } from '../../../components/page-heading';
 import { MyAppeals } from '../../../features/appeals/components/my-appeals';
 import { NotificationPreferencesSection } from '../../../features/profile/components/notification-preferences';
+import { ApiTokensSection } from '../../../features/profile/components/api-tokens';
 import { ProfileView, Section } from '../../../features/profile/components/profile-view';
 import { useChangeEmail } from '../../../features/auth/api/accounts';
 import { ChangePasswordForm } from '../../../features/auth/components/change-password-form';
@@ -107,6 +108,9 @@ export default function Profile() {
         </Section>
         <Section title={t('appeals.mineTitle')}>
           <MyAppeals />
+        </Section>
+        <Section title={t('tokens.title')}>
+          <ApiTokensSection />
         </Section>
       </ProfileView>
       {answering && (

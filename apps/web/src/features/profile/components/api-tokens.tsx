@@ -1,0 +1,204 @@
+import { Alert, Badge, Button, Checkbox, Code, Group, Loader, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery } from '@tanstack/react-query';
+import {
+  newApiToken,
+  TOKEN_EXPIRY_DAYS_DEFAULT,
+  TOKEN_SCOPES,
+  type ApiTokenPublic,
+  type CreatedApiToken,
+  type NewApiToken,
+  type TokenScope,
+} from '@cr/contract/tokens';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { CopyButton } from '../../../components/copy-button';
+import { EmptyTableRow } from '../../../components/empty-table-row';
+import { fieldError } from '../../../components/form-field';
+import { ScrollTable } from '../../../components/scroll-table';
+import { formatDateShort } from '../../../lib/format';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import { isAdmin, useSession } from '../../../lib/session';
+import { apiTokensQuery, useCreateApiToken, useRevokeApiToken } from '../api/tokens';
+
+const EXPIRY_CHOICES = [7, 30, 90, 180, 365];
+type FormValues = z.input<typeof newApiToken>;
+
+/** The form that makes a token: a name, its scopes (admin-read for admins only) and its lifetime. */
+function NewTokenForm({ onCreated }: { onCreated: (token: CreatedApiToken) => void }) {
+  const { t } = useTranslation();
+  const admin = useSession(isAdmin);
+  const create = useCreateApiToken();
+  const form = useForm<FormValues, unknown, NewApiToken>({
+    resolver: zodResolver(newApiToken),
+    mode: 'onChange',
+    defaultValues: { name: '', scopes: ['read'], expires_in_days: TOKEN_EXPIRY_DAYS_DEFAULT },
+  });
+  const scopes = TOKEN_SCOPES.filter((scope) => admin || scope !== 'admin-read');
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      onCreated(await create.mutateAsync(values));
+      form.reset();
+      notifySuccess('notify.tokenCreated');
+    } catch (error) {
+      notifyError(error, 'notify.tokenCreateFailed');
+    }
+  });
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label={t('tokens.formLabel')}>
+      <Stack gap="sm" maw={560}>
+        <TextInput
+          label={t('tokens.name')}
+          description={t('tokens.nameHint')}
+          withAsterisk
+          maxLength={100}
+          {...form.register('name')}
+          error={fieldError(form, 'name', t('tokens.name'))}
+        />
+        <Controller
+          control={form.control}
+          name="scopes"
+          render={({ field }) => (
+            <Checkbox.Group
+              label={t('tokens.scopes')}
+              withAsterisk
+              value={field.value as string[]}
+              onChange={(value) => field.onChange(value)}
+              error={fieldError(form, 'scopes', t('tokens.scopes'))}
+            >
+              <Stack gap={6} mt={6}>
+                {scopes.map((scope) => (
+                  <Checkbox key={scope} value={scope} label={t(`tokens.scopeNames.${scope}`)} description={t(`tokens.scopeHints.${scope}`)} />
+                ))}
+              </Stack>
+            </Checkbox.Group>
+          )}
+        />
+        <Controller
+          control={form.control}
+          name="expires_in_days"
+          render={({ field }) => (
+            <Select
+              label={t('tokens.expiry')}
+              data={EXPIRY_CHOICES.map((days) => ({ value: String(days), label: t('tokens.days', { count: days }) }))}
+              value={String(field.value)}
+              onChange={(value) => field.onChange(Number(value))}
+              allowDeselect={false}
+              w={220}
+            />
+          )}
+        />
+        <Button type="submit" w="fit-content" loading={create.isPending} disabled={!form.formState.isValid}>
+          {t('tokens.create')}
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+function TokenState({ token }: { token: ApiTokenPublic }) {
+  const { t } = useTranslation();
+  if (token.revoked_at) return <Badge color="gray">{t('tokens.states.revoked')}</Badge>;
+  if (new Date(token.expires_at).getTime() <= Date.now()) return <Badge color="yellow">{t('tokens.states.expired')}</Badge>;
+  return <Badge color="teal">{t('tokens.states.active')}</Badge>;
+}
+
+/**
+ * The profile's API tokens (issue 29 item 3): the tokens made for scripts, their scopes, expiry and last use; a new
+ * token's secret is shown once, to copy, with how to use it; a token can be revoked.
+ */
+export function ApiTokensSection() {
+  const { t } = useTranslation();
+  const { data, isError, isPending } = useQuery(apiTokensQuery);
+  const revoke = useRevokeApiToken();
+  const [created, setCreated] = useState<CreatedApiToken | null>(null);
+  const onRevoke = async (token: ApiTokenPublic) => {
+    try {
+      await revoke.mutateAsync(token.id);
+      notifySuccess('notify.tokenRevoked');
+    } catch (error) {
+      notifyError(error, 'notify.tokenRevokeFailed');
+    }
+  };
+  const scopeNames = (scopes: TokenScope[]) => scopes.map((scope) => t(`tokens.scopeNames.${scope}`)).join(', ');
+  return (
+    <Stack gap="md">
+      <Text size="sm" c="dimmed">
+        {t('tokens.hint')}
+      </Text>
+      {created && (
+        <Alert color="teal" title={t('tokens.createdTitle', { name: created.name })} role="status">
+          <Stack gap="xs">
+            <Text size="sm">{t('tokens.createdHint')}</Text>
+            <Group gap="xs" wrap="nowrap">
+              <Code data-testid="new-token" style={{ overflowWrap: 'anywhere' }}>
+                {created.token}
+              </Code>
+              <CopyButton value={created.token} label={t('tokens.copy')} />
+            </Group>
+            <Text size="sm">{t('tokens.usage')}</Text>
+            <Code block style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>
+              {`curl -H "Authorization: Bearer ${created.token}" ${window.location.origin}/api/reviews/users/me/`}
+            </Code>
+            <Button variant="default" size="xs" w="fit-content" onClick={() => setCreated(null)}>
+              {t('tokens.hideSecret')}
+            </Button>
+          </Stack>
+        </Alert>
+      )}
+      {isError && <Alert color="red">{t('tokens.fetchFailed')}</Alert>}
+      {isPending && <Loader size="sm" role="status" aria-label={t('common.loading')} />}
+      {data && (
+        <ScrollTable minWidth={720} label={t('tokens.tableLabel')}>
+          <Table striped verticalSpacing="xs" aria-label={t('tokens.tableLabel')}>
+            <Table.Thead>
+              <Table.Tr>
+                {['name', 'scopes', 'expires', 'lastUsed', 'state', 'actions'].map((column) => (
+                  <Table.Th key={column}>{t(`tokens.columns.${column}`)}</Table.Th>
+                ))}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.map((token) => (
+                <Table.Tr key={token.id}>
+                  <Table.Td>
+                    <Text size="sm" fw={500}>
+                      {token.name}
+                    </Text>
+                    <Text size="xs" c="dimmed" ff="monospace">
+                      {token.hint}…
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>{scopeNames(token.scopes)}</Table.Td>
+                  <Table.Td>{formatDateShort(token.expires_at)}</Table.Td>
+                  <Table.Td>{token.last_used_at ? formatDateShort(token.last_used_at) : t('tokens.neverUsed')}</Table.Td>
+                  <Table.Td>
+                    <TokenState token={token} />
+                  </Table.Td>
+                  <Table.Td>
+                    {!token.revoked_at && (
+                      <Button
+                        size="xs"
+                        color="red"
+                        variant="light"
+                        onClick={() => void onRevoke(token)}
+                        loading={revoke.isPending && revoke.variables === token.id}
+                        aria-label={t('tokens.revokeNamed', { name: token.name })}
+                      >
+                        {t('tokens.revoke')}
+                      </Button>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+              {data.length === 0 && <EmptyTableRow colSpan={6} />}
+            </Table.Tbody>
+          </Table>
+        </ScrollTable>
+      )}
+      <NewTokenForm onCreated={setCreated} />
+    </Stack>
+  );
+}
