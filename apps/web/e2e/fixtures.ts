@@ -27,6 +27,9 @@ export const test = base.extend<object, { workerContext: BrowserContext }>({
         ...options.contextOptions,
         baseURL: options.baseURL,
         viewport: options.viewport ?? { width: 1280, height: 720 },
+        // The app's service worker (issue 29) would answer API calls itself, out of reach of `page.route`: the tests
+        // that are about it open a context of their own with service workers allowed.
+        serviceWorkers: 'block',
       });
       await use(context);
       await context.close();

@@ -278,22 +278,25 @@ for (const viewport of VIEWPORTS) {
       await expect(stats).toBeHidden();
     });
 
-    for (const path of [
-      '/',
-      '/login',
-      '/register',
-      '/check-your-inbox',
-      '/reset-password',
-      '/account/activation',
-      '/account/email-verification',
-      '/no-such-screen',
-    ]) {
-      test(`${path} fits`, async ({ page }) => {
-        await page.goto(path);
-        await page.getByRole('contentinfo').waitFor();
-        await expectFits(page);
-      });
-    }
+    // The screens anyone opens, one after another in one tab (a tab per screen cost a second of CPU each).
+    test('the anonymous screens fit', async ({ page }) => {
+      for (const path of [
+        '/',
+        '/login',
+        '/register',
+        '/check-your-inbox',
+        '/reset-password',
+        '/account/activation',
+        '/account/email-verification',
+        '/no-such-screen',
+      ]) {
+        await test.step(path, async () => {
+          await page.goto(path);
+          await page.getByRole('contentinfo').waitFor();
+          await expectFits(page);
+        });
+      }
+    });
 
     test('the admin status messages and a user profile with a long Catalyst ID fit', async ({ page, request }) => {
       await login(page, demo.admin, { to: '/admin/status' });

@@ -1,7 +1,6 @@
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useRef, useState } from 'react';
-import { useNavigation } from 'react-router';
-import { navigationPending } from './navigation-state';
+import { whenIdle } from './navigation-state';
 
 /** Filter debounce (spec §9). */
 export const FILTER_DEBOUNCE_MS = 300;
@@ -11,38 +10,33 @@ export const FILTER_DEBOUNCE_MS = 300;
  * has stopped for 300 ms. What the query string holds (`applied`) comes back into the field when it changes from
  * elsewhere (back and forward, a clear button).
  *
- * A settled value is written only while no navigation is pending (the router's own state, see navigation-state.ts): a
- * link followed right after typing (a lazy screen still loading) would otherwise be replaced by the filter's own
- * navigation, and the click lost (issue 26). It is written once the navigation ends, unless the query string changed
- * meanwhile.
+ * A settled value is written only when no navigation is pending (the router's own state, see navigation-state.ts):
+ * a link followed right after typing (a lazy screen still loading) would otherwise be replaced by the filter's own
+ * navigation, and the click lost (issue 26). It waits for the navigation to end, and is dropped if that navigation
+ * left the page (or the query string changed meanwhile). Two filters settling at once both land: the second waits
+ * for the first one's navigation.
  */
 export function useDebouncedText(applied: string, write: (value: string) => void) {
   const [input, setInput] = useState(applied);
   const [debounced] = useDebouncedValue(input.trim(), FILTER_DEBOUNCE_MS);
-  const navigating = useNavigation().state !== 'idle';
   // What this hook last wrote (or read back), so that its own write coming back does not overwrite newer typing.
   const written = useRef(applied);
-  // A settled value not written yet.
-  const due = useRef<string | null>(null);
+  const writeRef = useRef(write);
+  writeRef.current = write;
 
   useEffect(() => {
-    due.current = debounced === written.current ? null : debounced;
+    if (debounced === written.current) return;
+    const page = window.location.pathname;
+    return whenIdle(() => {
+      if (window.location.pathname !== page || debounced === written.current) return;
+      written.current = debounced;
+      writeRef.current(debounced);
+    });
   }, [debounced]);
-
-  useEffect(() => {
-    if (navigating || navigationPending() || due.current === null) return;
-    const value = due.current;
-    due.current = null;
-    written.current = value;
-    write(value);
-    // Only when a typed value settles or a navigation ends: `write` changes with every URL change.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [debounced, navigating]);
 
   useEffect(() => {
     if (applied !== written.current) {
       written.current = applied;
-      due.current = null;
       setInput(applied);
     }
   }, [applied]);
