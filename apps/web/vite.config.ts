@@ -5,6 +5,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import type { OutputBundle, OutputChunk } from 'rolldown';
 import { defineConfig, type Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 /**
  * Writes a brotli (`.br`) and a gzip (`.gz`) copy beside every text file of the build, once, at build time; the
@@ -125,11 +126,67 @@ function pagePreloads(): Plugin {
   };
 }
 
+/**
+ * The installable app (issue 29 item 1): Workbox precaches the app shell (index.html and the hashed assets) and answers
+ * every navigation with it, so the app opens offline; the API answers above are cached as they are fetched. The
+ * worker is registered by the app once it has loaded (src/lib/service-worker.ts), never in development.
+ */
+function installableApp() {
+  return VitePWA({
+    injectRegister: false,
+    registerType: 'autoUpdate',
+    manifest: {
+      name: 'Community Review',
+      short_name: 'Community Review',
+      description: 'Review funding proposals, moderate reviews, run funding rounds.',
+      start_url: '/',
+      scope: '/',
+      display: 'standalone',
+      background_color: '#ffffff',
+      theme_color: '#1c3f95',
+      icons: [
+        { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+        { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+        { src: '/icons/icon-512-maskable.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+      ],
+    },
+    workbox: {
+      globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+      globIgnores: ['**/*.map', '.vite/**'],
+      maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
+      navigateFallback: '/index.html',
+      navigateFallbackDenylist: [/^\/api\//, /^\/env\.js$/],
+      cleanupOutdatedCaches: true,
+      runtimeCaching: [
+        {
+          urlPattern: ({ url }) => url.pathname === '/env.js',
+          handler: 'NetworkFirst',
+          options: { cacheName: 'cr-env', networkTimeoutSeconds: 5 },
+        },
+        {
+          // The API answers a reviewer needs offline: their allocations and proposals, their own reviews, the rounds
+          // and their settings, the profile. (Inline: Workbox copies this function's text into the worker.)
+          urlPattern: ({ url, request }) =>
+            request.method === 'GET' &&
+            /^\/api\/reviews\/(proposals|proposal-reviews|events|configs|categories|users\/me)(\/|$)/.test(url.pathname),
+          handler: 'NetworkFirst',
+          options: {
+            cacheName: 'cr-api',
+            networkTimeoutSeconds: 8,
+            cacheableResponse: { statuses: [200] },
+            expiration: { maxEntries: 1000, maxAgeSeconds: 14 * 24 * 60 * 60 },
+          },
+        },
+      ],
+    },
+  });
+}
+
 const apiTarget = process.env.API_PROXY_TARGET ?? 'http://localhost:3000';
 
 export default defineConfig({
   base: '/',
-  plugins: [react(), leanMantineImports(), precompress(), pagePreloads()],
+  plugins: [react(), leanMantineImports(), installableApp(), precompress(), pagePreloads()],
   server: {
     port: 5173,
     proxy: { '/api': apiTarget, '/env.js': apiTarget },

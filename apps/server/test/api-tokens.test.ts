@@ -124,7 +124,10 @@ describe.each(databaseKinds)('API tokens on %s', (kind) => {
   it('an expired, a revoked, an unknown token and a banned owner’s token answer 401', async () => {
     const user = await ctx.newUser();
     const expired = await tokenOf(user, ['read']);
-    await ctx.db.update(apiTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiTokens.id, expired.id));
+    await ctx.db
+      .update(apiTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(apiTokens.id, expired.id));
     const expiredAnswer = await call('GET', 'users/me/', bearer(expired.token));
     expect(expiredAnswer.statusCode).toBe(401);
     expect(expiredAnswer.json().message).toBe(tokenMessages.invalid);

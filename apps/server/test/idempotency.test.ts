@@ -106,10 +106,7 @@ describe.each(databaseKinds)('idempotency keys on %s', (kind) => {
     expect(probe.statusCode).toBe(201);
     const [row] = await ctx.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, 'in-flight-0006'));
     // The same claim, as if its request were still running.
-    await ctx.db
-      .update(idempotencyKeys)
-      .set({ statusCode: null, response: null })
-      .where(eq(idempotencyKeys.key, 'in-flight-0006'));
+    await ctx.db.update(idempotencyKeys).set({ statusCode: null, response: null }).where(eq(idempotencyKeys.key, 'in-flight-0006'));
     const running = await submit(reviewer, 'in-flight-0006', proposal);
     expect(running.statusCode).toBe(409);
     expect(running.headers['retry-after']).toBe('1');

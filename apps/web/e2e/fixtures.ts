@@ -67,4 +67,4 @@ export const test = base.extend<object, { workerContext: BrowserContext }>({
 });
 
 export { expect } from '@playwright/test';
-export type { APIRequestContext, ConsoleMessage, Download, Locator, Page, Request, Route } from '@playwright/test';
+export type { APIRequestContext, Browser, BrowserContext, ConsoleMessage, Download, Locator, Page, Request, Route } from '@playwright/test';

@@ -7,6 +7,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { AppProvider } from './app/provider';
 import { router } from './app/router';
+import { registerServiceWorker } from './lib/service-worker';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
@@ -15,3 +16,6 @@ createRoot(document.getElementById('root')!).render(
     </AppProvider>
   </StrictMode>,
 );
+
+// The installable app's service worker (issue 29), once the page has loaded.
+registerServiceWorker();

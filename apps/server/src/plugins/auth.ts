@@ -119,7 +119,12 @@ export function registerAuth(
     }
     for (const method of [route.method].flat()) {
       if (method !== 'HEAD') {
-        routeTable.push({ method, url: route.url, access: route.config?.access, scope: requiredScope(method, route.config?.access, route.config?.scope) });
+        routeTable.push({
+          method,
+          url: route.url,
+          access: route.config?.access,
+          scope: requiredScope(method, route.config?.access, route.config?.scope),
+        });
       }
     }
   });

@@ -73,7 +73,9 @@ export function registerIdempotency(app: FastifyInstance, db: Db) {
         .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
       if (!existing) throw new AppError(409, idempotencyMessages.inProgress, { 'retry-after': '1' });
       if (existing.requestHash !== hash || existing.route !== route) {
-        throw new ValidationFailure([{ loc: ['header', 'idempotency-key'], msg: idempotencyMessages.reused, type: 'idempotency_key_reused' }]);
+        throw new ValidationFailure([
+          { loc: ['header', 'idempotency-key'], msg: idempotencyMessages.reused, type: 'idempotency_key_reused' },
+        ]);
       }
       if (existing.statusCode !== null) {
         return reply.code(existing.statusCode).header('idempotent-replayed', 'true').send(existing.response);

@@ -14,6 +14,8 @@ export interface RequestOptions {
   /** Save the answer as a file through the browser instead of parsing it (spec §7 downloads). */
   download?: boolean;
   signal?: AbortSignal;
+  /** Extra request headers (an idempotency key, issue 29). */
+  headers?: Record<string, string>;
   /** Internal: set on the retry after a refresh. */
   retried?: boolean;
 }
@@ -83,7 +85,7 @@ async function parseBody(response: Response): Promise<unknown> {
 /** The one fetch wrapper of the app: JSON in and out, bearer token to our own API only, errors as ApiError. */
 export async function api<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
   const url = buildUrl(path, options.query);
-  const headers: Record<string, string> = { accept: options.download ? '*/*' : 'application/json' };
+  const headers: Record<string, string> = { ...options.headers, accept: options.download ? '*/*' : 'application/json' };
   let body: BodyInit | undefined;
   if (options.form) {
     headers['content-type'] = 'application/x-www-form-urlencoded';

@@ -1,12 +1,16 @@
 /**
- * Whether the router has a navigation in progress, read from the router itself. React's view of it
+ * Whether the router is taking the user to another page, read from the router itself. React's view of it
  * (`useNavigation()`) arrives in a transition, after more urgent updates: a debounced filter that settles just after a
  * link was clicked still sees 'idle' there, and its own navigation would replace the click's (issue 26). The app's
  * router registers itself here (app/router.tsx); without one (unit tests) nothing is ever pending.
  */
+interface RouterState {
+  location: { pathname: string };
+  navigation: { state: string; location?: { pathname: string } | undefined };
+}
 interface RouterLike {
-  state: { navigation: { state: string } };
-  subscribe(listener: (state: { navigation: { state: string } }) => void): () => void;
+  state: RouterState;
+  subscribe(listener: (state: RouterState) => void): () => void;
 }
 
 let router: RouterLike | null = null;
@@ -15,11 +19,19 @@ export function registerRouter(instance: RouterLike) {
   router = instance;
 }
 
-export const navigationPending = () => (router ? router.state.navigation.state !== 'idle' : false);
+/**
+ * Whether a navigation to another page is in progress (a link followed); a change of the query string on this page
+ * (another filter's write) does not count.
+ */
+export function leavingPage(): boolean {
+  if (!router) return false;
+  const { navigation, location } = router.state;
+  return navigation.state !== 'idle' && navigation.location?.pathname !== location.pathname;
+}
 
-/** Calls `callback` once the router has no navigation in progress (at once when it has none); answers a cancel. */
+/** Calls `callback` once no navigation to another page is in progress (at once when none is); answers a cancel. */
 export function whenIdle(callback: () => void): () => void {
-  if (!router || !navigationPending()) {
+  if (!router || !leavingPage()) {
     callback();
     return () => {};
   }

@@ -21,6 +21,17 @@ export function notifySuccess(key: string, titleKey = 'notify.successTitle', val
   });
 }
 
+/** A yellow notice that something waits (a write queued offline, issue 29). */
+export function notifyInfo(key: string, titleKey: string, values: Record<string, unknown> = {}) {
+  notifications.show({
+    color: 'yellow',
+    title: i18n.t(titleKey),
+    message: i18n.t(key, values),
+    autoClose: TOAST_MS,
+    closeButtonProps: closeLabel(),
+  });
+}
+
 /** A red error toast: the server's message when it sent one, otherwise the fixed text (spec §8). */
 export function notifyError(error: unknown, fallbackKey = 'notify.default') {
   const message = isApiError(error) && error.serverMessage ? error.serverMessage : i18n.t(fallbackKey);

@@ -215,6 +215,25 @@ describe('the refresh timer', () => {
     expect(persisted()).toMatchObject({ logged: false, auth: null, userInfo: null });
   });
 
+  it('keeps the session when the refresh cannot reach the server, and tries again later (issue 29: offline)', async () => {
+    const now = fakeClock();
+    logIn('old-token', now + 60_000);
+    const fresh = jwt({ exp: Math.floor(now / 1000) + 900 });
+    fetchMock.mockImplementationOnce(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    fetchMock.mockImplementation(async () => respond(200, { access_token: fresh, token_type: 'bearer' }));
+    scheduleRefresh();
+    await vi.advanceTimersByTimeAsync(10_000);
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    expect(sessionEnded).not.toHaveBeenCalled();
+    expect(useSession.getState().logged).toBe(true);
+    // Tried again 30 s later, when the connection is back.
+    await vi.advanceTimersByTimeAsync(30_000);
+    await vi.waitFor(() => expect(useSession.getState().auth?.access_token).toBe(fresh));
+    expect(useSession.getState().logged).toBe(true);
+  });
+
   it('plans no refresh while logged out (A-107)', () => {
     useSession.setState({ refreshTokenTimeout: 123 });
     scheduleRefresh();

@@ -4,6 +4,8 @@ import type { AccessToken, UserInfo } from '@cr/contract/users';
 import { AccountStatus, UserRole } from '@cr/contract/plain';
 import { api } from './api-client';
 import { withTabLock } from './tab-lock';
+import { forgetOfflineData } from './service-worker';
+import { isApiError } from './api-error';
 
 /** Seconds before expiry at which the access token is refreshed (spec §4, §9). */
 export const REFRESH_LEAD_MS = 50_000;
@@ -77,6 +79,8 @@ export function scheduleRefresh() {
 function clearSession() {
   clearTimeout(timer);
   useSession.setState({ ...empty });
+  // The API answers kept for offline reading belong to this session (issue 29).
+  void forgetOfflineData();
 }
 
 // One tab refreshes at a time: a rotated refresh token replayed by a second tab after the server's grace window would
@@ -111,12 +115,26 @@ function refreshOnce(): Promise<boolean> {
       useSession.setState({ auth: toStored(token) });
       scheduleRefresh();
       return true;
-    } catch {
+    } catch (error) {
+      // No connection (issue 29: reviewing offline): the session stands, and the refresh is tried again once the
+      // connection returns. Only the server's refusal ends it.
+      if (!isApiError(error)) {
+        retryRefreshLater();
+        return false;
+      }
       clearSession();
       onSessionEnded('refresh-failed');
       return false;
     }
   });
+}
+
+function retryRefreshLater() {
+  clearTimeout(timer);
+  const again = () => void refreshSession();
+  if (typeof window !== 'undefined' && typeof navigator !== 'undefined' && navigator.onLine === false) {
+    window.addEventListener('online', again, { once: true });
+  } else timer = setTimeout(again, 30_000);
 }
 
 // ---- session lifecycle ----------------------------------------------------------------------------------------

@@ -68,7 +68,8 @@ export const appealAllocationRun: AdminRun<AppealAllocationParams, Loaded, Alloc
       stats: {
         open_appeals: loaded.input.appeals.length,
         allocated_appeals: perAppeal.filter((count) => count > 0).length,
-        short_appeals: perAppeal.filter((count, i) => count > 0 && count < (loaded.input.appeals[i]!.need ?? loaded.input.perAppeal)).length,
+        short_appeals: perAppeal.filter((count, i) => count > 0 && count < (loaded.input.appeals[i]!.need ?? loaded.input.perAppeal))
+          .length,
         unallocated_appeals: perAppeal.filter((count) => count === 0).length,
         decisions_needed: loaded.input.perAppeal,
         tot: allocation.appealIds.length,

@@ -229,7 +229,13 @@ export function appealsToAllocate(db: DbOrTx, eventId: number) {
     .from(appeals)
     .innerJoin(reviews, eq(reviews.id, appeals.reviewId))
     .innerJoin(subscriptions, eq(subscriptions.id, appeals.subscriptionId))
-    .where(and(eq(appeals.eventId, eventId), inArray(appeals.status, ['open', 'allocated']), sql`${allocatedInPool} < ${appeals.decisionsNeeded}`))
+    .where(
+      and(
+        eq(appeals.eventId, eventId),
+        inArray(appeals.status, ['open', 'allocated']),
+        sql`${allocatedInPool} < ${appeals.decisionsNeeded}`,
+      ),
+    )
     .orderBy(asc(appeals.id));
 }
 

@@ -35,7 +35,10 @@ export async function appealsRoutes(app: FastifyInstance, options: { appeals: Ap
   );
   api.post(
     '/appeals/',
-    { config: { access: 'user', scope: 'review' }, schema: { tags, security, body: newAppealBody, response: { 201: appealPublic, ...errors } } },
+    {
+      config: { access: 'user', scope: 'review' },
+      schema: { tags, security, body: newAppealBody, response: { 201: appealPublic, ...errors } },
+    },
     async (request, reply) => reply.code(201).send(await appeals.create(currentUser(request), request.body.new_appeal)),
   );
   api.get(

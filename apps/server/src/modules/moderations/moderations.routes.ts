@@ -50,7 +50,10 @@ export async function moderationsRoutes(app: FastifyInstance, options: { moderat
 
   api.post(
     '/moderations/',
-    { config: { access: 'user', scope: 'moderate' }, schema: { tags, security, body: newModerationBody, response: { 201: moderationPublic, ...errors } } },
+    {
+      config: { access: 'user', scope: 'moderate' },
+      schema: { tags, security, body: newModerationBody, response: { 201: moderationPublic, ...errors } },
+    },
     async (request, reply) => reply.code(201).send(await moderations.create(currentUser(request), request.body.new_moderation)),
   );
   api.get(

@@ -2,7 +2,15 @@ import type { Db, DbOrTx } from '../../db/client';
 import { lockNotAvailable } from '../../db/errors';
 import { conflict } from '../../errors';
 import { recordAudit } from '../system/audit.service';
-import { ensureRunFlags, eventIdsWithRunFlag, lockRunExclusive, lockRunFlagsNoWait, lockRunShared, readRunFlags, setRunFlags } from './runs.repository';
+import {
+  ensureRunFlags,
+  eventIdsWithRunFlag,
+  lockRunExclusive,
+  lockRunFlagsNoWait,
+  lockRunShared,
+  readRunFlags,
+  setRunFlags,
+} from './runs.repository';
 
 export { eventIdsWithRunFlag, readRunFlags };
 

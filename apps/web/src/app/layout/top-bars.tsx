@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { StatusBanner } from '../../features/events/components/status-banner';
 import { loadMoreStrings } from '../../lib/i18n';
 import { isInactive, useSession } from '../../lib/session';
+import { OfflineBar } from './offline-bar';
 
 // Loaded when first opened (issue 16: only what a page uses on its first load).
 const DueDiligenceModal = lazy(() =>
@@ -60,6 +61,7 @@ export function TopBars() {
   return (
     <Box>
       <StatusBanner />
+      <OfflineBar />
       {inactive && (
         <Box role="alert" bg="red.8" c="white" py={6} px="md" data-testid="activation-bar">
           <Text size="sm" ta="center" fw={600}>

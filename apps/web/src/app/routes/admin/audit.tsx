@@ -13,7 +13,6 @@ import { eventsPageQuery } from '../../../features/events/api/events';
 import { formatDateLong } from '../../../lib/format';
 import { useDebouncedText } from '../../../lib/use-debounced-text';
 
-
 /** The filters as the query string keeps them (`event`, `action`, `actor`); anything unreadable is no filter. */
 function filtersOf(params: URLSearchParams): AuditFilters {
   const event = Number(params.get('event') ?? '');
@@ -105,7 +104,10 @@ export default function AdminAudit() {
         <Select
           label={t('audit.action')}
           placeholder={t('audit.anyAction')}
-          data={(actions ?? []).map((action) => ({ value: action, label: t('audit.actionOption', { label: actionLabel(action), action }) }))}
+          data={(actions ?? []).map((action) => ({
+            value: action,
+            label: t('audit.actionOption', { label: actionLabel(action), action }),
+          }))}
           value={filters.action ?? null}
           onChange={(value) => setFilter('action', value)}
           clearable

@@ -1,13 +1,16 @@
 import { Anchor, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ProposalRow } from '@cr/contract/proposals';
+import { useEffect } from 'react';
 import { canReview } from '@cr/contract/subscriptions';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PageHeading } from '../../../components/page-heading';
 import { QueryPagination, usePageParam } from '../../../components/query-pagination';
 import { paths } from '../../../config/paths';
-import { useCurrentEvents } from '../../../features/events/api/events';
-import { PROPOSALS_PAGE_SIZE, allocatedProposalsQuery } from '../../../features/proposals/api/proposals';
+import { eventConfigQuery, useCurrentEvents } from '../../../features/events/api/events';
+import { PROPOSALS_PAGE_SIZE, allocatedProposalsQuery, proposalQuery } from '../../../features/proposals/api/proposals';
+import { ownReviewQuery } from '../../../features/reviews/api/get-own-review';
 import { ProposalsTable } from '../../../features/proposals/components/proposals-table';
 import { useSession } from '../../../lib/session';
 
@@ -21,11 +24,31 @@ function useShowReviewed(): boolean {
   return !!user && stage === 'review_open' && events.some(({ event }) => canReview(user, event.row_id));
 }
 
+/**
+ * Offline reviewing (issue 29 item 1): once the allocated proposals are listed online, each one's page data (the
+ * proposal with its document, the viewer's review, the round's settings) is fetched in the background, so that the
+ * service worker keeps a copy and the proposals open without a connection later.
+ */
+function useOfflineCopies(rows: ProposalRow[] | undefined) {
+  const client = useQueryClient();
+  useEffect(() => {
+    if (!rows || !navigator.onLine || !('serviceWorker' in navigator) || !navigator.serviceWorker.controller) return;
+    const events = new Set<number>();
+    for (const row of rows) {
+      void client.prefetchQuery(proposalQuery(row.row_id));
+      void client.prefetchQuery(ownReviewQuery(row.row_id));
+      if (row.event_id) events.add(row.event_id);
+    }
+    for (const eventId of events) void client.prefetchQuery(eventConfigQuery(eventId));
+  }, [rows, client]);
+}
+
 function AllocatedTable() {
   const { t } = useTranslation();
   const [page] = usePageParam();
   const showReviewed = useShowReviewed();
   const { data, isLoading, isFetching, isPlaceholderData } = useQuery(allocatedProposalsQuery(page, PROPOSALS_PAGE_SIZE));
+  useOfflineCopies(data?.data);
   return (
     <>
       <ProposalsTable

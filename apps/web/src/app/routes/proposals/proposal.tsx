@@ -107,7 +107,12 @@ function ProposalScreen({ id }: { id: number }) {
               style={{ overflowY: 'auto' }}
               data-testid="own-review-column"
             >
-              <OwnReviewForm proposalId={proposal.row_id} userId={ownReviewUser} startEditing={startEditing} />
+              <OwnReviewForm
+                proposalId={proposal.row_id}
+                proposalTitle={proposal.title}
+                userId={ownReviewUser}
+                startEditing={startEditing}
+              />
             </Box>
           </Grid.Col>
         </Grid>

@@ -94,7 +94,9 @@ export function ModerationVersions({ reviewId }: { reviewId: number }) {
           {t('history.moderationsEmpty')}
         </Text>
       )}
-      {data?.moderations.map((moderation) => <ModerationVersionTable key={moderation.moderation_id} moderation={moderation} />)}
+      {data?.moderations.map((moderation) => (
+        <ModerationVersionTable key={moderation.moderation_id} moderation={moderation} />
+      ))}
     </Stack>
   );
 }

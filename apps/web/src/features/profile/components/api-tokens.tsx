@@ -70,7 +70,12 @@ function NewTokenForm({ onCreated }: { onCreated: (token: CreatedApiToken) => vo
             >
               <Stack gap={6} mt={6}>
                 {scopes.map((scope) => (
-                  <Checkbox key={scope} value={scope} label={t(`tokens.scopeNames.${scope}`)} description={t(`tokens.scopeHints.${scope}`)} />
+                  <Checkbox
+                    key={scope}
+                    value={scope}
+                    label={t(`tokens.scopeNames.${scope}`)}
+                    description={t(`tokens.scopeHints.${scope}`)}
+                  />
                 ))}
               </Stack>
             </Checkbox.Group>
@@ -181,8 +186,7 @@ export function ApiTokensSection() {
                     {!token.revoked_at && (
                       <Button
                         size="xs"
-                        color="red"
-                        variant="light"
+                        variant="default"
                         onClick={() => void onRevoke(token)}
                         loading={revoke.isPending && revoke.variables === token.id}
                         aria-label={t('tokens.revokeNamed', { name: token.name })}

@@ -1,4 +1,5 @@
-import { api } from '../../../lib/api-client';
+import { useSession } from '../../../lib/session';
+import { sendOrQueue } from '../offline-outbox';
 import { useInvalidatingMutation } from '../../../lib/invalidations';
 import { isOwnReviewKey, reviewsKeys } from './keys';
 
@@ -9,7 +10,16 @@ import { isOwnReviewKey, reviewsKeys } from './keys';
  */
 export function useDeleteReview(proposalId: number, { onDone }: { onDone?: () => void } = {}) {
   return useInvalidatingMutation('deleteReview', {
-    mutationFn: (rowId: number) => api<{ row_id: number }>(`proposal-reviews/${rowId}/`, { method: 'DELETE' }),
+    // Offline, the delete waits in the outbox (issue 29): QueuedOffline is thrown.
+    mutationFn: (rowId: number) =>
+      sendOrQueue<{ row_id: number }>({
+        kind: 'delete',
+        method: 'DELETE',
+        path: `proposal-reviews/${rowId}/`,
+        proposalId,
+        proposalTitle: `#${proposalId}`,
+        userId: useSession.getState().userInfo?.catalyst_id.id ?? '',
+      }),
     onSuccess: (_answer, _rowId, _result, { client }) => {
       onDone?.();
       client.setQueryData(reviewsKeys.own(proposalId), null);

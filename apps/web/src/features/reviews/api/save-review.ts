@@ -1,5 +1,6 @@
 import type { ReviewFields, ReviewPublic } from '@cr/contract/reviews';
-import { api } from '../../../lib/api-client';
+import { useSession } from '../../../lib/session';
+import { sendOrQueue } from '../offline-outbox';
 import { useInvalidatingMutation } from '../../../lib/invalidations';
 import { isOwnReviewKey, reviewsKeys } from './keys';
 
@@ -14,15 +15,31 @@ export interface SaveReviewInput {
  * `POST proposal-reviews/` otherwise (spec §7). `onDone` runs once the server has the review and before the cache
  * does, for what must be gone before anything renders from the new cache (the form's draft, issue 12 item 3).
  */
-export function useSaveReview(proposalId: number, { onDone }: { onDone?: () => void } = {}) {
+export function useSaveReview(
+  proposalId: number,
+  { onDone, proposalTitle = `#${proposalId}` }: { onDone?: () => void; proposalTitle?: string } = {},
+) {
   return useInvalidatingMutation('saveReview', {
+    // Offline, the write waits in the outbox (issue 29): QueuedOffline is thrown and the draft stays.
     mutationFn: ({ rowId, values }: SaveReviewInput) =>
-      rowId === null
-        ? api<ReviewPublic>('proposal-reviews/', { method: 'POST', body: { new_proposal_review: { ...values, proposal_id: proposalId } } })
-        : api<ReviewPublic>(`proposal-reviews/${rowId}/`, {
-            method: 'PUT',
-            body: { proposal_review_update: { ...values, row_id: rowId } },
-          }),
+      sendOrQueue<ReviewPublic>({
+        proposalId,
+        proposalTitle,
+        userId: useSession.getState().userInfo?.catalyst_id.id ?? '',
+        ...(rowId === null
+          ? {
+              kind: 'create' as const,
+              method: 'POST' as const,
+              path: 'proposal-reviews/',
+              body: { new_proposal_review: { ...values, proposal_id: proposalId } },
+            }
+          : {
+              kind: 'update' as const,
+              method: 'PUT' as const,
+              path: `proposal-reviews/${rowId}/`,
+              body: { proposal_review_update: { ...values, row_id: rowId } },
+            }),
+      }),
     onSuccess: (review, _input, _result, { client }) => {
       onDone?.();
       client.setQueryData(reviewsKeys.own(proposalId), review);

@@ -1,20 +1,22 @@
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { reviewFields, type ReviewFields, type ReviewPublic } from '@cr/contract/reviews';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { fieldError } from '../../../components/form-field';
 import { useKeepFieldInView } from '../../../components/use-keep-field-in-view';
 import { translateError } from '../../../lib/i18n';
-import { notifyError, notifySuccess } from '../../../lib/notify';
+import { notifyError, notifyInfo, notifySuccess } from '../../../lib/notify';
 import { useSaveReview } from '../api/save-review';
+import { QueuedOffline, useOutbox } from '../offline-outbox';
 import { CRITERIA, clearDraft, loadDraft, saveDraft, type Criterion } from '../values';
 import { NoteField } from './note-field';
 import { RatingField } from './rating-field';
 
 interface OwnReviewEditorProps {
   proposalId: number;
+  proposalTitle?: string | undefined;
   /** The saved review's id: Save updates it; without one Save creates a review (E-010, E-011). */
   rowId: number | null;
   /** The saved review's fields, or an empty review; a draft from the browser takes their place. */
@@ -34,6 +36,7 @@ interface OwnReviewEditorProps {
  */
 export function OwnReviewEditor({
   proposalId,
+  proposalTitle,
   rowId,
   savedValues,
   draftStorageKey,
@@ -46,7 +49,10 @@ export function OwnReviewEditor({
   const formRef = useRef<HTMLFormElement>(null);
   useKeepFieldInView(formRef);
   // The draft goes before the cache learns of the save, so that no form rendered from the new cache reads it.
-  const save = useSaveReview(proposalId, { onDone: () => clearDraft(localStorage, draftStorageKey) });
+  const save = useSaveReview(proposalId, {
+    onDone: () => clearDraft(localStorage, draftStorageKey),
+    ...(proposalTitle ? { proposalTitle } : {}),
+  });
   // Read once, when the form opens: later writes are this form's own.
   const [draft] = useState(() => loadDraft(localStorage, draftStorageKey));
   const form = useForm<ReviewFields>({ resolver: zodResolver(reviewFields), mode: 'onChange', defaultValues: draft ?? savedValues });
@@ -66,9 +72,13 @@ export function OwnReviewEditor({
       notifySuccess(rowId === null ? 'reviews.submitted' : 'reviews.updated', 'reviews.saved');
       onSaved(review);
     } catch (error) {
-      notifyError(error, 'reviews.saveFailed');
+      // No connection: the write waits in the outbox and the draft stays here (issue 29).
+      if (error instanceof QueuedOffline) notifyInfo('offline.queuedToast', 'offline.queuedTitle');
+      else notifyError(error, 'reviews.saveFailed');
     }
   });
+  const outbox = useOutbox((state) => state.entries);
+  const queued = useMemo(() => outbox.filter((entry) => entry.proposalId === proposalId), [outbox, proposalId]);
 
   // A note's message waits until the note is left or a save is tried (issue 12 item 10): while the first words are
   // typed, only the live count shows.
@@ -87,6 +97,17 @@ export function OwnReviewEditor({
   return (
     <form ref={formRef} onSubmit={onSubmit} noValidate aria-label={t('reviews.editLabel')} className="phone-form">
       <Stack gap="md">
+        {queued.map((entry) => (
+          <Alert
+            key={entry.id}
+            color={entry.state === 'refused' ? 'red' : 'yellow'}
+            title={t(entry.state === 'refused' ? 'offline.refusedTitle' : 'offline.waitingTitle')}
+            role="status"
+            data-testid="queued-write"
+          >
+            {entry.state === 'refused' ? t('offline.refusedHere', { message: entry.message }) : t('offline.waitingHere')}
+          </Alert>
+        ))}
         {isDraftShown && (
           <Alert color="brand" variant="light" p="xs">
             <Group justify="space-between" gap="xs">

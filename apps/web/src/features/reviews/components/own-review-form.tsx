@@ -10,6 +10,8 @@ import { OwnReviewView } from './own-review-view';
 
 interface OwnReviewFormProps {
   proposalId: number;
+  /** Named where a write made offline is listed (issue 29). */
+  proposalTitle?: string;
   /** Whose drafts: one per user and proposal. */
   userId: string;
   /** Open the saved review in edit mode (Edit on the review's page, issue 12 item 11). */
@@ -20,7 +22,7 @@ interface OwnReviewFormProps {
  * The viewer's own review of a proposal (spec §2.12, E-003..E-016): view mode for a saved review, edit mode for a new
  * one, while editing, and whenever an unsaved draft is waiting in the browser. The route decides whether it shows.
  */
-export function OwnReviewForm({ proposalId, userId, startEditing = false }: OwnReviewFormProps) {
+export function OwnReviewForm({ proposalId, proposalTitle, userId, startEditing = false }: OwnReviewFormProps) {
   const { t } = useTranslation();
   const headingId = useId();
   const own = useQuery(ownReviewQuery(proposalId));
@@ -57,6 +59,7 @@ export function OwnReviewForm({ proposalId, userId, startEditing = false }: OwnR
       <OwnReviewEditor
         key={review?.row_id ?? 'new'}
         proposalId={proposalId}
+        proposalTitle={proposalTitle}
         rowId={review?.row_id ?? null}
         savedValues={review ? fieldsOf(review) : emptyReview()}
         draftStorageKey={storageKey}

@@ -1,8 +1,9 @@
 import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { openConfirmModal } from '../../../lib/modals';
-import { notifyError, notifySuccess } from '../../../lib/notify';
+import { notifyError, notifyInfo, notifySuccess } from '../../../lib/notify';
 import { useDeleteReview } from '../api/delete-review';
+import { QueuedOffline } from '../offline-outbox';
 import { clearDraft } from '../values';
 
 interface ConfirmDeleteOptions {
@@ -35,7 +36,8 @@ export function useConfirmDelete({ proposalId, draftStorageKey, onDeleted }: Con
           notifySuccess('reviews.deleted', 'reviews.saved');
           onDeleted?.();
         } catch (error) {
-          notifyError(error, 'reviews.saveFailed');
+          if (error instanceof QueuedOffline) notifyInfo('offline.queuedToast', 'offline.queuedTitle');
+          else notifyError(error, 'reviews.saveFailed');
         }
       },
     });

@@ -1,0 +1,143 @@
+import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from './fixtures';
+import { baseURL } from '../playwright.config';
+import { CRITERIA, freshReviewer, note, noteField, ownReview, rate } from './review-helpers';
+import { demo, expectToast, login } from './support';
+
+const API = '/api/reviews';
+
+/*
+ * Issue 29 item 1: the installable app reviews offline. Each test has a context of its own with the service worker
+ * allowed (the shared one blocks it, fixtures.ts), and cuts the network with Playwright's offline mode.
+ */
+
+async function offlineCapable(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL, serviceWorkers: 'allow', reducedMotion: 'reduce' });
+  return { context, page: await context.newPage() };
+}
+
+/** Waits until the app's service worker controls the page (after its first install, one reload). */
+async function underServiceWorker(page: Page) {
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  if (!(await page.evaluate(() => Boolean(navigator.serviceWorker.controller)))) await page.reload();
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+}
+
+async function fillReview(page: Page, words: string) {
+  for (const [index, criterion] of CRITERIA.entries()) {
+    await rate(page, criterion, index + 2);
+    await noteField(page, criterion).fill(note(40, words));
+  }
+}
+
+const reviewsOf = async (request: APIRequestContext, headers: Record<string, string>, proposalId: number) => {
+  const response = await request.get(`${API}/proposals/${proposalId}/submitted-review/`, { headers });
+  return response.status() === 200 ? [await response.json()] : [];
+};
+
+test.describe('offline reviewing (issue 29 item 1)', () => {
+  test('the app installs: a valid manifest with icons, and an active service worker', async ({ browser }) => {
+    const { context, page } = await offlineCapable(browser);
+    await page.goto('/');
+    const href = await page.locator('link[rel="manifest"]').getAttribute('href');
+    expect(href).toBeTruthy();
+    const manifest = (await (await page.request.get(href!)).json()) as Record<string, unknown> & {
+      icons: { sizes: string; src: string }[];
+    };
+    expect(manifest).toMatchObject({ name: 'Community Review', start_url: '/', display: 'standalone' });
+    expect(manifest.icons.map((icon) => icon.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
+    for (const icon of manifest.icons) expect((await page.request.get(icon.src)).headers()['content-type']).toBe('image/png');
+    await expect.poll(() => page.evaluate(async () => (await navigator.serviceWorker.ready).active?.state)).toBe('activated');
+    await context.close();
+  });
+
+  test('an allocated proposal opens offline after one online visit of the allocated list', async ({ browser }) => {
+    const { context, page } = await offlineCapable(browser);
+    await login(page, demo.reviewer, { to: '/allocated-proposals' });
+    await underServiceWorker(page);
+    const first = page.getByRole('table', { name: 'Allocated proposals' }).getByRole('link').first();
+    await expect(first).toBeVisible();
+    const title = (await first.textContent())!;
+    const href = (await first.getAttribute('href'))!;
+    // The list's proposals are fetched in the background for offline reading: wait until this one's is kept.
+    const id = Number(href.split('/').pop());
+    await expect
+      .poll(() => page.evaluate(async (proposalId) => Boolean(await caches.match(`/api/reviews/proposals/${proposalId}/`)), id))
+      .toBe(true);
+
+    await context.setOffline(true);
+    await page.goto(href);
+    await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+    await expect(page.getByTestId('offline-bar')).toContainText('You are offline');
+    await context.close();
+  });
+
+  test('a review written and saved offline is sent once the connection returns, and exists once', async ({ browser, request }) => {
+    const reviewer = await freshReviewer(request);
+    const proposal = reviewer.proposals[8]!;
+    const { context, page } = await offlineCapable(browser);
+    await login(page, reviewer.user.catalystId, { password: reviewer.user.password, to: `/proposal/${proposal.row_id}` });
+    await underServiceWorker(page);
+    await expect(ownReview(page).getByRole('button', { name: 'Save review' })).toBeVisible();
+
+    await context.setOffline(true);
+    await fillReview(page, 'Offline');
+    await ownReview(page).getByRole('button', { name: 'Save review' }).click();
+    await expectToast(page, 'You are offline: your review will be sent when the connection returns.');
+    await expect(ownReview(page).getByTestId('queued-write')).toContainText('Waiting to be sent');
+    await expect(page.getByTestId('offline-bar')).toContainText('1 review change is waiting to be sent.');
+    expect(await reviewsOf(request, reviewer.headers, proposal.row_id)).toHaveLength(0);
+
+    await context.setOffline(false);
+    await expectToast(page, 'Your review change made offline was sent.');
+    await expect(page.getByTestId('offline-bar')).toHaveCount(0);
+    const saved = await reviewsOf(request, reviewer.headers, proposal.row_id);
+    expect(saved).toHaveLength(1);
+    expect(saved[0].impact_alignment_note).toBe(note(40, 'Offline'));
+    // The form shows the saved review, and no draft is left.
+    await page.reload();
+    await expect(ownReview(page).getByText(note(40, 'Offline')).first()).toBeVisible();
+    await context.close();
+  });
+
+  test('a queued save the server refuses on return shows its message and keeps the draft', async ({ browser, request }) => {
+    const reviewer = await freshReviewer(request);
+    const proposal = reviewer.proposals[9]!;
+    const { context, page } = await offlineCapable(browser);
+    await login(page, reviewer.user.catalystId, { password: reviewer.user.password, to: `/proposal/${proposal.row_id}` });
+    await underServiceWorker(page);
+    await expect(ownReview(page).getByRole('button', { name: 'Save review' })).toBeVisible();
+
+    await context.setOffline(true);
+    await fillReview(page, 'Queued');
+    await ownReview(page).getByRole('button', { name: 'Save review' }).click();
+    await expect(page.getByTestId('offline-bar')).toContainText('1 review change is waiting to be sent.');
+    // Meanwhile the same reviewer reviewed the proposal from elsewhere: the queued one will be refused.
+    const elsewhere = await request.post(`${API}/proposal-reviews/`, {
+      headers: reviewer.headers,
+      data: {
+        new_proposal_review: {
+          proposal_id: proposal.row_id,
+          impact_alignment_rating_given: 3,
+          impact_alignment_note: note(40, 'Elsewhere'),
+          feasibility_rating_given: 3,
+          feasibility_note: note(40, 'Elsewhere'),
+          auditability_rating_given: 3,
+          auditability_note: note(40, 'Elsewhere'),
+        },
+      },
+    });
+    expect(elsewhere.status(), await elsewhere.text()).toBe(201);
+
+    await context.setOffline(false);
+    const refused = page.getByTestId('refused-write');
+    await expect(refused).toContainText(`Your review of “${proposal.title}” was not accepted:`);
+    await expect(refused).toContainText(/already/i);
+    await expect(ownReview(page).getByTestId('queued-write')).toContainText('Not accepted');
+    // The draft is kept: what was typed offline is still in the form.
+    await expect(noteField(page, 'Impact alignment')).toHaveValue(note(40, 'Queued'));
+    expect(await reviewsOf(request, reviewer.headers, proposal.row_id)).toHaveLength(1);
+    await refused.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(page.getByTestId('refused-write')).toHaveCount(0);
+    await context.close();
+  });
+});
