@@ -19,7 +19,7 @@ import { test as base, type BrowserContext } from '@playwright/test';
  */
 export const test = base.extend<object, { workerContext: BrowserContext }>({
   workerContext: [
-    async ({ playwright }, use, workerInfo) => {
+    async ({ playwright }, provide, workerInfo) => {
       const options = workerInfo.project.use;
       const dir = mkdtempSync(join(tmpdir(), 'cr-e2e-profile-'));
       const context = await playwright.chromium.launchPersistentContext(dir, {
@@ -31,14 +31,14 @@ export const test = base.extend<object, { workerContext: BrowserContext }>({
         // that are about it open a context of their own with service workers allowed.
         serviceWorkers: 'block',
       });
-      await use(context);
+      await provide(context);
       await context.close();
       rmSync(dir, { recursive: true, force: true });
     },
     { scope: 'worker' },
   ],
 
-  context: async ({ workerContext, baseURL }, use) => {
+  context: async ({ workerContext, baseURL }, provide) => {
     for (const page of workerContext.pages()) await page.close();
     await workerContext.unrouteAll({ behavior: 'ignoreErrors' });
     await workerContext.setOffline(false);
@@ -52,13 +52,13 @@ export const test = base.extend<object, { workerContext: BrowserContext }>({
     });
     await cdp.detach();
     await blank.close();
-    await use(workerContext);
+    await provide(workerContext);
   },
 
-  page: async ({ context, viewport }, use, testInfo) => {
+  page: async ({ context, viewport }, provide, testInfo) => {
     const page = await context.newPage();
     if (viewport) await page.setViewportSize(viewport);
-    await use(page);
+    await provide(page);
     if (testInfo.status !== testInfo.expectedStatus && !page.isClosed()) {
       await testInfo.attach('screenshot', { body: await page.screenshot().catch(() => Buffer.from('')), contentType: 'image/png' });
     }
