@@ -93,6 +93,5 @@ try {
   writeFileSync(join(here, 'results', 'api-tokens.json'), `${JSON.stringify({ ...result, ratio }, null, 2)}\n`);
   await app.close();
 } finally {
-  await database.close();
   await database.drop();
 }

@@ -20,6 +20,7 @@ import { createPasswordHasher, type PasswordHasher } from './lib/password-hasher
 import { createRateLimiter } from './lib/rate-limit';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { adminUsersRoutes } from './modules/accounts/admin-users.routes';
+import { createReviewFilesService } from './modules/reviews/review-files.service';
 import { tokensRoutes } from './modules/tokens/tokens.routes';
 import { createTokensService } from './modules/tokens/tokens.service';
 import { accountLimitsOf, createAccountsService } from './modules/accounts/accounts.service';
@@ -309,7 +310,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(statusRoutes, { status });
       await api.register(subscriptionsRoutes, { subscriptions, invitations });
       await api.register(verificationRoutes, { verification });
-      await api.register(reviewsRoutes, { reviews });
+      await api.register(reviewsRoutes, { reviews, reviewFiles: createReviewFilesService({ db, reviews, publicUrl: config.publicUrl }) });
       await api.register(moderationsRoutes, { moderations, reviews });
       await api.register(proposalsRoutes, {
         proposals,

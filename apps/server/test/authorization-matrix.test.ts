@@ -144,6 +144,9 @@ const matrix: Record<string, Entry> = {
   'GET /notifications/unsubscribe': { request: unsubscribe('GET'), expect: everyone(200) },
   'POST /notifications/unsubscribe': { request: unsubscribe('POST'), expect: everyone(200) },
   'DELETE /notifications/unsubscribe': { request: unsubscribe('DELETE'), expect: everyone(200) },
+  // Offline review files (issue 29 item 2): one's own allocation; an empty upload is invalid (422)
+  'GET /proposal-reviews/review-file/': { request: get('/proposal-reviews/review-file/'), expect: signedIn(200) },
+  'POST /proposal-reviews/review-file/': { request: send('POST', '/proposal-reviews/review-file/'), expect: signedInWrite(422) },
   // API tokens (issue 29): one's own; a missing id revokes nothing (404), an empty creation is invalid (422)
   'GET /users/me/tokens/': { request: get('/users/me/tokens/'), expect: signedIn(200) },
   'POST /users/me/tokens/': { request: send('POST', '/users/me/tokens/'), expect: signedInWrite(422) },

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { errorBody, paged, validationErrorBody } from '@cr/contract/common';
 import { reviewVersions } from '@cr/contract/history';
 import { proposalIdParams } from '@cr/contract/proposals';
+import { reviewFileQuery, reviewFileResult, reviewFileUploadBody } from '@cr/contract/review-files';
 import {
   byIdsQuery,
   newProposalReviewBody,
@@ -14,15 +15,45 @@ import {
   reviewsFilterQuery,
 } from '@cr/contract/reviews';
 import { currentUser } from '../../plugins/auth';
+import type { ReviewFilesService } from './review-files.service';
 import type { ReviewsService } from './reviews.service';
 
 const errors = { 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 422: validationErrorBody };
 const tags = ['reviews'];
 
 /** Spec §7 "Reviews" under `proposal-reviews/` (DOMAIN.md "Reference"), and the viewer's own review of a proposal. */
-export async function reviewsRoutes(app: FastifyInstance, options: { reviews: ReviewsService }) {
+export async function reviewsRoutes(app: FastifyInstance, options: { reviews: ReviewsService; reviewFiles: ReviewFilesService }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const { reviews } = options;
+  const { reviews, reviewFiles } = options;
+
+  // Issue 29 item 2: the caller's allocation as a file to review offline, and the filled file back.
+  api.get(
+    '/proposal-reviews/review-file/',
+    { config: { access: 'user' }, schema: { tags, security: [{ bearer: [] }], querystring: reviewFileQuery } },
+    async (request, reply) => {
+      const file = await reviewFiles.download(currentUser(request));
+      if (request.query.format === 'markdown') {
+        return reply
+          .type('text/markdown; charset=utf-8')
+          .header('content-disposition', 'attachment; filename="my-allocation.md"')
+          .send(reviewFiles.markdown(file));
+      }
+      return reply
+        .type('application/json; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="my-allocation.json"')
+        .send(JSON.stringify(file, null, 2));
+    },
+  );
+  api.post(
+    '/proposal-reviews/review-file/',
+    {
+      // A filled file of a large allocation is bigger than a form: 500 reviews with long notes.
+      bodyLimit: 16 * 1024 * 1024,
+      config: { access: 'user', scope: 'review' },
+      schema: { tags, security: [{ bearer: [] }], body: reviewFileUploadBody, response: { 200: reviewFileResult, ...errors } },
+    },
+    (request) => reviewFiles.upload(currentUser(request), request.body.review_file, request.body.dry_run),
+  );
 
   api.get(
     '/proposal-reviews/',
