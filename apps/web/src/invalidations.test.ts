@@ -16,6 +16,7 @@ import { proposalsKeys } from './features/proposals/api/proposals';
 import { reviewsKeys } from './features/reviews/api/keys';
 import { invalidations, isStaleAfter, type MutationKind } from './lib/invalidations';
 import { sharedKeys } from './lib/query-keys';
+import { apiTokensQuery } from './features/profile/api/tokens';
 
 /**
  * Issue 26 items 10 and 16: one table says what each write makes stale (lib/invalidations), and every mutation hook
@@ -90,6 +91,7 @@ const screens = {
   notificationPreferences: notificationPreferencesKeys.mine,
   unsubscribeState: notificationPreferencesKeys.unsubscribe('token'),
   mailQueue: mailQueueKeys.overview,
+  apiTokens: apiTokensQuery.queryKey,
   appealsConfig: appealRunKeys.config(event),
   eventAppeals: appealRunKeys.ofEvent(event, 0),
   appealState: appealsKeys.byReview(review),
@@ -102,6 +104,7 @@ type Screen = keyof typeof screens;
 /** Each write and the screens showing a figure it changes (the table may name more: whole families). */
 const pairs: [MutationKind, Screen[]][] = [
   ['saveReview', ['profile', 'adminUserProfile', 'overview', 'reviewsList', 'proposalReviews', 'allocatedProposals', 'proposal']],
+  ['uploadReviewFile', ['profile', 'adminUserProfile', 'overview', 'reviewsList', 'proposalReviews', 'allocatedProposals', 'proposal']],
   ['deleteReview', ['profile', 'adminUserProfile', 'overview', 'reviewsList', 'proposalReviews', 'allocatedProposals', 'proposalsList']],
   [
     'changeModeration',
@@ -147,6 +150,9 @@ const pairs: [MutationKind, Screen[]][] = [
   ['unsubscribe', ['notificationPreferences', 'unsubscribeState']],
   ['resubscribe', ['notificationPreferences', 'unsubscribeState']],
   ['retryFailedMails', ['mailQueue']],
+  // Issue 29: the profile's API tokens.
+  ['createApiToken', ['apiTokens']],
+  ['revokeApiToken', ['apiTokens']],
   ['activate', ['profile']],
   ['verifyEmail', ['profile']],
   ['updatePassword', ['profile']],

@@ -36,6 +36,8 @@ export const invalidations = {
   // A reviewer's review: the lists, has_reviewed, the profile's current stats, the round's review counts.
   saveReview: [reviews, proposals, ...reviewerFigures, dashboards],
   deleteReview: [reviews, proposals, ...reviewerFigures, dashboards],
+  // An offline review file's real run (issue 29): reviews created and updated, as many saves at once.
+  uploadReviewFile: [reviews, proposals, ...reviewerFigures, dashboards],
   // A moderator's verdict: their lists, the review's state, their moderation count, the round's moderation progress.
   changeModeration: [moderations, reviews, ...reviewerFigures, dashboards],
   // Subscriptions: the profile's subscriptions table, the round's subscribers.

@@ -23,6 +23,9 @@ const FIELDS = [
   'auditability_note',
 ] as const;
 
+/** Review writes of one upload run at a time (the database pool's connections serve them side by side). */
+const WRITERS = 4;
+
 const isEmpty = (entry: ReviewFileEntry) =>
   FIELDS.every((field) => (field.endsWith('_note') ? !String(entry[field] ?? '').trim() : entry[field] === null));
 
@@ -142,26 +145,39 @@ export function createReviewFilesService(deps: { db: Db; reviews: ReviewsService
         })),
       );
     }
-    for (const write of writes) {
-      const named = { proposal_id: write.proposalId, proposal_title: write.title };
-      if (dryRun) {
+    if (dryRun) {
+      for (const write of writes) {
+        const named = { proposal_id: write.proposalId, proposal_title: write.title };
         if (write.kind === 'create') result.created.push({ ...named, review_id: null });
         else result.updated.push({ ...named, review_id: write.reviewId! });
-        continue;
       }
-      try {
-        if (write.kind === 'create') {
-          const review = await reviews.create(user, { ...write.fields, proposal_id: write.proposalId });
-          result.created.push({ ...named, review_id: review.row_id });
-        } else {
-          await reviews.update(user, write.reviewId!, write.fields);
-          result.updated.push({ ...named, review_id: write.reviewId! });
-        }
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        result.refused.push({ ...named, message: error.message });
-      }
+      return result;
     }
+    // Each review is its own write (the reviews service's rules and version), WRITERS at a time: they touch
+    // different reviews. The answer lists them in the file's order.
+    const outcomes: (() => void)[] = new Array(writes.length);
+    let next = 0;
+    const writer = async () => {
+      while (next < writes.length) {
+        const at = next++;
+        const write = writes[at]!;
+        const named = { proposal_id: write.proposalId, proposal_title: write.title };
+        try {
+          if (write.kind === 'create') {
+            const review = await reviews.create(user, { ...write.fields, proposal_id: write.proposalId });
+            outcomes[at] = () => result.created.push({ ...named, review_id: review.row_id });
+          } else {
+            await reviews.update(user, write.reviewId!, write.fields);
+            outcomes[at] = () => result.updated.push({ ...named, review_id: write.reviewId! });
+          }
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          outcomes[at] = () => result.refused.push({ ...named, message: error.message });
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: WRITERS }, writer));
+    for (const outcome of outcomes) outcome();
     return result;
   }
 

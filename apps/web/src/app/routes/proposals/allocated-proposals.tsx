@@ -11,6 +11,7 @@ import { paths } from '../../../config/paths';
 import { eventConfigQuery, useCurrentEvents } from '../../../features/events/api/events';
 import { PROPOSALS_PAGE_SIZE, allocatedProposalsQuery, proposalQuery } from '../../../features/proposals/api/proposals';
 import { ownReviewQuery } from '../../../features/reviews/api/get-own-review';
+import { ReviewFilePanel } from '../../../features/reviews/components/review-file-panel';
 import { ProposalsTable } from '../../../features/proposals/components/proposals-table';
 import { useSession } from '../../../lib/session';
 
@@ -71,7 +72,10 @@ export default function AllocatedProposals() {
     <>
       <PageHeading title={t('proposals.allocatedTitle')}>{logged ? t('proposals.allocatedIntro') : undefined}</PageHeading>
       {logged ? (
-        <AllocatedTable />
+        <>
+          <ReviewFilePanel />
+          <AllocatedTable />
+        </>
       ) : (
         <Text>
           <Trans i18nKey="proposals.loginRequired" components={{ login: <Anchor component={Link} to={paths.login()} /> }} />
