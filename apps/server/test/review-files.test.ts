@@ -15,7 +15,11 @@ describe.each(databaseKinds)('offline review files on %s', (kind) => {
   let proposals: TestProposal[];
 
   const download = (format?: 'json' | 'markdown') =>
-    ctx.app.inject({ method: 'GET', url: `${API}/proposal-reviews/review-file/${format ? `?format=${format}` : ''}`, headers: reviewer.auth });
+    ctx.app.inject({
+      method: 'GET',
+      url: `${API}/proposal-reviews/review-file/${format ? `?format=${format}` : ''}`,
+      headers: reviewer.auth,
+    });
   const upload = (file: ReviewFile, dryRun: boolean) =>
     ctx.app.inject({
       method: 'POST',

@@ -106,8 +106,14 @@ export function createReviewFilesService(deps: { db: Db; reviews: ReviewsService
       errors: [],
       refused: [],
     };
-    const writes: { kind: 'create' | 'update'; index: number; proposalId: number; title: string; reviewId: number | null; fields: ReviewFields }[] =
-      [];
+    const writes: {
+      kind: 'create' | 'update';
+      index: number;
+      proposalId: number;
+      title: string;
+      reviewId: number | null;
+      fields: ReviewFields;
+    }[] = [];
     file.reviews.forEach((entry, index) => {
       const row = current.get(entry.proposal_id);
       const title = row?.title ?? entry.proposal_title ?? `Proposal ${entry.proposal_id}`;

@@ -49,7 +49,11 @@ function ResultView({ result }: { result: ReviewFileResult }) {
           return `${t('reviewFile.field', { field: error.field })}: ${error.message}`;
         }}
       />
-      <Section title={t('reviewFile.refused')} items={result.refused} detail={(item) => (item as ReviewFileResult['refused'][number]).message} />
+      <Section
+        title={t('reviewFile.refused')}
+        items={result.refused}
+        detail={(item) => (item as ReviewFileResult['refused'][number]).message}
+      />
     </Stack>
   );
 }
