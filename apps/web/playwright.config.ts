@@ -25,6 +25,9 @@ export default defineConfig({
     baseURL,
     // Animations off (the theme respects the setting), so axe never measures a half-faded element.
     contextOptions: { reducedMotion: 'reduce' },
+    // The app's service worker would answer API calls out of reach of `page.route`; the offline tests allow it in a
+    // context of their own.
+    serviceWorkers: 'block',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {

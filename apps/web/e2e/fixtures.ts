@@ -17,7 +17,7 @@ import { test as base, type BrowserContext } from '@playwright/test';
  *
  * Tests that need a second user side by side still open their own context with `browser.newContext()`.
  */
-export const test = base.extend<object, { workerContext: BrowserContext }>({
+const sharedProfile = base.extend<object, { workerContext: BrowserContext }>({
   workerContext: [
     async ({ playwright }, provide, workerInfo) => {
       const options = workerInfo.project.use;
@@ -65,6 +65,9 @@ export const test = base.extend<object, { workerContext: BrowserContext }>({
     await page.close();
   },
 });
+
+/** `E2E_FRESH_CONTEXTS=1` gives every test Playwright's own fresh context again (to compare, or to rule the profile out). */
+export const test = process.env.E2E_FRESH_CONTEXTS === '1' ? base : sharedProfile;
 
 export { expect } from '@playwright/test';
 export type { APIRequestContext, Browser, BrowserContext, ConsoleMessage, Download, Locator, Page, Request, Route } from '@playwright/test';
