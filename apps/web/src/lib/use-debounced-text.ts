@@ -25,13 +25,17 @@ export function useDebouncedText(applied: string, write: (value: string) => void
   writeRef.current = write;
 
   useEffect(() => {
-    if (debounced === written.current) return;
+    // A value the field no longer holds is stale: the query string changed it meanwhile (Back, a clear button), and
+    // writing it now would undo that change.
+    if (debounced === written.current || debounced !== input.trim()) return;
     const page = window.location.pathname;
     return whenIdle(() => {
       if (window.location.pathname !== page || debounced === written.current) return;
       written.current = debounced;
       writeRef.current(debounced);
     });
+    // Only when the typed value settles: `input` is read as it is then.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debounced]);
 
   useEffect(() => {

@@ -1,8 +1,8 @@
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { useDebouncedText } from '../../lib/use-debounced-text';
 import { clearFilters, hasFilters, readFilters, writeFilter, type FilterDefaults, type ReviewFilters } from './filters';
-import { askChange, type PendingQueries } from './pending-query';
+import { askChange, settlePending, type PendingQueries } from './pending-query';
 
 /** The reviews-list filters kept in the query string (spec §2.13, E-027, E-028), with the stage's defaults. */
 export function useReviewFilters(defaults: FilterDefaults) {
@@ -10,6 +10,12 @@ export function useReviewFilters(defaults: FilterDefaults) {
   const filters = readFilters(params, defaults);
   // Changes asked for and not shown yet: the next change builds on them (issue 26 item 15, see pending-query.ts).
   const pending = useRef<PendingQueries | null>(null);
+  // What lands is no longer on its way: settled at each query string shown, so that going Back to the query a change
+  // was asked from (after that change landed) is not taken for the change still being on its way.
+  const shown = params.toString();
+  useEffect(() => {
+    pending.current = settlePending(pending.current, shown);
+  }, [shown]);
 
   const change = (update: (base: URLSearchParams) => URLSearchParams, replace = false) => {
     const asked = askChange(pending.current, params.toString(), update);
