@@ -14,14 +14,8 @@ import type { AuthUser } from '../../plugins/auth';
 import { allocatedForFile, type AllocatedForFile } from './review-files.repository';
 import type { ReviewsService } from './reviews.service';
 
-const FIELDS = [
-  'impact_alignment_rating_given',
-  'impact_alignment_note',
-  'feasibility_rating_given',
-  'feasibility_note',
-  'auditability_rating_given',
-  'auditability_note',
-] as const;
+/** The review's six fields, as the contract's form schema names them. */
+const FIELDS = Object.keys(reviewFields.shape) as (keyof ReviewFields)[];
 
 /** Review writes of one upload run at a time (the database pool's connections serve them side by side). */
 const WRITERS = 4;
