@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm start`: builds the web app when it is missing or older than its sources, then runs the server.
+// `npm start`: builds the web app and the server when they are missing or older than their sources, then runs the
+// compiled server with plain node (issue 30 item 1; `npm run dev` keeps the TypeScript watch loop).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,6 +26,12 @@ if (!existsSync(built) || statSync(built).mtimeMs < sourceTime) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'apps/server/src/server.ts')], { cwd: root, stdio: 'inherit' });
+const { buildServer, serverBuildIsStale, serverEntry } = await import('./build-server.mjs');
+if (serverBuildIsStale()) {
+  console.log('Building the server…');
+  await buildServer();
+}
+
+const server = spawn(process.execPath, ['--enable-source-maps', serverEntry], { cwd: root, stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

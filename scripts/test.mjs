@@ -75,7 +75,7 @@ const add = (part) => {
 const dataDir = join(results, 'e2e-data');
 rmSync(dataDir, { recursive: true, force: true });
 const checks = [
-  runBuffered('build the web app', 'npm', ['run', '--silent', 'build']),
+  runBuffered('build the web app and the server', 'npm', ['run', '--silent', 'build']),
   runBuffered('seed the browser tests’ database', 'node', ['--import', 'tsx', 'apps/server/src/cli.ts', 'seed-demo'], {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',

@@ -53,7 +53,8 @@ export default defineConfig({
       env: { E2E_SMTP_PORT: String(smtpPort) },
     },
     {
-      command: 'node --import tsx ../server/src/server.ts',
+      // As the README starts it: `npm start` (the compiled server; the checks built it beforehand).
+      command: 'node ../../scripts/start.mjs',
       url: `${baseURL}/api/reviews/healthz`,
       reuseExistingServer: false,
       timeout: 120_000,

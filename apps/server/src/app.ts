@@ -17,6 +17,9 @@ import { guardedFetch } from './lib/outbound';
 import { eventsOrConfigsChanged } from './db/read-cache';
 import { createAfterResponse, type AfterResponse } from './lib/concurrency';
 import { createPasswordHasher, type PasswordHasher } from './lib/password-hasher';
+import { registerDrain } from './plugins/drain';
+import { registerMetrics } from './plugins/metrics';
+import { registerOverload } from './plugins/overload';
 import { createRateLimiter } from './lib/rate-limit';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { adminUsersRoutes } from './modules/accounts/admin-users.routes';
@@ -90,6 +93,8 @@ export interface AppOptions {
   verificationProvider?: VerificationProvider;
   /** Reads proposals from a Catalyst Gateway (tests pass one that talks to a fake gateway). */
   gatewayReader?: (url: string) => Promise<ImportFile>;
+  /** How often the overload check samples the event loop and heap (tests: faster). */
+  overloadSampleIntervalMs?: number;
   /** pino options; tests pass `false`. */
   logger?: boolean | object;
   /** Where mails go instead of SMTP_URL (tests: a transport of their own). */
@@ -132,6 +137,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerUnknownQueryGuard(app, API_PREFIX);
 
   registerSecurityHeaders(app, { apiBase: API_PREFIX, https: config.secureCookies });
+  registerDrain(app);
+  await registerOverload(app, {
+    maxEventLoopDelayMs: config.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS ?? (postgresPool(db) ? 1000 : 0),
+    maxHeapUsedRatio: config.OVERLOAD_MAX_HEAP_USED_RATIO,
+    retryAfterSeconds: config.OVERLOAD_RETRY_AFTER_SECONDS,
+    sampleIntervalMs: options.overloadSampleIntervalMs,
+  });
   await app.register(cookie);
   await app.register(formbody);
   await registerSwagger(app, API_PREFIX);
@@ -168,6 +180,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.log,
   );
   app.addHook('onClose', () => passwords.close());
+  await registerMetrics(app, {
+    db,
+    passwordGate: passwords.gate,
+    token: config.METRICS_TOKEN,
+    port: config.METRICS_PORT,
+    host: config.METRICS_HOST,
+  });
   const afterResponse = createAfterResponse(app.log);
   app.addHook('onClose', () => afterResponse.settled());
 

@@ -2,6 +2,7 @@ import { isCatalystId, normalizeCatalystId } from '@cr/contract/rules';
 import { UserRole } from '@cr/contract/users';
 import { ConfigError } from './config';
 import { DatabaseLockedError, type Database } from './db/client';
+import { MigrationFailedError, SchemaTooNewError } from './db/migrator';
 import { DEMO_PASSWORD, seedDemo } from './demo';
 import { findAccountByCatalystId, updateUser } from './modules/accounts/accounts.repository';
 import { insertAuditEntry } from './modules/system/audit.repository';
@@ -19,7 +20,8 @@ export const usage = [
   '  grant-admin <catalystId>   make the account an admin (role 100)',
   '  revoke-admin <catalystId>  make the admin an ordinary user again',
   '  force-reset <catalystId>   make the user choose a new password before reviewing or moderating',
-  '  migrate                    apply the database migrations',
+  '  migrate [--dry-run]        apply the pending database migrations (one instance at a time, each in a',
+  '                             transaction); --dry-run lists them and changes nothing',
   '  seed-demo                  create the demo accounts that do not exist yet',
   '  seed-scale [--proposals=20000] [--reviewers=5000] [--categories=40] [--reviews=10] [--seed=1]',
   '             [--flags-notes=1] [--duplicates=10] [--moderators=0] [--moderation-allocations=0] [--moderations=0]',
@@ -30,7 +32,7 @@ export const usage = [
   '  restore <file> [--replace] restore such a copy into DATA_DIR (--replace keeps the present one aside)',
   '  help                       show this text',
   '',
-  'Each command first applies the migrations. It uses DATABASE_URL, or else the embedded database in DATA_DIR,',
+  'Every other command first applies the migrations. Each uses DATABASE_URL, or else the embedded database in DATA_DIR,',
   'which must not be in use by a running server.',
 ].join('\n');
 
@@ -38,6 +40,10 @@ type Context = { database: Database; adminCatalystIds: string[]; out: (line: str
 type Command = {
   argument?: 'catalystId';
   options?: readonly string[];
+  /** Switches without a value (`--dry-run`), passed as options set to 1. */
+  switches?: readonly string[];
+  /** The command migrates (or not) itself: runCli does not apply the migrations first. */
+  ownsMigrations?: boolean;
   run(context: Context, argument: string, options: Record<string, number>): Promise<void>;
 };
 
@@ -102,9 +108,24 @@ const commands: Record<string, Command> = {
     },
   },
   migrate: {
-    async run(context) {
-      // The migrations ran before every command; this one only reports it.
-      context.out(`The database (${context.database.kind}) is migrated to the latest version.`);
+    switches: ['dry-run'],
+    ownsMigrations: true,
+    async run(context, _argument, options) {
+      const dryRun = options['dry-run'] === 1;
+      const report = await context.database.migrate({
+        dryRun,
+        onApplied: (name, ms) => context.out(`Applied ${name} (${ms} ms).`),
+      });
+      const where = `The database (${context.database.kind})`;
+      if (report.applied.length === 0) {
+        context.out(`${where} is migrated to the latest version (${report.alreadyApplied} migrations); nothing to apply.`);
+      } else if (dryRun) {
+        context.out(`${where} has ${report.applied.length} pending migration(s); a run would apply, in order:`);
+        for (const name of report.applied) context.out(`  ${name}`);
+        context.out('Nothing was changed (--dry-run).');
+      } else {
+        context.out(`${where} is migrated to the latest version: ${report.applied.length} migration(s) applied.`);
+      }
     },
   },
   'seed-scale': {
@@ -174,7 +195,16 @@ export async function runCli(args: string[], deps: CliDeps): Promise<number> {
     return EXIT_USAGE;
   }
   const options: Record<string, number> = {};
-  if (command.options) {
+  if (command.switches) {
+    for (const word of args.slice(1)) {
+      const option = word.replace(/^--/, '');
+      if (!word.startsWith('--') || !command.switches.includes(option)) {
+        deps.err(`${name} takes no argument but ${command.switches.map((s) => `--${s}`).join(' ')}; '${word}' is not one of them.`);
+        return EXIT_USAGE;
+      }
+      options[option] = 1;
+    }
+  } else if (command.options) {
     for (const word of args.slice(1)) {
       const match = /^--([a-z-]+)=(\d+)$/.exec(word);
       if (!match || !command.options.includes(match[1]!) || Number(match[2]) < 1) {
@@ -197,11 +227,17 @@ export async function runCli(args: string[], deps: CliDeps): Promise<number> {
   let opened: Awaited<ReturnType<CliDeps['open']>> | undefined;
   try {
     opened = await deps.open();
-    await opened.database.migrate();
-    await command.run({ ...opened, out: deps.out }, command.options ? '' : (argument ?? ''), options);
+    if (!command.ownsMigrations) await opened.database.migrate();
+    await command.run({ ...opened, out: deps.out }, command.options || command.switches ? '' : (argument ?? ''), options);
     return EXIT_OK;
   } catch (error) {
-    if (error instanceof CliError || error instanceof ConfigError || error instanceof DatabaseLockedError) {
+    if (
+      error instanceof CliError ||
+      error instanceof ConfigError ||
+      error instanceof DatabaseLockedError ||
+      error instanceof SchemaTooNewError ||
+      error instanceof MigrationFailedError
+    ) {
       deps.err(error.message);
     } else {
       deps.err(`The command failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -92,6 +92,30 @@ const schema = z.object({
   NODE_ENV: optionalText,
   WEB_DIST: optionalText,
   TRUST_PROXY: bool.default(false),
+  /**
+   * true: the server applies pending migrations as it starts (one instance at a time). false: it refuses to start
+   * while any are pending; the operator runs `npm run cli -- migrate` first (the upgrade procedure in the README).
+   */
+  MIGRATE_ON_START: bool.default(true),
+  /** SIGTERM/SIGINT: how long in-flight requests and the current admin run's transaction get before the process exits. */
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /** `GET /metrics` (Prometheus) on the API port, for a bearer of this token; unset (and no METRICS_PORT): no metrics. */
+  METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters long').optional()),
+  /** `GET /metrics` without a token on a port of its own (bind it to a private interface: METRICS_HOST). */
+  METRICS_PORT: optionalText.pipe(
+    z.string().regex(/^\d+$/, 'must be a port number').transform(Number).pipe(z.number().int().min(1).max(65535)).optional(),
+  ),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  /**
+   * Load shedding (@fastify/under-pressure): above this event-loop delay (ms) or heap share the API answers 503 with
+   * Retry-After instead of queueing more work; 0 turns a check off. The delay's default: 1000 on PostgreSQL, off on
+   * the embedded database (its queries run on the server's own thread, so a long one is lag but no overload).
+   */
+  OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: optionalText.pipe(
+    z.string().regex(/^\d+$/, 'must be a whole number of milliseconds').transform(Number).optional(),
+  ),
+  OVERLOAD_MAX_HEAP_USED_RATIO: z.coerce.number().min(0).max(1).default(0.98),
+  OVERLOAD_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
 });
 
 export type RawConfig = z.infer<typeof schema>;
@@ -145,5 +169,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 export function testConfig(overrides: Partial<Record<keyof RawConfig, string>> = {}): Config {
   // Test files sign many accounts up from one address; the rate-limit tests set these limits low.
   const unthrottled = { REGISTER_LIMIT_PER_ADDRESS: '1000000', EMAIL_CHANGE_LIMIT_PER_ADDRESS: '1000000' };
-  return loadConfig({ LOG_LEVEL: 'silent', JWT_SECRET: 'test-secret-test-secret-test-secret!', ...unthrottled, ...overrides });
+  // No load shedding: PGlite runs on the test's own thread, so a busy machine's event-loop lag is no overload here
+  // (the overload tests turn it on).
+  const unshed = { OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', OVERLOAD_MAX_HEAP_USED_RATIO: '0' };
+  return loadConfig({ LOG_LEVEL: 'silent', JWT_SECRET: 'test-secret-test-secret-test-secret!', ...unthrottled, ...unshed, ...overrides });
 }

@@ -1,6 +1,7 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { DatabaseLockedError, embeddedDatabaseExists, openDatabase } from './db/client';
+import { MigrationFailedError, SchemaBehindError, SchemaTooNewError } from './db/migrator';
 import { seedDemo } from './demo';
 import { resolveJwtSecret } from './lib/jwt-secret';
 
@@ -9,7 +10,12 @@ async function main() {
   const config = loadConfig();
   const firstStart = !config.DATABASE_URL && !embeddedDatabaseExists(config.DATA_DIR);
   const database = await openDatabase(config);
-  await database.migrate();
+  try {
+    await migrateOrCheck(database, config.MIGRATE_ON_START);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
   const seed = config.SEED_DEMO === 'true' || (config.SEED_DEMO === 'auto' && firstStart);
   const seeded = seed ? await seedDemo(database.db) : 0;
 
@@ -18,16 +24,28 @@ async function main() {
   if (seeded) app.log.info({ accounts: seeded }, 'demo accounts created (see README)');
   if (admins) app.log.info({ admins }, 'ADMIN_CATALYST_IDS applied');
 
+  // SIGTERM (an orchestrator's stop) or SIGINT: stop taking connections, let the requests in flight finish (an admin
+  // run's transaction commits or rolls back inside its request), stop the schedulers, close the database, exit 0.
+  // Past SHUTDOWN_TIMEOUT_SECONDS the process exits 1 whatever is left.
   let closing = false;
   const close = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
-    const timer = setTimeout(() => process.exit(1), 10_000);
+    app.log.info({ signal, timeoutSeconds: config.SHUTDOWN_TIMEOUT_SECONDS }, 'shutting down: finishing the requests in flight');
+    const timer = setTimeout(() => {
+      app.log.error('shutdown timed out: exiting with requests still in flight');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_SECONDS * 1000);
     timer.unref();
-    await app.close();
-    await database.close();
-    process.exit(0);
+    try {
+      await app.close();
+      await database.close();
+      app.log.info('shut down');
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
   };
   process.on('SIGINT', () => void close('SIGINT'));
   process.on('SIGTERM', () => void close('SIGTERM'));
@@ -39,9 +57,29 @@ async function main() {
   app.log.info(`Community Review is at ${config.publicUrl} (database: ${database.kind})`);
 }
 
+/**
+ * MIGRATE_ON_START: apply what is pending (one instance at a time; the others wait, then find nothing to do).
+ * Otherwise only check: the operator migrates with `npm run cli -- migrate`. Either way a database migrated by a
+ * newer release is refused (SchemaTooNewError).
+ */
+async function migrateOrCheck(database: Awaited<ReturnType<typeof openDatabase>>, migrateOnStart: boolean) {
+  if (migrateOnStart) {
+    await database.migrate();
+    return;
+  }
+  const pending = await database.pending();
+  if (pending.length > 0) {
+    throw new SchemaBehindError(
+      `The database is behind this release: ${pending.length} migration(s) pending (${pending.join(', ')}). ` +
+        'Run `npm run cli -- migrate` (after a backup), or start with MIGRATE_ON_START=true.',
+    );
+  }
+}
+
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DatabaseLockedError) {
-    console.error(error.message);
+  const known = [ConfigError, DatabaseLockedError, SchemaTooNewError, SchemaBehindError, MigrationFailedError];
+  if (known.some((kind) => error instanceof kind)) {
+    console.error((error as Error).message);
   } else {
     console.error('The server could not start:', error);
   }

@@ -5,10 +5,9 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
-import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { applyMigrations, pendingMigrations, readMigrations, type MigrationReport, type SqlConnection } from './migrator';
 import * as schema from './schema/index';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -18,13 +17,26 @@ export type DbOrTx = Db | Tx;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
-  migrate(): Promise<void>;
+  /** Applies the pending migrations (db/migrator.ts: one instance at a time, each in a transaction). */
+  migrate(options?: { dryRun?: boolean; onApplied?: (name: string, ms: number) => void }): Promise<MigrationReport>;
+  /** The migrations not applied yet, without changing anything; throws SchemaTooNewError on a newer schema. */
+  pending(): Promise<string[]>;
   close(): Promise<void>;
 }
 
 export const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 export class DatabaseLockedError extends Error {}
+
+/** Runs `work` on one connection of the database for its whole length (the migrations' advisory lock is a session's). */
+type WithConnection = <T>(work: (connection: SqlConnection) => Promise<T>) => Promise<T>;
+
+function migrations(withConnection: WithConnection): Pick<Database, 'migrate' | 'pending'> {
+  return {
+    migrate: (options) => withConnection((connection) => applyMigrations(connection, readMigrations(migrationsFolder), options)),
+    pending: () => withConnection((connection) => pendingMigrations(connection, readMigrations(migrationsFolder))),
+  };
+}
 
 /**
  * The embedded database belongs to one process: a lock file holds the owner's PID. A second process fails with a
@@ -81,7 +93,8 @@ export async function openPglite(dataDir?: string, copyOf?: { loadDataDir: Blob 
     return {
       db,
       kind: 'pglite',
-      migrate: () => migratePglite(db as never, { migrationsFolder }),
+      // One connection is all PGlite has.
+      ...migrations((work) => work(client as unknown as SqlConnection)),
       close: async () => {
         await client.close();
         unlock();
@@ -117,7 +130,14 @@ export async function openPostgres(url: string, options: { onConnectionError?: (
   return {
     db,
     kind: 'postgres',
-    migrate: () => migrateNodePg(db as never, { migrationsFolder }),
+    ...migrations(async (work) => {
+      const client = await pool.connect();
+      try {
+        return await work(client as unknown as SqlConnection);
+      } finally {
+        client.release();
+      }
+    }),
     close: () => pool.end(),
   };
 }

@@ -1,3 +1,5 @@
+import { cacheLookup } from '../lib/telemetry';
+
 /**
  * Small, hot, rarely changing reads (which events are active, the configuration records of a kind) kept in process
  * for a short TTL, so that a list request runs its page query alone. Every write to `events` or `configs` through
@@ -29,7 +31,9 @@ export function cachedRead<T>(db: object, key: string, load: () => Promise<T>, n
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
   const hit = cache.get(key);
-  if (hit && hit.version === version && now() - hit.at < READ_CACHE_TTL_MS) return hit.value as Promise<T>;
+  const fresh = hit !== undefined && hit.version === version && now() - hit.at < READ_CACHE_TTL_MS;
+  cacheLookup('reads', fresh);
+  if (fresh) return hit.value as Promise<T>;
   const entry: Entry = { value: load(), at: now(), version };
   if (!hit && cache.size >= READ_CACHE_MAX_KEYS) cache.clear();
   cache.set(key, entry);

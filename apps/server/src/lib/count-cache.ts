@@ -1,4 +1,5 @@
 import { createLimiter } from './concurrency';
+import { cacheLookup } from './telemetry';
 
 const backgroundCounts = createLimiter(2);
 
@@ -12,7 +13,7 @@ const backgroundCounts = createLimiter(2);
  * two at a time across every cache (`backgroundCounts`): when many totals expire together, they do not take every
  * pooled connection from the requests being served.
  */
-export function createCountCache(ttlMs = 10_000, maxEntries = 2_000, now: () => number = Date.now) {
+export function createCountCache(ttlMs = 10_000, maxEntries = 2_000, now: () => number = Date.now, name = 'totals') {
   const entries = new Map<string, { total: number; at: number }>();
   // Requests asking for the same total while it is being counted share that one count.
   const counting = new Map<string, Promise<number>>();
@@ -42,6 +43,7 @@ export function createCountCache(ttlMs = 10_000, maxEntries = 2_000, now: () => 
   return {
     async get(key: string, load: () => Promise<number>): Promise<number> {
       const hit = entries.get(key);
+      cacheLookup(name, hit !== undefined);
       if (!hit) return count(key, load);
       if (now() - hit.at >= ttlMs) count(key, () => backgroundCounts(load)).catch(() => undefined);
       return hit.total;

@@ -1,3 +1,5 @@
+import { cacheLookup } from './telemetry';
+
 /**
  * Snapshots of costly aggregates (the round's dashboard), kept per key for `ttlMs` and served stale while one fresh
  * count runs in the background: only the first request for a key waits for a count, and a key is never counted
@@ -5,8 +7,14 @@
  * `forget` drops a key whose figures a write has just changed (an admin run, issue 26 item 16): the next caller
  * waits for a fresh count, and a count that was already running, having read from before the write, is not kept.
  */
-export function createSnapshotCache<T>(options: { ttlMs: number; maxEntries?: number; onError?: (error: unknown) => void }) {
-  const { ttlMs, maxEntries = 1_000, onError } = options;
+export function createSnapshotCache<T>(options: {
+  ttlMs: number;
+  maxEntries?: number;
+  onError?: (error: unknown) => void;
+  /** The cache's name in the metrics' hit rates. */
+  name?: string;
+}) {
+  const { ttlMs, maxEntries = 1_000, onError, name = 'snapshots' } = options;
   const entries = new Map<string, { value: T; at: number }>();
   const counting = new Map<string, Promise<T>>();
 
@@ -32,6 +40,7 @@ export function createSnapshotCache<T>(options: { ttlMs: number; maxEntries?: nu
   return {
     get(key: string, load: () => Promise<T>): Promise<T> {
       const hit = entries.get(key);
+      cacheLookup(name, hit !== undefined);
       if (!hit) return refresh(key, load);
       if (Date.now() - hit.at >= ttlMs) refresh(key, load).catch((error: unknown) => onError?.(error));
       return Promise.resolve(hit.value);

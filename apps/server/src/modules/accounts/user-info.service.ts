@@ -83,7 +83,7 @@ export function createUserInfoService(
   // Totals of the admin's user list (all users, or a search's matches), kept 10 s and served stale while one count
   // refreshes them; dropped as soon as an account is created here (`accountsChanged`), so within one instance the
   // total counts every registration at once, and elsewhere within 10 s. The rows are always current.
-  const accountTotals = createCountCache(10_000);
+  const accountTotals = createCountCache(10_000, undefined, undefined, 'account_totals');
 
   const service = {
     /** A new account exists: the list's totals are counted again. */

@@ -42,7 +42,11 @@ export function createDashboardService(deps: {
   onError?: (error: unknown) => void;
 }) {
   const { db } = deps;
-  const snapshots = createSnapshotCache<Dashboard>({ ttlMs: deps.ttlMs ?? DASHBOARD_TTL_SECONDS * 1000, onError: deps.onError });
+  const snapshots = createSnapshotCache<Dashboard>({
+    ttlMs: deps.ttlMs ?? DASHBOARD_TTL_SECONDS * 1000,
+    onError: deps.onError,
+    name: 'dashboard',
+  });
 
   /** The review submission window, from the event's configuration (kept in process a moment, dropped on a change). */
   async function reviewWindow(eventId: number): Promise<Dashboard['reviews_per_day']['window']> {

@@ -45,7 +45,10 @@ const MODERATION_STATS_TTL_MS = 5_000;
 
 export function createExportsService(deps: { db: Db; pool?: pg.Pool | undefined; events: { get(eventId: number): Promise<unknown> } }) {
   const { db, pool, events } = deps;
-  const stats = createSnapshotCache<Awaited<ReturnType<typeof repo.moderationStats>>>({ ttlMs: MODERATION_STATS_TTL_MS });
+  const stats = createSnapshotCache<Awaited<ReturnType<typeof repo.moderationStats>>>({
+    ttlMs: MODERATION_STATS_TTL_MS,
+    name: 'moderation_stats',
+  });
 
   async function* reviewPages(eventId: number, full: boolean) {
     let after = 0;

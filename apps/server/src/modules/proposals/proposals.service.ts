@@ -43,7 +43,7 @@ export function createProposalsService(deps: {
           rows.map((row) => row.id),
         )
       : new Set<number>();
-  const totals = createCountCache();
+  const totals = createCountCache(undefined, undefined, undefined, 'proposal_totals');
   const filterOf = async (query: Omit<ProposalsQuery, 'size' | 'page'>): Promise<repo.ProposalFilter> => ({
     eventIds: query.event_id ? [query.event_id] : await repo.cachedActiveEventIds(db),
     title: query.title?.toLowerCase(),

@@ -127,7 +127,7 @@ export function createReviewsService(deps: {
   }
   const answer = async (viewer: AuthUser | null, row: repo.ReviewRow) => (await answers(viewer, [row]))[0]!;
   // Totals of the reviews list lag by at most 15 s; the rows are always current.
-  const totals = createCountCache(15_000);
+  const totals = createCountCache(15_000, undefined, undefined, 'review_totals');
 
   /** `own`: the viewer's subscriptions with their events, when the caller has them already. */
   async function visibilityFor(viewer: AuthUser | null, own?: { id: number; eventId: number }[]): Promise<ReviewVisibility> {

@@ -11,6 +11,7 @@ import {
   readRunFlags,
   setRunFlags,
 } from './runs.repository';
+import { timedRun } from '../../lib/telemetry';
 
 export { eventIdsWithRunFlag, readRunFlags };
 
@@ -93,28 +94,30 @@ export function createRunsService(deps: {
       params: Params,
     ): Promise<Stats> {
       await events.get(params.event_id);
-      if (params.dry_run) return run.compute(await run.load(db, params), params).stats;
+      if (params.dry_run) return timedRun(run.action, true, async () => run.compute(await run.load(db, params), params).stats);
       await ensureRunFlags(db, params.event_id);
-      const stats = await db.transaction(async (tx) => {
-        const flags = await lockRunFlags(tx, params.event_id);
-        await lockRunExclusive(tx, params.event_id);
-        if (run.once && flags.value[run.flag]) throw conflict(runMessages.alreadyGenerated);
-        const { result, stats } = run.compute(await run.load(tx, params), params);
-        await run.write(tx, result, params);
-        await run.notify?.(tx, params);
-        await flags.mark(run.flag);
-        const auditId = await recordAudit(tx, {
-          actorUserId,
-          action: run.action,
-          entity: 'event',
-          entityId: String(params.event_id),
-          eventId: params.event_id,
-          before: flags.value,
-          after: { params, stats: run.auditedStats ? run.auditedStats(stats) : stats },
-        });
-        await run.audited?.(tx, auditId, params);
-        return stats;
-      });
+      const stats = await timedRun(run.action, false, () =>
+        db.transaction(async (tx) => {
+          const flags = await lockRunFlags(tx, params.event_id);
+          await lockRunExclusive(tx, params.event_id);
+          if (run.once && flags.value[run.flag]) throw conflict(runMessages.alreadyGenerated);
+          const { result, stats } = run.compute(await run.load(tx, params), params);
+          await run.write(tx, result, params);
+          await run.notify?.(tx, params);
+          await flags.mark(run.flag);
+          const auditId = await recordAudit(tx, {
+            actorUserId,
+            action: run.action,
+            entity: 'event',
+            entityId: String(params.event_id),
+            eventId: params.event_id,
+            before: flags.value,
+            after: { params, stats: run.auditedStats ? run.auditedStats(stats) : stats },
+          });
+          await run.audited?.(tx, auditId, params);
+          return stats;
+        }),
+      );
       deps.onWritten?.(params.event_id);
       return stats;
     },

@@ -46,9 +46,14 @@ export async function healthRoutes(app: FastifyInstance, options: { db: Db }) {
   const schema = { tags: ['system'], response: { 200: healthz, 503: errorBody } };
   api.get('/healthz', { config: { access: 'public' }, schema }, ready);
   api.get('/readyz', { config: { access: 'public' }, schema }, ready);
-  api.get('/livez', { config: { access: 'public' }, schema: { tags: ['system'], response: { 200: livez } } }, () => ({
-    status: 'ok' as const,
-  }));
+  // Liveness answers while the server sheds load (plugins/overload.ts): busy is not dead.
+  api.get(
+    '/livez',
+    { config: { access: 'public', pressureHandler: () => undefined }, schema: { tags: ['system'], response: { 200: livez } } },
+    () => ({
+      status: 'ok' as const,
+    }),
+  );
 }
 
 const outboxItem = z.object({
