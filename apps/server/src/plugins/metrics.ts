@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type onResponseHookHandler } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { postgresPool, type Db } from '../db/client';
 import type { Gate } from '../lib/password-hasher';
@@ -12,7 +12,7 @@ import { observeTelemetry } from '../lib/telemetry';
  * own, without a token, bound to METRICS_HOST: a private interface). Every series is in this app's own registry.
  *
  * - `http_requests_total` and `http_request_duration_seconds` per method, route (the template, never the raw URL:
- *   ids would make a series per proposal) and status;
+ *   ids would make a series per proposal) and status; requests that match no route are not counted;
  * - `db_pool_connections{state}` (in use, idle, waiting) on PostgreSQL;
  * - Node's defaults: event-loop lag (`nodejs_eventloop_lag_*`), heap, GC, CPU, open handles;
  * - `password_hash_tasks{state}` (running, queued): the login queue that answers 503 when full;
@@ -27,9 +27,6 @@ export interface MetricsOptions {
   port?: number | undefined;
   host: string;
 }
-
-/** The route label of a request: its route's template, or one label for whatever matched no route. */
-const routeOf = (request: FastifyRequest) => request.routeOptions.url ?? 'unmatched';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -47,11 +44,24 @@ export async function registerMetrics(app: FastifyInstance, options: MetricsOpti
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  app.addHook('onResponse', (request, reply, done) => {
-    const labels = { method: request.method, route: routeOf(request), status: String(reply.statusCode) };
-    requests.inc(labels);
-    durations.observe(labels, reply.elapsedTime / 1000);
-    done();
+  // Each route gets a hook of its own that knows its template (`request.routeOptions` builds an object on every
+  // read), and binds the series of each status once: a request then costs two increments, no label hashing.
+  // Requests that match no route (scanners' guesses) are not counted.
+  app.addHook('onRoute', (route) => {
+    const byStatus = new Map<string, { count: ReturnType<typeof requests.labels>; time: ReturnType<typeof durations.labels> }>();
+    const record: onResponseHookHandler = (request, reply, done) => {
+      const key = `${request.method} ${reply.statusCode}`;
+      let series = byStatus.get(key);
+      if (!series) {
+        const labels = { method: request.method, route: route.url, status: String(reply.statusCode) };
+        series = { count: requests.labels(labels), time: durations.labels(labels) };
+        byStatus.set(key, series);
+      }
+      series.count.inc();
+      series.time.observe(reply.elapsedTime / 1000);
+      done();
+    };
+    route.onResponse = route.onResponse ? [...[route.onResponse].flat(), record] : record;
   });
 
   const pool = postgresPool(options.db);
