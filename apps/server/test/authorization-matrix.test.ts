@@ -141,6 +141,7 @@ const matrix: Record<string, Entry> = {
   // notifications (issue 27): one's own preferences; the one-click unsubscribe needs no login, only its signed link
   'GET /users/me/notifications/': { request: get('/users/me/notifications/'), expect: signedIn(200) },
   'PUT /users/me/notifications/': { request: send('PUT', '/users/me/notifications/'), expect: signedInWrite(422) },
+  'PUT /users/me/language/': { request: send('PUT', '/users/me/language/'), expect: signedInWrite(422) },
   'GET /notifications/unsubscribe': { request: unsubscribe('GET'), expect: everyone(200) },
   'POST /notifications/unsubscribe': { request: unsubscribe('POST'), expect: everyone(200) },
   'DELETE /notifications/unsubscribe': { request: unsubscribe('DELETE'), expect: everyone(200) },

@@ -13,6 +13,7 @@ import {
   text,
   missingOr,
 } from './rules';
+import { languageSchema } from './languages';
 
 import { AccountStatus, DueDiligenceStatus, RegistrationStatus, UserRole } from './plain';
 
@@ -146,6 +147,8 @@ export const userInfo = z.object({
     unique_objectives_as_author: z.array(z.number().int()),
     subscriptions: z.array(subscriptionPublic),
     due_diligence: z.object({ status: z.number().int(), url: z.string().nullable() }),
+    /** The interface language chosen on the profile or the language menu; null: not chosen (issue 31). */
+    language: languageSchema.nullable(),
     registered_at: z.string(),
     stats: z.object({ reviews: currentReviewStats }),
     historic_stats: z.object({

@@ -74,6 +74,7 @@ function userInfo({ role = UserRole.user as number, forceReset = false, status =
       unique_objectives_as_author: [],
       subscriptions: [],
       due_diligence: { status: 0, url: null },
+      language: null,
       registered_at: '2025-01-01T00:00:00Z',
       stats: { reviews: { allocations: 0, submitted: 0, allocated_submitted: 0 } },
       historic_stats: {

@@ -1,3 +1,4 @@
+import type { Language } from '@cr/contract/languages';
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, serial, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
@@ -43,6 +44,8 @@ export const users = pgTable('users', {
   dueDiligenceStatus: smallint('due_diligence_status').notNull().default(0),
   dueDiligenceUrl: text('due_diligence_url'),
   dueDiligenceRef: text('due_diligence_ref').unique(),
+  /** The interface language the person chose (issue 31): their mails follow it; null = not chosen (English mails). */
+  language: text('language').$type<Language>(),
 });
 
 export type TokenPurpose = 'activation' | 'email_verification' | 'password_reset';

@@ -1,3 +1,4 @@
+import type { Language } from '@cr/contract/languages';
 import { and, eq, exists, gt, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import type { CachedTotal } from '../../lib/count-cache';
@@ -19,6 +20,7 @@ const accountColumns = {
   rbacCheckedAt: catalystIds.rbacCheckedAt,
   dueDiligenceStatus: users.dueDiligenceStatus,
   dueDiligenceUrl: users.dueDiligenceUrl,
+  language: users.language,
 };
 export type AccountRow = {
   userId: number;
@@ -35,6 +37,7 @@ export type AccountRow = {
   rbacRegStatus: number;
   rbacCheckedAt: Date | null;
   dueDiligenceStatus: number;
+  language: Language | null;
   dueDiligenceUrl: string | null;
 };
 
@@ -119,7 +122,11 @@ export async function updateCatalystId(
   await tx.update(catalystIds).set(values).where(eq(catalystIds.id, catalystIdRef));
 }
 
-export async function updateUser(tx: DbOrTx, userId: number, values: Partial<{ passwordHash: string; forceReset: boolean; role: number }>) {
+export async function updateUser(
+  tx: DbOrTx,
+  userId: number,
+  values: Partial<{ passwordHash: string; forceReset: boolean; role: number; language: Language }>,
+) {
   await tx.update(users).set(values).where(eq(users.id, userId));
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorBody, okBody, validationErrorBody } from '@cr/contract/common';
+import { languageAnswer, languageBody } from '@cr/contract/languages';
 import {
   accessToken,
   activateBody,
@@ -106,6 +107,16 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
     '/users/me/',
     { config: { access: 'user' }, schema: { tags, security: [{ bearer: [] }], response: { 200: userInfo, 401: errorBody } } },
     (request) => options.userInfo.me(currentUser(request).id),
+  );
+
+  // Issue 31: the language chosen on the profile or in the language menu, kept with the account for its mails.
+  api.put(
+    '/users/me/language/',
+    {
+      config: { access: 'user' },
+      schema: { tags, security: [{ bearer: [] }], body: languageBody, response: { 200: languageAnswer, ...errors } },
+    },
+    (request) => accounts.setLanguage(currentUser(request).id, request.body.language),
   );
 
   api.post(

@@ -1,3 +1,4 @@
+import type { Language } from '@cr/contract/languages';
 import { AccountStatus, UserRole, type NewUser, type UpdateUser, type UserReset } from '@cr/contract/users';
 import { normalizeCatalystId } from '@cr/contract/rules';
 import type { CatalystRegistry } from '../../adapters/catalyst-registry';
@@ -197,6 +198,12 @@ export function createAccountsService(deps: AccountsDeps) {
         await repo.updateUser(tx, account.userId, { passwordHash, forceReset: false });
         await deps.refreshTokens.revokeAllForUser(tx, account.userId);
       });
+    },
+
+    /** The interface language the person chose (issue 31); their mails follow it. */
+    async setLanguage(userId: number, language: Language): Promise<{ language: Language }> {
+      await repo.updateUser(db, userId, { language });
+      return { language };
     },
 
     async updatePassword(userId: number, input: UpdateUser, keepFamily: string | undefined, address: string): Promise<void> {

@@ -181,6 +181,7 @@ export function createUserInfoService(
         unique_objectives_as_author: options.lookups ? await options.lookups.objectivesAuthoredBy(account.catalystId) : [],
         subscriptions: options.subscriptions ? await options.subscriptions.ofUser(account.userId) : [],
         due_diligence: { status: account.dueDiligenceStatus, url: account.dueDiligenceUrl },
+        language: account.language,
         registered_at: account.registeredAt.toISOString(),
         stats: { reviews: await currentReviewStats(account.userId) },
         historic_stats: options.subscriptions ? await options.subscriptions.historicStats(account.userId) : NO_HISTORY,
