@@ -5,6 +5,7 @@ import {
   adminHeaders,
   demo,
   expectAccessible,
+  expectNoOverflow,
   login,
   presentReviewOpenStage,
   registerThroughApi,
@@ -22,36 +23,6 @@ const VIEWPORTS = [
   { name: 'phone', width: 390, height: 844 },
   { name: 'tablet', width: 768, height: 1024 },
 ] as const;
-
-/** The page body is no wider than the window: nothing runs off the right edge. */
-async function expectNoOverflow(page: Page) {
-  const overflow = () =>
-    page.evaluate(() => {
-      const by = document.documentElement.scrollWidth - window.innerWidth;
-      // The elements that reach past the right edge, named so that a failure says what to fix.
-      const culprits =
-        by <= 0
-          ? []
-          : [...document.body.querySelectorAll<HTMLElement>('*')]
-              .filter(
-                (element) =>
-                  element.getBoundingClientRect().right > window.innerWidth + 0.5 ||
-                  (element.clientWidth > 1 && element.scrollWidth > element.clientWidth + 1),
-              )
-              .slice(-5)
-              .map(
-                (element) =>
-                  `${element.tagName.toLowerCase()}.${[...element.classList].join('.')} "${(element.textContent ?? '').slice(0, 40)}"`,
-              );
-      return { by, culprits };
-    });
-  await expect
-    .poll(async () => (await overflow()).by, { message: 'page scrolls sideways' })
-    .toBeLessThanOrEqual(0)
-    .catch(async (error: Error) => {
-      throw new Error(`${error.message}\nReaching past the edge: ${(await overflow()).culprits.join('; ')}`);
-    });
-}
 
 async function expectFits(page: Page) {
   await expectNoOverflow(page);

@@ -156,6 +156,7 @@ const pairs: [MutationKind, Screen[]][] = [
   ['activate', ['profile']],
   ['verifyEmail', ['profile']],
   ['updatePassword', ['profile']],
+  ['saveLanguage', ['profile']],
 ];
 
 describe('each write against the screens whose figures it changes (issue 26 items 10, 16)', () => {

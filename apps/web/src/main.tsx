@@ -1,7 +1,7 @@
 import './lib/zod-config';
 import '@mantine/core/styles.css';
 import './styles.css';
-import './lib/i18n';
+import { languageReady } from './lib/i18n';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
@@ -9,12 +9,16 @@ import { AppProvider } from './app/provider';
 import { router } from './app/router';
 import { registerServiceWorker } from './lib/service-worker';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <AppProvider>
-      <RouterProvider router={router} />
-    </AppProvider>
-  </StrictMode>,
+// English is in the bundle; another language's first strings are one small fetch, made before the first render so
+// that no English flashes first (issue 31).
+void languageReady.then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <AppProvider>
+        <RouterProvider router={router} />
+      </AppProvider>
+    </StrictMode>,
+  ),
 );
 
 // The installable app's service worker (issue 29), once the page has loaded.

@@ -1,6 +1,7 @@
 import { env } from '../config/env';
 import { errorFromBody } from './api-error';
 import { fieldLabel } from './i18n';
+import { formatLocale } from './locale';
 
 type Query = Record<string, string | number | boolean | undefined | null | (string | number)[]>;
 
@@ -85,7 +86,12 @@ async function parseBody(response: Response): Promise<unknown> {
 /** The one fetch wrapper of the app: JSON in and out, bearer token to our own API only, errors as ApiError. */
 export async function api<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
   const url = buildUrl(path, options.query);
-  const headers: Record<string, string> = { ...options.headers, accept: options.download ? '*/*' : 'application/json' };
+  const headers: Record<string, string> = {
+    ...options.headers,
+    accept: options.download ? '*/*' : 'application/json',
+    // The server's messages follow the interface's language (issue 31).
+    'accept-language': formatLocale(),
+  };
   let body: BodyInit | undefined;
   if (options.form) {
     headers['content-type'] = 'application/x-www-form-urlencoded';

@@ -1,7 +1,9 @@
 import dayjs from 'dayjs';
+import { formatLocale, perLocale } from './locale';
 export { displayCatalystId } from '@cr/contract/plain';
 
-const LOCALE = 'en-US';
+// Numbers, amounts and months read as the interface's language writes them (lib/locale.ts, issue 31); dates keep the
+// spec's year-month-day order in every language.
 
 /** Short date: year, month, day (spec §9). */
 export function formatDateShort(value: string | number | Date | null | undefined): string {
@@ -27,14 +29,15 @@ const durationUnits = [
 /** A duration in its largest whole unit: '45 seconds', '3 minutes', '2 hours', '1 day'. */
 export function formatDuration(seconds: number): string {
   const [unit, size] = durationUnits.find(([, length]) => seconds >= length) ?? durationUnits[3];
-  return new Intl.NumberFormat(LOCALE, { style: 'unit', unit, unitDisplay: 'long' }).format(Math.floor(seconds / size));
+  return new Intl.NumberFormat(formatLocale(), { style: 'unit', unit, unitDisplay: 'long' }).format(Math.floor(seconds / size));
 }
 
-/** Month only, e.g. 'March 2025'. */
+const month = perLocale((locale) => new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric' }));
+/** Month only, e.g. 'March 2025' ('marzo de 2025', '2025年3月'). */
 export function formatMonth(value: string | number | Date | null | undefined): string {
   if (value === null || value === undefined || value === '') return '';
   const date = dayjs(value);
-  return date.isValid() ? date.format('MMMM YYYY') : '';
+  return date.isValid() ? month().format(date.toDate()) : '';
 }
 
 /** Drops the minus of a number that rounds to zero ('-0', '-0.00%' → '0', '0.00%'). */
@@ -44,38 +47,43 @@ function withoutNegativeZero(text: string): string {
 
 // Intl rounds the shortest decimal form half away from zero (1.005 → '1.01', -2.5 → '-3'), unlike toFixed and
 // Math.round, which round the binary value ('1.00') or towards +∞ ('-2').
-const ada = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0 });
+const ada = perLocale((locale) => new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }));
 /** ADA amounts without decimals: '₳ 1,234,568'. */
 export function formatAda(value: number | null | undefined): string {
   if (value === null || value === undefined || Number.isNaN(value)) return '';
-  return `₳ ${withoutNegativeZero(ada.format(value))}`;
+  return `₳ ${withoutNegativeZero(ada().format(value))}`;
 }
 
-const score = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false });
+const score = perLocale(
+  (locale) => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false }),
+);
 /** Scores to 2 decimals. */
 export function formatScore(value: number | null | undefined): string {
   if (value === null || value === undefined || Number.isNaN(value)) return '';
-  return withoutNegativeZero(score.format(value));
+  return withoutNegativeZero(score().format(value));
 }
 
-const rating = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false });
+const rating = perLocale(
+  (locale) => new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false }),
+);
 /** A displayed rating, everywhere in the app: always one decimal, '4.0', '3.7' (spec §5, E-024). Stars show whole numbers. */
 export function formatRating(value: number | null | undefined): string {
   if (value === null || value === undefined || Number.isNaN(value)) return '';
-  return rating.format(value);
+  return rating().format(value);
 }
 
-const percentFormats = new Map<number, Intl.NumberFormat>();
+const percentFormats = new Map<string, Intl.NumberFormat>();
 function percentFormat(decimals: number): Intl.NumberFormat {
-  let format = percentFormats.get(decimals);
+  const key = `${formatLocale()} ${decimals}`;
+  let format = percentFormats.get(key);
   if (!format) {
-    format = new Intl.NumberFormat(LOCALE, {
+    format = new Intl.NumberFormat(formatLocale(), {
       style: 'percent',
       minimumFractionDigits: decimals,
       maximumFractionDigits: decimals,
       useGrouping: false,
     });
-    percentFormats.set(decimals, format);
+    percentFormats.set(key, format);
   }
   return format;
 }

@@ -86,6 +86,8 @@ export const invalidations = {
   updatePassword: [...reviewerFigures],
   // Nothing changes until the new address is verified (verifyEmail).
   changeEmail: [],
+  // The interface language kept with the account (issue 31): the profile shows it.
+  saveLanguage: [me],
 } as const satisfies Record<string, readonly QueryKey[]>;
 
 export type MutationKind = keyof typeof invalidations;

@@ -2,6 +2,7 @@ import { Box, Container } from '@mantine/core';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
+import { AccountLanguage } from '../../features/profile/components/account-language';
 import { Footer } from './footer';
 import { NavBar } from './nav-bar';
 import { TopBars } from './top-bars';
@@ -20,6 +21,7 @@ export function AppLayout() {
   return (
     <Box style={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
       <ScrollToTop />
+      <AccountLanguage />
       <a href="#main" className="skip-link">
         {t('app.skipToContent')}
       </a>

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { paths } from '../../config/paths';
 import { StageBadge } from '../../features/events/components/stage-badge';
+import { LanguageSelect } from '../../features/profile/components/language-select';
 import { useSession } from '../../lib/session';
 import { AccountButtonContent, accountButtonProps } from './account-button';
 import { Links } from './nav-links';
@@ -38,10 +39,19 @@ export function NavBar() {
       <Container size="xl">
         <Group justify="space-between" wrap="nowrap" gap="md">
           <Group gap="md" wrap="nowrap" miw={0}>
-            <Anchor component={NavLink} to={paths.home()} underline="never" c="dark.8" style={{ flexShrink: 0 }} data-testid="nav-brand">
+            {/* The brand gives way first: a longer name (a translation) ends in an ellipsis, never under the stage. */}
+            <Anchor
+              component={NavLink}
+              to={paths.home()}
+              underline="never"
+              c="dark.8"
+              style={{ flexShrink: 1, minWidth: 0 }}
+              data-testid="nav-brand"
+              title={t('app.title')}
+            >
               <Group gap={8} wrap="nowrap">
-                <Image src="/logo.svg" alt="" w={28} h={28} />
-                <Text fw={700} style={{ whiteSpace: 'nowrap' }}>
+                <Image src="/logo.svg" alt="" w={28} h={28} style={{ flexShrink: 0 }} />
+                <Text fw={700} truncate="end">
                   {t('app.title')}
                 </Text>
               </Group>
@@ -51,6 +61,9 @@ export function NavBar() {
             </Box>
           </Group>
           <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
+            <Box visibleFrom="lg">
+              <LanguageSelect testId="nav-language" />
+            </Box>
             <StageBadge />
             <Box visibleFrom="xs">
               <SubscribeButton />

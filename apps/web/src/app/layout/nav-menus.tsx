@@ -5,6 +5,7 @@ import { useSession } from '../../lib/session';
 import { AccountButtonContent, accountButtonProps } from './account-button';
 import { Links, useLogout } from './nav-links';
 import { SubscribeButton } from './subscribe-button';
+import { LanguageSelect } from '../../features/profile/components/language-select';
 
 // The wide bar's account menu and the phone drawer, loaded when first needed: the menu by a logged-in user, the
 // drawer when the menu button is first pressed (issue 16: anonymous visitors' first load holds neither).
@@ -70,6 +71,7 @@ export function NavDrawer({ opened, onClose }: { opened: boolean; onClose: () =>
         </Box>
         <Links direction="column" onNavigate={onClose} />
         {logged && <DrawerAccount />}
+        <LanguageSelect testId="drawer-language" />
       </Stack>
     </Drawer>
   );

@@ -11,6 +11,7 @@ import { mailQueueQuery, useRetryFailedMails } from '../../../features/admin/api
 import { formatDateLong, formatDuration } from '../../../lib/format';
 import { openConfirmModal } from '../../../lib/modals';
 import { notifyError, notifySuccess } from '../../../lib/notify';
+import { formatLocale } from '../../../lib/locale';
 
 /** A kind's name (an unknown kind as the queue names it). */
 const kindLabel = (t: TFunction, kind: string) => t(`mailQueue.kinds.${kind}`, { defaultValue: kind });
@@ -40,7 +41,7 @@ function KindsTable({ kinds, totals }: { kinds: MailQueueKind[]; totals: Omit<Ma
               </Table.Th>
               {MAIL_STATUSES.map((status) => (
                 <Table.Td key={status} ta="right">
-                  {row[status].toLocaleString('en-US')}
+                  {row[status].toLocaleString(formatLocale())}
                 </Table.Td>
               ))}
             </Table.Tr>
@@ -52,7 +53,7 @@ function KindsTable({ kinds, totals }: { kinds: MailQueueKind[]; totals: Omit<Ma
               <Table.Th scope="row">{t('mailQueue.total')}</Table.Th>
               {MAIL_STATUSES.map((status) => (
                 <Table.Th key={status} ta="right">
-                  {totals[status].toLocaleString('en-US')}
+                  {totals[status].toLocaleString(formatLocale())}
                 </Table.Th>
               ))}
             </Table.Tr>

@@ -12,6 +12,7 @@ import { PageHeading } from '../../../components/page-heading';
 import { MyAppeals } from '../../../features/appeals/components/my-appeals';
 import { NotificationPreferencesSection } from '../../../features/profile/components/notification-preferences';
 import { ApiTokensSection } from '../../../features/profile/components/api-tokens';
+import { LanguageSelect } from '../../../features/profile/components/language-select';
 import { ProfileView, Section } from '../../../features/profile/components/profile-view';
 import { useChangeEmail } from '../../../features/auth/api/accounts';
 import { ChangePasswordForm } from '../../../features/auth/components/change-password-form';
@@ -102,6 +103,14 @@ export default function Profile() {
         </Section>
         <Section title={t('profile.changePassword')}>
           <ChangePasswordForm />
+        </Section>
+        <Section title={t('nav.language')}>
+          <Stack gap="xs">
+            <Text size="sm" c="dimmed">
+              {t('profile.languageHint')}
+            </Text>
+            <LanguageSelect testId="profile-language" />
+          </Stack>
         </Section>
         <Section title={t('notifications.title')}>
           <NotificationPreferencesSection />

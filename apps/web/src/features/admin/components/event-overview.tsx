@@ -10,6 +10,7 @@ import { eventDashboardQuery } from '../api/dashboard';
 import { ChartFigure } from './chart-figure';
 import { CoverageFigure } from './coverage-figure';
 import { dailySeries, percent, utcDay } from './overview-data';
+import { formatLocale } from '../../../lib/locale';
 
 const STATUSES = ['active', 'subscribed', 'invited', 'refused', 'excluded'] as const;
 const STATUS_COLORS = { active: 'brand.6', subscribed: 'cyan.6', invited: 'yellow.6', refused: 'gray.6', excluded: 'red.7' };
@@ -17,7 +18,7 @@ const RANKINGS = ['included', 'excluded_moderation', 'excluded_threshold', 'pend
 const RANKING_COLORS = { included: 'teal.7', excluded_moderation: 'red.7', excluded_threshold: 'orange.7', pending: 'gray.6' };
 const CHART_HEIGHT = 220;
 
-const formatNumber = (value: number) => value.toLocaleString('en-US');
+const formatNumber = (value: number) => value.toLocaleString(formatLocale());
 const formatScore = (value: number) => value.toFixed(1);
 
 function SubscribersChart({ data }: { data: Dashboard['subscribers'] }) {

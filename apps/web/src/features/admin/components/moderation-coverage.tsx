@@ -7,6 +7,7 @@ import { EmptyTableRow } from '../../../components/empty-table-row';
 import { TablePagination } from '../../../components/query-pagination';
 import { ScrollTable } from '../../../components/scroll-table';
 import { COVERAGE_PAGE_SIZE, coverageModeratorsQuery, coverageReviewsQuery, coverageSummaryQuery } from '../api/coverage';
+import { formatLocale } from '../../../lib/locale';
 
 /** The summary's figures in the order the table shows them. */
 const FIGURES = [
@@ -37,7 +38,7 @@ function CoverageFigures({ summary }: { summary: CoverageSummary }) {
           {FIGURES.map((name) => (
             <Table.Tr key={name}>
               <Table.Th scope="row">{t(`adminRuns.coverage.figures.${name}`)}</Table.Th>
-              <Table.Td>{summary[name].toLocaleString('en-US')}</Table.Td>
+              <Table.Td>{summary[name].toLocaleString(formatLocale())}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
