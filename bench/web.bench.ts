@@ -25,7 +25,11 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const here = fileURLToPath(new URL('.', import.meta.url));
 const webDist = process.env.BENCH_WEB_DIST ?? join(root, 'apps/web/dist');
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const routes = (process.env.BENCH_ROUTES ?? '/,/proposals,/reviews,/proposal/1,/login').split(',');
+/** Every page a reviewer opens (issue 30 item 5); `route@who` opens it signed in as that demo account. */
+const routes = (
+  process.env.BENCH_ROUTES ??
+  '/,/proposals,/reviews,/proposal/1,/review/1,/allocated-proposals@reviewer,/allocated-reviews@moderator,/profile@reviewer,/login,/admin@admin'
+).split(',');
 
 if (!process.env.BENCH_WEB_DIST && (process.env.BENCH_SKIP_BUILD !== '1' || !existsSync(join(webDist, 'index.html')))) {
   console.error('building the web app…');
@@ -49,14 +53,38 @@ const app = await buildApp({ config, db: database.db, jwtSecret: config.JWT_SECR
 await app.listen({ port: 0, host: '127.0.0.1' });
 const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
+/** Signs a demo account in as the app keeps a session (its persisted keys), before the page's first script runs. */
+async function signIn(page: import('@playwright/test').Page, catalystId: string) {
+  const login = await page.request.post(`${origin}/api/reviews/users/token/login`, {
+    form: { username: catalystId, password: 'Demo-pass1' },
+  });
+  const token = (await login.json()) as { access_token: string };
+  const me = await (
+    await page.request.get(`${origin}/api/reviews/users/me/`, { headers: { authorization: `Bearer ${token.access_token}` } })
+  ).json();
+  const claims = JSON.parse(Buffer.from(token.access_token.split('.')[1]!, 'base64url').toString()) as { exp: number };
+  const state = {
+    localUser: { catalyst_id: catalystId },
+    logged: true,
+    fetching: false,
+    userInfo: me,
+    auth: { ...token, expires_at: claims.exp * 1000 },
+    refreshTokenTimeout: null,
+  };
+  const value = JSON.stringify(JSON.stringify({ state, version: 0 }));
+  await page.addInitScript({ content: `localStorage.setItem('session', ${value});` });
+}
+
 type Totals = { files: number; raw: number; gzip: number; brotli: number };
 const empty = (): Totals => ({ files: 0, raw: 0, gzip: 0, brotli: 0 });
 const firstLoad: Record<string, { js: Totals; css: Totals; jsFiles: string[] }> = {};
 const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
 try {
-  for (const route of routes) {
+  for (const entry of routes) {
+    const [route, who] = entry.split('@') as [string, string | undefined];
     const context = await browser.newContext();
     const page = await context.newPage();
+    if (who) await signIn(page, `cardano/demo-${who}`);
     const loaded = new Set<string>();
     page.on('response', (response) => {
       const url = new URL(response.url());
@@ -81,6 +109,7 @@ try {
       total.brotli += size.brotli;
     }
     firstLoad[route] = { js, css, jsFiles: [...loaded].filter((path) => path.endsWith('.js')).sort() };
+    if (!page.url().endsWith(route)) console.error(`${route}: ended at ${page.url()}`);
     await context.close();
   }
 } finally {

@@ -109,7 +109,7 @@ export default function Profile() {
             <Text size="sm" c="dimmed">
               {t('profile.languageHint')}
             </Text>
-            <LanguageSelect testId="profile-language" />
+            <LanguageSelect label testId="profile-language" />
           </Stack>
         </Section>
         <Section title={t('notifications.title')}>
