@@ -52,5 +52,12 @@ describe('the server messages’ translations', () => {
     expect(translateMessage('Email is required.', 'ja')).toBe('メールアドレスは必須です。');
     expect(translateMessage('Incorrect Catalyst ID or password.', 'en-US')).toBe('Incorrect Catalyst ID or password.');
     expect(translateMessage('Something nobody wrote down.', 'es')).toBe('Something nobody wrote down.');
+    // zod's own wording, for the schemas that give no message of their own.
+    expect(translateMessage('Invalid option: expected one of "en-US"|"es"|"ja"', 'es')).toBe(
+      'Opción no válida: se esperaba una de "en-US"|"es"|"ja"',
+    );
+    expect(translateMessage('Invalid input: expected string, received number', 'ja')).toBe(
+      '入力が無効です。stringが必要ですが、numberを受け取りました',
+    );
   });
 });
