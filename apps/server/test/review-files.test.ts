@@ -112,6 +112,28 @@ describe.each(databaseKinds)('offline review files on %s', (kind) => {
     expect(now.reviews[1]).toMatchObject({ base_version: 2, feasibility_note: note('online') });
   });
 
+  it('writes the entries’ messages in the request’s language (issue 31)', async () => {
+    const file = await fileNow();
+    const third = file.reviews.find((entry) => entry.proposal_id === proposals[2]!.id)!;
+    Object.assign(third, { impact_alignment_rating_given: 9 });
+    file.reviews.push({ ...third, proposal_id: proposals[3]!.id, proposal_title: 'not mine' });
+    const inJapanese = (dryRun: boolean) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: `${API}/proposal-reviews/review-file/`,
+        headers: { ...reviewer.auth, 'accept-language': 'ja' },
+        payload: { review_file: file, dry_run: dryRun },
+      });
+    const dry = (await inJapanese(true)).json() as ReviewFileResult;
+    expect(dry.errors.find((error) => error.field === 'proposal_id')!.message).toBe('この提案は、現在のラウンドで割り当てられていません。');
+    expect(dry.errors.find((error) => error.field === 'impact_alignment_rating_given')!.message).toBe('評価は1〜5の範囲にしてください');
+    const real = await inJapanese(false);
+    expect(real.statusCode).toBe(422);
+    expect(real.json().detail.map((item: { msg: string }) => item.msg)).toContain(
+      `${proposals[2]!.title} — 評価は1〜5の範囲にしてください`,
+    );
+  });
+
   it('names the proposal and the field of each error; a real run with errors writes nothing (422)', async () => {
     const file = await fileNow();
     const third = file.reviews.find((entry) => entry.proposal_id === proposals[2]!.id)!;

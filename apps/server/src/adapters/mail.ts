@@ -1,4 +1,6 @@
+import { DEFAULT_LANGUAGE, type Language } from '@cr/contract/languages';
 import type { DbOrTx } from '../db/client';
+import { MAIL_STRINGS } from '../mail-strings/index';
 import { outbox } from '../db/schema/index';
 
 /** The account mails: written whole when they are queued. */
@@ -34,49 +36,25 @@ const escapeHtml = (text: string) =>
 
 type WholeMail = MailMessage & RenderedMail & { link: string };
 
-function compose(kind: AccountMailKind, to: string, link: string, intro: string, action: string, after: string): WholeMail {
-  const subject = {
-    activation: 'Activate your Community Review account',
-    email_verification: 'Verify your e-mail address',
-    password_reset: 'Reset your Community Review password',
-  }[kind];
-  const text = `Hello,\n\n${intro}\n\n${action}: ${link}\n\n${after}\n\nCommunity Review`;
+function compose(kind: AccountMailKind, to: string, link: string, language: Language): WholeMail {
+  const strings = MAIL_STRINGS[language];
+  const { subject, intro, action, after } = strings.account[kind];
+  const text = `${strings.hello}\n\n${intro}\n\n${action}: ${link}\n\n${after}\n\nCommunity Review`;
   const html =
-    `<p>Hello,</p><p>${escapeHtml(intro)}</p>` +
+    `<p>${escapeHtml(strings.hello)}</p><p>${escapeHtml(intro)}</p>` +
     `<p><a href="${escapeHtml(link)}">${escapeHtml(action)}</a></p>` +
     `<p style="color:#555">${escapeHtml(after)}</p><p>Community Review</p>`;
   return { to, kind, subject, text, html, link };
 }
 
-/** The three account messages (plain text and HTML), with links built from PUBLIC_URL. */
+/**
+ * The three account messages (plain text and HTML), with links built from PUBLIC_URL, in the recipient's language
+ * (issue 31: the catalogs of src/mail-strings; en-US when none is given).
+ */
 export const mailTemplates = {
-  activation: (to: string, link: string) =>
-    compose(
-      'activation',
-      to,
-      link,
-      'Thank you for registering. Activate your account to start reviewing.',
-      'Activate your account',
-      'The link is valid for 48 hours. If you did not register, ignore this message.',
-    ),
-  emailVerification: (to: string, link: string) =>
-    compose(
-      'email_verification',
-      to,
-      link,
-      'Please confirm that this is your e-mail address.',
-      'Verify your e-mail address',
-      'The link is valid for 48 hours. If you did not ask for this, ignore this message.',
-    ),
-  passwordReset: (to: string, link: string) =>
-    compose(
-      'password_reset',
-      to,
-      link,
-      'Someone asked to reset the password of your account.',
-      'Choose a new password',
-      'The link is valid for 1 hour. If you did not ask for this, ignore this message: your password stays as it is.',
-    ),
+  activation: (to: string, link: string, language: Language = DEFAULT_LANGUAGE) => compose('activation', to, link, language),
+  emailVerification: (to: string, link: string, language: Language = DEFAULT_LANGUAGE) => compose('email_verification', to, link, language),
+  passwordReset: (to: string, link: string, language: Language = DEFAULT_LANGUAGE) => compose('password_reset', to, link, language),
 };
 
 /**

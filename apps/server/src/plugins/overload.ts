@@ -1,6 +1,7 @@
 import { getHeapStatistics } from 'node:v8';
 import underPressure from '@fastify/under-pressure';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { requestLanguage, translateMessage } from '../lib/i18n';
 
 export const overloadMessage = 'The server is busy. Please try again in a few seconds.';
 
@@ -17,14 +18,14 @@ export async function registerOverload(
 ): Promise<void> {
   if (options.maxEventLoopDelayMs === 0 && options.maxHeapUsedRatio === 0) return;
   let loggedAt = 0;
-  const shed = (_request: unknown, reply: FastifyReply, type: string, value: number | undefined) => {
+  const shed = (request: FastifyRequest, reply: FastifyReply, type: string, value: number | undefined) => {
     // One line per ten seconds of overload, not one per refused request.
     if (Date.now() - loggedAt > 10_000) {
       loggedAt = Date.now();
       app.log.warn({ type, value }, 'overloaded: answering 503 with Retry-After');
     }
     void reply.code(503).header('retry-after', String(options.retryAfterSeconds));
-    return { message: overloadMessage };
+    return { message: translateMessage(overloadMessage, requestLanguage(request.headers)) };
   };
   await app.register(underPressure, {
     maxEventLoopDelay: options.maxEventLoopDelayMs,

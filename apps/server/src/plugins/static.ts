@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { indexHtmlSender } from './index-html';
+import { requestLanguage, translateMessage } from '../lib/i18n';
 
 export interface WebEnv {
   API_BASE: string;
@@ -44,10 +45,10 @@ export async function registerStatic(app: FastifyInstance, options: { webDist: s
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     if (path.startsWith(options.apiBase) || request.method !== 'GET' || !hasWeb) {
-      return reply.code(404).send({ message: 'Not found.' });
+      return reply.code(404).send({ message: translateMessage('Not found.', requestLanguage(request.headers)) });
     }
     if (/\.[a-z0-9]+$/i.test(path) && !path.endsWith('.html')) {
-      return reply.code(404).send({ message: 'Not found.' });
+      return reply.code(404).send({ message: translateMessage('Not found.', requestLanguage(request.headers)) });
     }
     return sendIndex!(request, reply);
   });

@@ -15,6 +15,7 @@ import {
   userInfo,
   verifyEmailBody,
 } from '@cr/contract/users';
+import { requestLanguage } from '../../lib/i18n';
 import { currentSessionId, currentUser } from '../../plugins/auth';
 import { refuseCrossSite } from '../../plugins/same-site';
 import type { AccountsService } from './accounts.service';
@@ -59,7 +60,7 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
     '/users/',
     { config: { access: 'public' }, schema: { tags, body: registerBody, response: { 201: okBody, ...errors } } },
     async (request, reply) => {
-      await accounts.register(request.body.new_user, request.ip);
+      await accounts.register(request.body.new_user, request.ip, requestLanguage(request.headers));
       return reply.code(201).send(true);
     },
   );

@@ -1,4 +1,4 @@
-import type { Language } from '@cr/contract/languages';
+import { DEFAULT_LANGUAGE, type Language } from '@cr/contract/languages';
 import { AccountStatus, UserRole, type NewUser, type UpdateUser, type UserReset } from '@cr/contract/users';
 import { normalizeCatalystId } from '@cr/contract/rules';
 import type { CatalystRegistry } from '../../adapters/catalyst-registry';
@@ -102,13 +102,20 @@ export function createAccountsService(deps: AccountsDeps) {
     const email = account.email;
     await db.transaction(async (tx) => {
       const token = await issueToken(tx, account.userId, 'password_reset', RESET_TTL_MS);
-      await mailer.enqueue(tx, mailTemplates.passwordReset(email, link('/reset-password', { token })));
+      await mailer.enqueue(
+        tx,
+        mailTemplates.passwordReset(email, link('/reset-password', { token }), account.language ?? DEFAULT_LANGUAGE),
+      );
     });
     await mailer.flush();
   }
 
   return {
-    async register(input: NewUser, address: string): Promise<void> {
+    /**
+     * `language`: the activation mail's, as the request's Accept-Language negotiated it (issue 31); the account keeps
+     * no language until the person chooses one.
+     */
+    async register(input: NewUser, address: string, language: Language = DEFAULT_LANGUAGE): Promise<void> {
       await deps.rateLimiter.hit(`register:address:${address}`, deps.limits.registerPerAddress);
       if (deps.registrationOpen && !(await deps.registrationOpen())) throw forbidden(messages.registrationClosed);
       const catalystId = normalizeCatalystId(input.catalyst_id).id;
@@ -122,7 +129,7 @@ export function createAccountsService(deps: AccountsDeps) {
           const role = adminIds.has(catalystId) ? UserRole.admin : UserRole.user;
           const userId = await repo.insertAccount(tx, { catalystId, email, passwordHash, role, rbacRegStatus });
           const token = await issueToken(tx, userId, 'activation', ACTIVATION_TTL_MS);
-          await mailer.enqueue(tx, mailTemplates.activation(email, link('/account/activation', { token })));
+          await mailer.enqueue(tx, mailTemplates.activation(email, link('/account/activation', { token }), language));
         })
         .catch(rethrowTaken);
       deps.onAccountCreated?.();
@@ -170,7 +177,8 @@ export function createAccountsService(deps: AccountsDeps) {
         if (!account) throw badRequest('Unknown account.');
         if (await repo.isEmailTaken(tx, email, account.catalystIdRef)) throw conflict(messages.emailTaken);
         const token = await issueToken(tx, userId, 'email_verification', EMAIL_VERIFICATION_TTL_MS, { email });
-        await mailer.enqueue(tx, mailTemplates.emailVerification(email, link('/account/email-verification', { token, redirect })));
+        const verifyLink = link('/account/email-verification', { token, redirect });
+        await mailer.enqueue(tx, mailTemplates.emailVerification(email, verifyLink, account.language ?? DEFAULT_LANGUAGE));
       });
       await mailer.flush();
     },

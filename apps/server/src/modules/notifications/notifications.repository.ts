@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { AccountStatus } from '@cr/contract/users';
 import { SubscriptionStatus } from '@cr/contract/subscriptions';
+import type { Language } from '@cr/contract/languages';
 import type { NotificationKind } from '@cr/contract/notifications';
 import type { DbOrTx } from '../../db/client';
 import { catalystIds, notificationOptOuts, reminderRuns, users } from '../../db/schema/index';
@@ -8,7 +9,8 @@ import { catalystIds, notificationOptOuts, reminderRuns, users } from '../../db/
 /*
  * The notifications' SQL. Bulk notifications are queued by one INSERT … SELECT each (a reminder to 100,000 reviewers
  * is one statement): a row per person with `params` for the template and no bodies, keyed by `dedupe_key` so that a
- * repeated run queues nothing twice (ON CONFLICT DO NOTHING). Only people who can act get one: an active account (not
+ * repeated run queues nothing twice (ON CONFLICT DO NOTHING). The params hold the recipient's `language` (issue 31:
+ * users.language, null when they chose none), the language the mail is rendered in at delivery. Only people who can act get one: an active account (not
  * inactive, not banned) with an e-mail address, an active subscription, and no opt-out of the kind.
  */
 
@@ -46,12 +48,12 @@ export function queueReviewAllocations(db: DbOrTx, context: BulkContext): Promis
     db,
     sql`insert into outbox (recipient, kind, user_id, event_id, params, dedupe_key)
       select ci.email, 'review_allocation', s.user_id, ${context.eventId},
-        jsonb_build_object('event_name', ${context.eventName}::text, 'count', count(*), 'window_end', ${context.windowEnd}::text),
+        jsonb_build_object('event_name', ${context.eventName}::text, 'count', count(*), 'window_end', ${context.windowEnd}::text, 'language', u.language),
         'review_allocation:' || ${context.eventId}::int || ':' || s.user_id || ':' || md5(string_agg(a.proposal_id::text, ',' order by a.proposal_id))
       from proposal_allocations a
       join subscriptions s on s.id = a.subscription_id
       ${recipientOf('review_allocation')} and a.event_id = ${context.eventId}
-      group by s.id, s.user_id, ci.email
+      group by s.id, s.user_id, ci.email, u.language
       on conflict (dedupe_key) do nothing`,
   );
 }
@@ -62,12 +64,12 @@ export function queueModerationAllocations(db: DbOrTx, context: BulkContext): Pr
     db,
     sql`insert into outbox (recipient, kind, user_id, event_id, params, dedupe_key)
       select ci.email, 'moderation_allocation', s.user_id, ${context.eventId},
-        jsonb_build_object('event_name', ${context.eventName}::text, 'count', count(*), 'window_end', ${context.windowEnd}::text),
+        jsonb_build_object('event_name', ${context.eventName}::text, 'count', count(*), 'window_end', ${context.windowEnd}::text, 'language', u.language),
         'moderation_allocation:' || ${context.eventId}::int || ':' || s.user_id
       from moderation_allocations a
       join subscriptions s on s.id = a.subscription_id
       ${recipientOf('moderation_allocation')} and a.event_id = ${context.eventId}
-      group by s.id, s.user_id, ci.email
+      group by s.id, s.user_id, ci.email, u.language
       on conflict (dedupe_key) do nothing`,
   );
 }
@@ -83,6 +85,7 @@ export function queueReviewOutcomes(db: DbOrTx, context: Omit<BulkContext, 'wind
       select ci.email, 'review_outcomes', s.user_id, ${context.eventId},
         jsonb_build_object(
           'event_name', ${context.eventName}::text,
+          'language', u.language,
           'submitted', count(*),
           'valid', count(*) filter (where r.ranking = 1),
           'excluded_moderation', count(*) filter (where r.ranking = 2),
@@ -100,7 +103,7 @@ export function queueReviewOutcomes(db: DbOrTx, context: Omit<BulkContext, 'wind
       from reviews r
       join subscriptions s on s.id = r.subscription_id
       ${recipientOf('review_outcomes')} and r.event_id = ${context.eventId}
-      group by s.id, s.user_id, ci.email
+      group by s.id, s.user_id, ci.email, u.language
       on conflict (dedupe_key) do nothing`,
   );
 }
@@ -115,7 +118,7 @@ const reminderKey = (kind: NotificationKind, context: ReminderContext) =>
 
 const reminderParams = (context: ReminderContext) => sql`jsonb_build_object(
   'event_name', ${context.eventName}::text, 'done', count(x.id), 'total', count(*),
-  'window_end', ${context.windowEnd}::text, 'hours_before', ${context.hoursBefore}::int)`;
+  'window_end', ${context.windowEnd}::text, 'hours_before', ${context.hoursBefore}::int, 'language', u.language)`;
 
 /** A review-window reminder: one mail per reviewer with allocated proposals not yet reviewed ("7 of 20 reviewed"). */
 export function queueReviewReminders(db: DbOrTx, context: ReminderContext): Promise<number> {
@@ -127,7 +130,7 @@ export function queueReviewReminders(db: DbOrTx, context: ReminderContext): Prom
       join subscriptions s on s.id = a.subscription_id
       left join reviews x on x.subscription_id = a.subscription_id and x.proposal_id = a.proposal_id
       ${recipientOf('review_reminder')} and a.event_id = ${context.eventId}
-      group by s.id, s.user_id, ci.email
+      group by s.id, s.user_id, ci.email, u.language
       having count(x.id) < count(*)
       on conflict (dedupe_key) do nothing`,
   );
@@ -143,7 +146,7 @@ export function queueModerationReminders(db: DbOrTx, context: ReminderContext): 
       join subscriptions s on s.id = a.subscription_id
       left join moderations x on x.subscription_id = a.subscription_id and x.review_id = a.review_id
       ${recipientOf('moderation_reminder')} and a.event_id = ${context.eventId}
-      group by s.id, s.user_id, ci.email
+      group by s.id, s.user_id, ci.email, u.language
       having count(x.id) < count(*)
       on conflict (dedupe_key) do nothing`,
   );
@@ -151,10 +154,17 @@ export function queueModerationReminders(db: DbOrTx, context: ReminderContext): 
 
 // ---------- one person ----------
 
-/** The account's e-mail address when it may get a notification of this kind (active, not opted out), else null. */
-export async function notifiableAddress(db: DbOrTx, userId: number, kind: NotificationKind): Promise<string | null> {
+/**
+ * The account's e-mail address and chosen language (null: none chosen) when it may get a notification of this kind
+ * (active, not opted out), else null.
+ */
+export async function notifiableRecipient(
+  db: DbOrTx,
+  userId: number,
+  kind: NotificationKind,
+): Promise<{ email: string; language: Language | null } | null> {
   const [row] = await db
-    .select({ email: catalystIds.email })
+    .select({ email: catalystIds.email, language: users.language })
     .from(users)
     .innerJoin(catalystIds, eq(catalystIds.id, users.catalystIdRef))
     .where(
@@ -164,7 +174,7 @@ export async function notifiableAddress(db: DbOrTx, userId: number, kind: Notifi
         sql`not exists (select 1 from notification_opt_outs o where o.user_id = ${userId} and o.kind = ${kind})`,
       ),
     );
-  return row?.email ?? null;
+  return row?.email ? { email: row.email, language: row.language } : null;
 }
 
 export async function userExists(db: DbOrTx, userId: number): Promise<boolean> {

@@ -13,6 +13,7 @@ import { findConfig } from '../../db/config-records';
 import { badRequest } from '../../errors';
 import { requireEvent } from '../events/events.service';
 import * as repo from './notifications.repository';
+import { mailLanguageOf } from '../../mail-strings/index';
 import { renderNotification, type NotificationLinks } from './templates';
 import { createUnsubscribeTokens } from './unsubscribe-token';
 
@@ -39,9 +40,12 @@ export function createNotificationsService(deps: { db: Db; mailer: Mailer; publi
     };
   };
 
-  // Rows queued in bulk have no bodies: the worker renders them with these (one process serves one site).
+  // Rows queued in bulk have no bodies: the worker renders them with these (one process serves one site), in the
+  // recipient's language the row's params recorded when it was queued (en-US when none: rows queued before issue 31).
   for (const kind of NOTIFICATION_KINDS) {
-    registerMailTemplate(kind, (params, row) => renderNotification(kind, { ...params, ...linksFor(row.userId, kind) }));
+    registerMailTemplate(kind, (params, row) =>
+      renderNotification(kind, { ...params, ...linksFor(row.userId, kind) }, mailLanguageOf(params.language)),
+    );
   }
 
   /** The event's name and the end of one of its windows (ISO), read in the caller's transaction. */
@@ -86,13 +90,14 @@ export function createNotificationsService(deps: { db: Db; mailer: Mailer; publi
 
     /** An admin invited a user to LV2 of an event (their subscription `subscriptionId`, status invited). */
     async invited(tx: DbOrTx, invitation: { userId: number; eventId: number; subscriptionId: number }): Promise<boolean> {
-      const to = await repo.notifiableAddress(tx, invitation.userId, 'lv2_invitation');
-      if (!to) return false;
+      const recipient = await repo.notifiableRecipient(tx, invitation.userId, 'lv2_invitation');
+      if (!recipient) return false;
       const { eventName } = await eventContext(tx, invitation.eventId, null);
-      const params = { event_name: eventName };
-      const mail = renderNotification('lv2_invitation', { ...params, ...linksFor(invitation.userId, 'lv2_invitation') });
+      const params = { event_name: eventName, language: recipient.language };
+      const language = mailLanguageOf(recipient.language);
+      const mail = renderNotification('lv2_invitation', { ...params, ...linksFor(invitation.userId, 'lv2_invitation') }, language);
       await deps.mailer.enqueue(tx, {
-        to,
+        to: recipient.email,
         kind: 'lv2_invitation',
         subject: mail.subject,
         text: mail.text,

@@ -1,11 +1,15 @@
+import { DEFAULT_LANGUAGE, type Language } from '@cr/contract/languages';
 import type { NotificationKind } from '@cr/contract/notifications';
 import type { RenderedMail } from '../../adapters/mail';
+import { fill, formatUtcIn, MAIL_STRINGS, pluralOf, type MailStrings, type Plural } from '../../mail-strings/index';
+import { enUS } from '../../mail-strings/en-US';
 
 /**
  * The notification mails (issue 27), plain text and HTML, as pure functions of their parameters. The same
  * `renderNotification` renders a mail queued on its own (an invitation) and, at delivery, a row queued in bulk with
  * parameters only (reminders): `params` is the row's JSON, so every field is read defensively. Every value that
- * comes from people (event names, reasons) is HTML-escaped in the HTML part.
+ * comes from people (event names, reasons) is HTML-escaped in the HTML part. The words come from the catalog of the
+ * mail's language (src/mail-strings, issue 31).
  */
 
 /** The links every notification carries, added when it is rendered (the unsubscribe token is signed per person). */
@@ -18,25 +22,8 @@ export interface NotificationLinks {
   one_click_url: string;
 }
 
-/** What each kind is about, as the footer, the profile and the unsubscribe screen name it. */
-export const KIND_LABELS: Record<NotificationKind, string> = {
-  review_allocation: 'proposal allocations',
-  review_reminder: 'review deadline reminders',
-  moderation_allocation: 'moderation allocations',
-  moderation_reminder: 'moderation deadline reminders',
-  review_outcomes: 'review outcomes',
-  lv2_invitation: 'LV2 invitations',
-};
-
-/** The moderators' exclusion reasons as the moderation form names them (spec §5). */
-const REASON_LABELS: Record<string, string> = {
-  not_own_opinion: "not the person's own opinion",
-  profanity: 'profanity',
-  similarity: 'similarity',
-  rationale_does_not_correspond: 'rationale does not correspond',
-  false_statement: 'false statement',
-  other: 'other',
-};
+/** What each kind is about, as the footer, the profile and the unsubscribe screen name it (in English). */
+export const KIND_LABELS: Record<NotificationKind, string> = enUS.notifications.kindLabels;
 
 export const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -46,26 +33,10 @@ const countOf = (value: unknown) => {
   const number = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
   return Number.isFinite(number) && number >= 0 ? Math.floor(number) : 0;
 };
-const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
-const UTC_DATE = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'UTC',
-  weekday: 'long',
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-
-/** "Friday 4 December 2026, 18:00 UTC", or null for no (or no valid) date. */
-export function formatUtc(value: unknown): string | null {
-  if (typeof value !== 'string' && !(value instanceof Date)) return null;
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return null;
-  const parts = Object.fromEntries(UTC_DATE.formatToParts(date).map((part) => [part.type, part.value]));
-  return `${parts.weekday} ${parts.day} ${parts.month} ${parts.year}, ${parts.hour}:${parts.minute} UTC`;
+/** "Friday 4 December 2026, 18:00 UTC" (or the language's way of writing it), or null for no (or no valid) date. */
+export function formatUtc(value: unknown, language: Language = DEFAULT_LANGUAGE): string | null {
+  return formatUtcIn(MAIL_STRINGS[language], value);
 }
 
 /** One paragraph of a mail: the same words in both parts, escaped in the HTML one. */
@@ -79,25 +50,30 @@ interface Body {
   because: string;
 }
 
-function compose(kind: NotificationKind, body: Body, links: NotificationLinks): RenderedMail {
+function compose(kind: NotificationKind, strings: MailStrings, body: Body, links: NotificationLinks): RenderedMail {
+  const words = strings.notifications;
   const link = `${links.public_url}${body.action.path}`;
   const profile = `${links.public_url}/profile`;
-  const label = KIND_LABELS[kind];
-  const footer = `You receive this e-mail because ${body.because}. To stop e-mails about ${label}, open ${links.unsubscribe_url} — or choose your notifications on your profile: ${profile}`;
+  const label = words.kindLabels[kind];
+  const footer = fill(words.footerText, { because: body.because, label, unsubscribe_url: links.unsubscribe_url, profile_url: profile });
   const paragraphText = (paragraph: Paragraph) => (Array.isArray(paragraph) ? paragraph.map((line) => `- ${line}`).join('\n') : paragraph);
   const paragraphHtml = (paragraph: Paragraph) =>
     Array.isArray(paragraph)
       ? `<ul>${paragraph.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`
       : `<p>${escapeHtml(paragraph)}</p>`;
-  const text = ['Hello,', ...body.paragraphs.map(paragraphText), `${body.action.label}: ${link}`, 'Community Review', `--\n${footer}`].join(
-    '\n\n',
-  );
+  const text = [
+    strings.hello,
+    ...body.paragraphs.map(paragraphText),
+    `${body.action.label}: ${link}`,
+    'Community Review',
+    `--\n${footer}`,
+  ].join('\n\n');
   const html =
-    `<p>Hello,</p>${body.paragraphs.map(paragraphHtml).join('')}` +
+    `<p>${escapeHtml(strings.hello)}</p>${body.paragraphs.map(paragraphHtml).join('')}` +
     `<p><a href="${escapeHtml(link)}">${escapeHtml(body.action.label)}</a></p><p>Community Review</p>` +
-    `<hr><p style="color:#555;font-size:12px">You receive this e-mail because ${escapeHtml(body.because)}. ` +
-    `<a href="${escapeHtml(links.unsubscribe_url)}">Stop e-mails about ${escapeHtml(label)}</a> · ` +
-    `<a href="${escapeHtml(profile)}">Choose your notifications</a></p>`;
+    `<hr><p style="color:#555;font-size:12px">${escapeHtml(fill(words.footerHtml, { because: body.because }))} ` +
+    `<a href="${escapeHtml(links.unsubscribe_url)}">${escapeHtml(fill(words.stopLink, { label }))}</a> · ` +
+    `<a href="${escapeHtml(profile)}">${escapeHtml(words.chooseLink)}</a></p>`;
   return {
     subject: body.subject,
     text,
@@ -107,126 +83,110 @@ function compose(kind: NotificationKind, body: Body, links: NotificationLinks): 
   };
 }
 
-const closesAt = (what: string, windowEnd: unknown) => {
-  const date = formatUtc(windowEnd);
-  return date ? ` The ${what} window closes at ${date}.` : '';
-};
-
-/** What a review reminder and a moderation reminder say differently. */
-const REMINDER_WORDS = {
-  review: {
-    window: 'review',
-    done: 'proposals reviewed',
-    left: ['proposal is', 'proposals are'],
-    todo: 'review',
-    action: { label: 'Open your proposals', path: '/allocated-proposals' },
-    because: 'proposals left to review',
-  },
-  moderation: {
-    window: 'moderation',
-    done: 'reviews moderated',
-    left: ['review is', 'reviews are'],
-    todo: 'moderate',
-    action: { label: 'Open your allocated reviews', path: '/allocated-reviews' },
-    because: 'reviews left to moderate',
-  },
-} as const;
+const PATHS = { proposals: '/allocated-proposals', reviews: '/allocated-reviews', profile: '/profile' } as const;
 
 /** A reminder before a window closes: what is done of the allocation, what is left, and when it closes. */
-function reminder(params: Record<string, unknown>, words: (typeof REMINDER_WORDS)[keyof typeof REMINDER_WORDS]): Body {
-  const event = textOf(params.event_name, 'the round');
+function reminder(
+  strings: MailStrings,
+  params: Record<string, unknown>,
+  kind: 'review_reminder' | 'moderation_reminder',
+  path: string,
+): Body {
+  const words = strings.notifications[kind];
+  const event = textOf(params.event_name, strings.notifications.theRound);
   const done = countOf(params.done);
   const total = countOf(params.total);
   const left = Math.max(total - done, 0);
-  const date = formatUtc(params.window_end) ?? 'soon';
+  const date = formatUtcIn(strings, params.window_end);
   return {
-    subject: `Reminder: ${done} of ${total} ${words.done} in ${event}`,
+    subject: fill(words.subject, { done, total, event }),
     paragraphs: [
-      `The ${words.window} window of ${event} closes at ${date}.`,
-      `${done} of ${total} ${words.done}: ${plural(left, words.left[0], words.left[1])} left to ${words.todo} before the window closes.`,
+      date ? fill(words.closesAt, { event, date }) : fill(words.closesSoon, { event }),
+      pluralOf(strings.locale, words.left, left, { done, total, left }),
     ],
-    action: words.action,
-    because: `you have ${words.because} in ${event}`,
+    action: { label: words.action, path },
+    because: fill(words.because, { event }),
   };
 }
 
-const bodies: Record<NotificationKind, (params: Record<string, unknown>) => Body> = {
-  review_allocation: (params) => {
-    const event = textOf(params.event_name, 'the round');
-    const count = countOf(params.count);
-    return {
-      subject: `${plural(count, 'proposal', 'proposals')} to review in ${event}`,
-      paragraphs: [
-        `The proposals of ${event} have been allocated: ${plural(count, 'proposal', 'proposals')} to review in ${event}.${closesAt('review', params.window_end)}`,
-      ],
-      action: { label: 'Open your proposals', path: '/allocated-proposals' },
-      because: `you are a community reviewer in ${event}`,
-    };
-  },
-  moderation_allocation: (params) => {
-    const event = textOf(params.event_name, 'the round');
-    const count = countOf(params.count);
-    return {
-      subject: `${plural(count, 'review', 'reviews')} to moderate in ${event}`,
-      paragraphs: [
-        `The moderation allocation of ${event} is done: ${plural(count, 'review', 'reviews')} to moderate in ${event}.${closesAt('moderation', params.window_end)}`,
-      ],
-      action: { label: 'Open your allocated reviews', path: '/allocated-reviews' },
-      because: `you are a moderator in ${event}`,
-    };
-  },
-  review_reminder: (params) => reminder(params, REMINDER_WORDS.review),
-  moderation_reminder: (params) => reminder(params, REMINDER_WORDS.moderation),
-  review_outcomes: (params) => {
-    const event = textOf(params.event_name, 'the round');
+/** A mail about an allocation: how many to do, and when the window closes (when the event says). */
+function allocation(
+  strings: MailStrings,
+  params: Record<string, unknown>,
+  kind: 'review_allocation' | 'moderation_allocation',
+  path: string,
+): Body {
+  const words = strings.notifications[kind];
+  const event = textOf(params.event_name, strings.notifications.theRound);
+  const count = countOf(params.count);
+  const date = formatUtcIn(strings, params.window_end);
+  const closes = date ? fill(words.closes, { date }) : '';
+  return {
+    subject: pluralOf(strings.locale, words.subject, count, { event }),
+    paragraphs: [pluralOf(strings.locale, words.body, count, { event, closes })],
+    action: { label: words.action, path },
+    because: fill(words.because, { event }),
+  };
+}
+
+const bodies: Record<NotificationKind, (strings: MailStrings, params: Record<string, unknown>) => Body> = {
+  review_allocation: (strings, params) => allocation(strings, params, 'review_allocation', PATHS.proposals),
+  moderation_allocation: (strings, params) => allocation(strings, params, 'moderation_allocation', PATHS.reviews),
+  review_reminder: (strings, params) => reminder(strings, params, 'review_reminder', PATHS.proposals),
+  moderation_reminder: (strings, params) => reminder(strings, params, 'moderation_reminder', PATHS.reviews),
+  review_outcomes: (strings, params) => {
+    const words = strings.notifications.review_outcomes;
+    const reasonLabels: Record<string, string> = strings.notifications.reasons;
+    const plural = (forms: Plural, count: number, values: Record<string, string> = {}) => pluralOf(strings.locale, forms, count, values);
+    const event = textOf(params.event_name, strings.notifications.theRound);
     const submitted = countOf(params.submitted);
     const valid = countOf(params.valid);
     const byModeration = countOf(params.excluded_moderation);
     const byThreshold = countOf(params.excluded_threshold);
     const reasons = params.reasons && typeof params.reasons === 'object' ? (params.reasons as Record<string, unknown>) : {};
     const reasonList = Object.entries(reasons)
-      .map(([reason, count]) => [REASON_LABELS[reason] ?? reason, countOf(count)] as const)
+      .map(([reason, count]) => [Object.hasOwn(reasonLabels, reason) ? reasonLabels[reason]! : reason, countOf(count)] as const)
       .filter(([, count]) => count > 0)
       .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-      .map(([reason, count]) => `${reason} ${count}`)
-      .join(', ');
+      .map(([reason, count]) => fill(words.reasonItem, { reason, count }))
+      .join(strings.listSeparator);
     const lines = [
-      `${submitted} submitted`,
-      `${valid} valid`,
-      `${byModeration + byThreshold} excluded`,
+      plural(words.submitted, submitted),
+      plural(words.valid, valid),
+      plural(words.excluded, byModeration + byThreshold),
       ...(byModeration > 0
-        ? [
-            `${byModeration} excluded by moderation: most of their moderators excluded them${reasonList ? ` (the moderators' reasons: ${reasonList})` : ''}`,
-          ]
+        ? [plural(words.byModeration, byModeration, { reasons: reasonList ? fill(words.reasons, { list: reasonList }) : '' })]
         : []),
-      ...(byThreshold > 0
-        ? [
-            `${byThreshold} excluded by the approval threshold: too few of your moderated reviews were found valid, so all your reviews of the round are excluded`,
-          ]
-        : []),
+      ...(byThreshold > 0 ? [plural(words.byThreshold, byThreshold)] : []),
     ];
     return {
-      subject: `The review outcomes of ${event} are out`,
-      paragraphs: [`The review outcomes of ${event} are out. Your reviews:`, lines],
-      action: { label: 'See your history on your profile', path: '/profile' },
-      because: `you reviewed proposals in ${event}`,
+      subject: fill(words.subject, { event }),
+      paragraphs: [fill(words.intro, { event }), lines],
+      action: { label: words.action, path: PATHS.profile },
+      because: fill(words.because, { event }),
     };
   },
-  lv2_invitation: (params) => {
-    const event = textOf(params.event_name, 'the round');
+  lv2_invitation: (strings, params) => {
+    const words = strings.notifications.lv2_invitation;
+    const event = textOf(params.event_name, strings.notifications.theRound);
     return {
-      subject: `You are invited to moderate in ${event}`,
-      paragraphs: [
-        `An administrator invited you to be a community moderator (LV2) in ${event}.`,
-        'Answer the invitation on your profile: press Subscribe next to it, then give your public contact and reward address, or decline.',
-      ],
-      action: { label: 'Answer the invitation', path: '/profile' },
-      because: `an administrator invited you to moderate in ${event}`,
+      subject: fill(words.subject, { event }),
+      paragraphs: [fill(words.invited, { event }), words.answer],
+      action: { label: words.action, path: PATHS.profile },
+      because: fill(words.because, { event }),
     };
   },
 };
 
-/** The mail of a notification kind: subject, plain text, HTML, its link and the RFC 8058 headers. */
-export function renderNotification(kind: NotificationKind, params: Record<string, unknown> & NotificationLinks): RenderedMail {
-  return compose(kind, bodies[kind](params), params);
+/**
+ * The mail of a notification kind in a language (issue 31; the recipient's, en-US when they chose none): subject,
+ * plain text, HTML, its link and the RFC 8058 headers.
+ */
+export function renderNotification(
+  kind: NotificationKind,
+  params: Record<string, unknown> & NotificationLinks,
+  language: Language = DEFAULT_LANGUAGE,
+): RenderedMail {
+  const strings = MAIL_STRINGS[language];
+  return compose(kind, strings, bodies[kind](strings, params), params);
 }

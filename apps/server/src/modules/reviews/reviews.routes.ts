@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { errorBody, paged, validationErrorBody } from '@cr/contract/common';
 import { reviewVersions } from '@cr/contract/history';
 import { proposalIdParams } from '@cr/contract/proposals';
+import { DEFAULT_LANGUAGE } from '@cr/contract/languages';
 import { reviewFileQuery, reviewFileResult, reviewFileUploadBody } from '@cr/contract/review-files';
 import {
   byIdsQuery,
@@ -14,6 +15,7 @@ import {
   reviewsCountQuery,
   reviewsFilterQuery,
 } from '@cr/contract/reviews';
+import { requestLanguage, translateMessage } from '../../lib/i18n';
 import { currentUser } from '../../plugins/auth';
 import type { ReviewFilesService } from './review-files.service';
 import type { ReviewsService } from './reviews.service';
@@ -52,7 +54,15 @@ export async function reviewsRoutes(app: FastifyInstance, options: { reviews: Re
       config: { access: 'user', scope: 'review' },
       schema: { tags, security: [{ bearer: [] }], body: reviewFileUploadBody, response: { 200: reviewFileResult, ...errors } },
     },
-    (request) => reviewFiles.upload(currentUser(request), request.body.review_file, request.body.dry_run),
+    async (request) => {
+      const result = await reviewFiles.upload(currentUser(request), request.body.review_file, request.body.dry_run);
+      // Issue 31: the per-entry messages in the request's language, like the error answers'.
+      const language = requestLanguage(request.headers);
+      if (language === DEFAULT_LANGUAGE) return result;
+      const translated = <T extends { message: string }>(items: T[]) =>
+        items.map((item) => ({ ...item, message: translateMessage(item.message, language) }));
+      return { ...result, conflicts: translated(result.conflicts), errors: translated(result.errors), refused: translated(result.refused) };
+    },
   );
 
   api.get(

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { desc, eq, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody, paged, validationErrorBody } from '@cr/contract/common';
@@ -11,6 +11,7 @@ import type { Db } from '../../db/client';
 import { outbox } from '../../db/schema/index';
 import { isAdmin } from '../../domain/rules';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailableMessage, forbidden, unauthorized } from '../../errors';
+import { requestLanguage, translateMessage } from '../../lib/i18n';
 import type { AuditService } from './audit.service';
 
 /** How long readiness waits for the database's answer before it calls the database away. */
@@ -39,9 +40,10 @@ async function databaseAnswers(db: Db): Promise<boolean> {
  */
 export async function healthRoutes(app: FastifyInstance, options: { db: Db }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const ready = async (_request: unknown, reply: FastifyReply) => {
+  const ready = async (request: FastifyRequest, reply: FastifyReply) => {
     if (await databaseAnswers(options.db)) return { status: 'ok' as const, database: 'ok' as const };
-    return reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send({ message: databaseUnavailableMessage });
+    const message = translateMessage(databaseUnavailableMessage, requestLanguage(request.headers));
+    return reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send({ message });
   };
   const schema = { tags: ['system'], response: { 200: healthz, 503: errorBody } };
   api.get('/healthz', { config: { access: 'public' }, schema }, ready);
