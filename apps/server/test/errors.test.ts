@@ -109,6 +109,7 @@ describe.each(databaseKinds)('bad requests on %s', (kind) => {
         unique_objectives_as_author: [],
         subscriptions: [],
         due_diligence: { status: 0, url: null },
+        language: null,
         registered_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         stats: { reviews: { allocations: 0, submitted: 0, allocated_submitted: 0 } },
         historic_stats: {

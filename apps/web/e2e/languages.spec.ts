@@ -111,6 +111,23 @@ test.describe('the language menu (issue 31)', () => {
     const me = await request.get('/api/reviews/users/me/', { headers: reviewer.headers });
     expect((await me.json()).extra.language).toBe('es');
     await reviewerPath(page, 'es', reviewer.proposals[12]!);
+    // The server's messages follow the interface's language too (the app sends it as Accept-Language).
+    const wrongLogin = (language: string) =>
+      page.evaluate(async (acceptLanguage) => {
+        const response = await fetch('/api/reviews/users/token/login', {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-language': acceptLanguage },
+          body: 'username=cardano%2Fdemo-reviewer&password=Not-the-password-1',
+        });
+        return ((await response.json()) as { message: string }).message;
+      }, language);
+    const catalog = JSON.parse(readFileSync(new URL('../../server/src/locales/messages.es.json', import.meta.url), 'utf8')) as Record<
+      string,
+      string
+    >;
+    const english = await wrongLogin('en-US');
+    expect(catalog[english]).toBeTruthy();
+    expect(await wrongLogin('es')).toBe(catalog[english]);
   });
 
   test('the account’s language applies on a new browser', async ({ page, request }) => {

@@ -7,10 +7,10 @@ import enUS from './locales/en-US.json';
 import enUSMore from './locales/en-US.more.json';
 import es from './locales/es.json';
 import esMore from './locales/es.more.json';
-import esValidation from './locales/es.validation.json';
+import esValidation from '@cr/contract/locales/es.validation.json';
 import ja from './locales/ja.json';
 import jaMore from './locales/ja.more.json';
-import jaValidation from './locales/ja.validation.json';
+import jaValidation from '@cr/contract/locales/ja.validation.json';
 
 // Issue 31: every language has every key of the English, with the same interpolation variables and tags.
 type Tree = Record<string, unknown>;

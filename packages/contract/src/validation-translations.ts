@@ -5,7 +5,7 @@ import ja from './locales/ja.validation.json';
 
 /**
  * The validation messages in every language (issue 31): en-US from `validationMessages`, the others as the web app
- * translated them (copies of apps/web/src/locales/{es,ja}.validation.json), so that the server can render a 422's
+ * translated them (locales/{es,ja}.validation.json; the web app loads the same files), so that the server can render a 422's
  * `detail[].msg` in the request's language. Kept apart from messages.ts so that what imports that stays small.
  */
 export const VALIDATION_TRANSLATIONS: Record<Language, Record<ValidationMessageKey, string>> = {

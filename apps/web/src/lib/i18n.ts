@@ -32,14 +32,14 @@ const bundles: Record<UiLanguage, Bundles> = {
   },
   es: {
     first: () =>
-      Promise.all([import('../locales/es.json').then(json), import('../locales/es.validation.json').then(json)]).then(
+      Promise.all([import('../locales/es.json').then(json), import('@cr/contract/locales/es.validation.json').then(json)]).then(
         ([strings, validation]) => ({ ...strings, validation }),
       ),
     more: () => import('../locales/es.more.json').then(json),
   },
   ja: {
     first: () =>
-      Promise.all([import('../locales/ja.json').then(json), import('../locales/ja.validation.json').then(json)]).then(
+      Promise.all([import('../locales/ja.json').then(json), import('@cr/contract/locales/ja.validation.json').then(json)]).then(
         ([strings, validation]) => ({ ...strings, validation }),
       ),
     more: () => import('../locales/ja.more.json').then(json),
