@@ -49,11 +49,8 @@ export const rowIdParams = z.object({ row_id: rowId });
 // ---------- general configuration (configs/reviews/{eventId}) ----------
 
 // The switches, their rule and the stage live in plain.ts (no zod: the web app's navigation uses them).
-import { SWITCHES } from './plain';
-export { deriveStage, EVENT_STAGES, reviewsVisible, switchActive, SWITCHES, type EventStage, type SwitchName } from './plain';
-
-/** Switches that have a time window: `<x>_starts_at` and `<x>_ends_at` next to `<x>_enabled`. */
-export const WINDOWED = ['reviewer_subscription', 'review_submission', 'moderation_submission'] as const;
+import { SWITCHES, WINDOWED } from './plain';
+export { deriveStage, EVENT_STAGES, reviewsVisible, switchActive, SWITCHES, WINDOWED, type EventStage, type SwitchName } from './plain';
 
 /**
  * A configuration as stored and served: a window that is not set is left out (never `null`), as the reference API's

@@ -1,8 +1,7 @@
-import { z } from 'zod';
-
 /**
  * The interface's languages (issue 31). `en-US` is the source; the others are translations of every string of it.
- * A person's choice is stored with their account, so that their mails follow it.
+ * A person's choice is stored with their account, so that their mails follow it. No zod here: the web app's first
+ * load imports this (the schemas are in users.ts).
  */
 export const LANGUAGES = ['en-US', 'es', 'ja'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -10,11 +9,6 @@ export const DEFAULT_LANGUAGE: Language = 'en-US';
 
 /** Each language in its own words (the language menu lists them so, whatever the language shown). */
 export const LANGUAGE_NAMES: Record<Language, string> = { 'en-US': 'English', es: 'Español', ja: '日本語' };
-
-export const languageSchema = z.enum(LANGUAGES);
-/** `PUT users/me/language/`. */
-export const languageBody = z.object({ language: languageSchema });
-export const languageAnswer = z.object({ language: languageSchema });
 
 /**
  * The best of `supported` for a list of preferred language tags (a browser's `navigator.languages`, or an

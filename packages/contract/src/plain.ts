@@ -49,6 +49,9 @@ export const SWITCHES = [
 ] as const;
 export type SwitchName = (typeof SWITCHES)[number];
 
+/** Switches that have a time window: `<x>_starts_at` and `<x>_ends_at` next to `<x>_enabled`. */
+export const WINDOWED = ['reviewer_subscription', 'review_submission', 'moderation_submission'] as const;
+
 /**
  * Whether a switch counts now: it is on and, where its window's start and end are set, now lies between them.
  * The server enforces this; the web app uses the same rule for the stage and the navigation.
@@ -134,3 +137,19 @@ export function isModerator(user: ReviewerFacts, eventId: number): boolean {
 
 /** The short id of the list (spec §2.11): the part of pr_id before the first hyphen. */
 export const shortId = (prId: string) => prId.split('-')[0] ?? prId;
+
+// ---------- reviews (the form's rules; reviews.ts builds its schemas from them) ----------
+
+export const NOTE_MIN = 200;
+export const NOTE_MAX = 3000;
+export const RATING_MAX = 5;
+
+/**
+ * Length of a text not counting white space (spec §5 Review notes), in characters as a person counts them: an emoji
+ * or any other character outside the Basic Multilingual Plane is one, not two UTF-16 units.
+ */
+export function nonWhitespaceLength(text: string): number {
+  let count = 0;
+  for (const _char of text.replace(/\s/gu, '')) count += 1;
+  return count;
+}

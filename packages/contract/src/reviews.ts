@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { bodyRowId, fromDecimalText, pageQuery, rowId } from './common';
+import { NOTE_MAX, NOTE_MIN, RATING_MAX } from './plain';
 import { messages, nonWhitespaceLength, text, missingOr } from './rules';
 
 /**
@@ -28,9 +29,8 @@ export function rankingLabel(
   }
 }
 
-export const NOTE_MIN = 200;
-export const NOTE_MAX = 3000;
-export const RATING_MAX = 5;
+// In plain.ts (no zod: the web app's first load reads them); here for the schemas and their importers.
+export { NOTE_MAX, NOTE_MIN, RATING_MAX };
 
 export const reviewMessages = {
   rating: 'Rating must be between 1 and 5',

@@ -18,15 +18,7 @@ export function isCatalystId(value: string): boolean {
   return CATALYST_ID_PATTERN.test(value.trim());
 }
 
-/**
- * Length of a text not counting white space (spec §5 Review notes), in characters as a person counts them: an emoji
- * or any other character outside the Basic Multilingual Plane is one, not two UTF-16 units.
- */
-export function nonWhitespaceLength(text: string): number {
-  let count = 0;
-  for (const _char of text.replace(/\s/gu, '')) count += 1;
-  return count;
-}
+export { nonWhitespaceLength } from './plain';
 
 /**
  * The text a request may carry (issue 13): any string but one with a NUL character, which PostgreSQL cannot store, or

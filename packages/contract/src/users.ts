@@ -13,7 +13,7 @@ import {
   text,
   missingOr,
 } from './rules';
-import { languageSchema } from './languages';
+import { LANGUAGES } from './languages';
 
 import { AccountStatus, DueDiligenceStatus, RegistrationStatus, UserRole } from './plain';
 
@@ -136,6 +136,11 @@ export const currentReviewStats = z.object({
   submitted: z.number().int(),
   allocated_submitted: z.number().int(),
 });
+
+export const languageSchema = z.enum(LANGUAGES);
+/** `PUT users/me/language/` (issue 31). */
+export const languageBody = z.object({ language: languageSchema });
+export const languageAnswer = z.object({ language: languageSchema });
 
 export const userInfo = z.object({
   email: z.string().nullable(),

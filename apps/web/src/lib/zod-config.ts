@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { config } from 'zod/v4/core';
 
 /**
  * Zod parses without generating code (issue 26 item 9). Its JIT probes `new Function('')` once, and under the page's
@@ -6,4 +6,4 @@ import { z } from 'zod';
  * noise that hides real reports. An object schema reads the setting when it is made, so main.tsx imports this module
  * before anything else, before any contract schema exists.
  */
-z.config({ jitless: true });
+config({ jitless: true });

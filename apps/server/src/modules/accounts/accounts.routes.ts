@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorBody, okBody, validationErrorBody } from '@cr/contract/common';
-import { languageAnswer, languageBody } from '@cr/contract/languages';
 import {
   accessToken,
   activateBody,
@@ -14,6 +13,8 @@ import {
   updatePasswordBody,
   userInfo,
   verifyEmailBody,
+  languageAnswer,
+  languageBody,
 } from '@cr/contract/users';
 import { requestLanguage } from '../../lib/i18n';
 import { currentSessionId, currentUser } from '../../plugins/auth';

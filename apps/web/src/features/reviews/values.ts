@@ -1,5 +1,5 @@
-import { NOTE_MAX, NOTE_MIN, RATING_MAX, type ReviewFields, type ReviewPublic } from '@cr/contract/reviews';
-import { nonWhitespaceLength } from '@cr/contract/rules';
+import { NOTE_MAX, NOTE_MIN, RATING_MAX, nonWhitespaceLength } from '@cr/contract/plain';
+import type { ReviewFields, ReviewPublic } from '@cr/contract/reviews';
 
 /** The three criteria of a review (spec §1, §3 "Review"): each a rating and a justification note. */
 export const CRITERIA = [

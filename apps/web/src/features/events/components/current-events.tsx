@@ -1,5 +1,6 @@
 import { Badge, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { deriveStage, switchActive, WINDOWED, type EventPublic, type ReviewsConfig } from '@cr/contract/events';
+import type { EventPublic, ReviewsConfig } from '@cr/contract/events';
+import { deriveStage, switchActive, WINDOWED } from '@cr/contract/plain';
 import { useTranslation } from 'react-i18next';
 import { formatDateLong, formatDateShort } from '../../../lib/format';
 import { useCurrentEvents } from '../api/events';
