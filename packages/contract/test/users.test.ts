@@ -37,6 +37,8 @@ describe('user info (A-112)', () => {
         'due_diligence',
         'force_reset',
         'historic_stats',
+        // Issue 31: the interface language the person chose (null until they choose one).
+        'language',
         'registered_at',
         'role',
         'stats',
