@@ -193,7 +193,7 @@ test.describe('Import Proposals (issue 5)', () => {
     await input.setInputFiles({ name: 'proposals.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
     await expect(form.getByText(/^This file is not/)).toHaveCount(0);
     await form.getByRole('textbox', { name: 'Categories' }).click();
-    await expect(page.getByRole('option')).toHaveText(['E2E Education', 'E2E Tools']);
+    await expect(page.getByRole('listbox').getByRole('option')).toHaveText(['E2E Education', 'E2E Tools']);
     await page.getByRole('option', { name: 'E2E Tools' }).click();
     await page.keyboard.press('Escape');
     await form.getByRole('switch', { name: 'Accept non-persistent users' }).uncheck();
@@ -281,7 +281,7 @@ test.describe('Proposal Allocation (issue 5)', () => {
 
     // D-040: the event's categories; one chosen for the dry run.
     await form.getByRole('textbox', { name: 'Categories' }).click();
-    await expect(page.getByRole('option')).toHaveText(categories.map((category) => category.title));
+    await expect(page.getByRole('listbox').getByRole('option')).toHaveText(categories.map((category) => category.title));
     const midnight = categories.find((category) => category.title === 'Midnight: Compact DApps')!;
     await page.getByRole('option', { name: midnight.title }).click();
     await page.keyboard.press('Escape');

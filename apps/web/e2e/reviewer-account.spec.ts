@@ -199,7 +199,7 @@ test.describe('account bars, due diligence and the profile (issue 4)', () => {
     await expectToast(page, 'Error fetching categories'); // C-008
     const modal = page.getByRole('dialog', { name: /^Subscribe to / });
     await modal.getByRole('textbox', { name: 'Preferred categories' }).click();
-    await expect(page.getByRole('option')).toHaveCount(0);
+    await expect(page.getByRole('listbox').getByRole('option')).toHaveCount(0);
     await page.keyboard.press('Escape');
     await modal.getByRole('checkbox', { name: 'I want to be a reviewer' }).check();
     await modal.getByRole('checkbox', { name: 'accept fund rules' }).check();
