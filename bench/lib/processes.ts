@@ -61,8 +61,8 @@ async function start(args: string[], env: NodeJS.ProcessEnv): Promise<ServerProc
 }
 
 /** The server (apps/server) in a process of its own on the database of `url`. */
-export const startServer = (url: string, nodeOptions: string[] = []) =>
-  start([...nodeOptions, '--import', 'tsx', join(here, 'server.ts')], { BENCH_SERVER_DATABASE_URL: url });
+export const startServer = (url: string, nodeOptions: string[] = [], env: NodeJS.ProcessEnv = {}) =>
+  start([...nodeOptions, '--import', 'tsx', join(here, 'server.ts')], { BENCH_SERVER_DATABASE_URL: url, ...env });
 
 /** A bare Fastify route replaying captured SQL (lib/replay-server.mjs). */
 export const startReplayServer = (url: string, requests: unknown[][]) =>
