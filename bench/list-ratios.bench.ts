@@ -4,7 +4,7 @@
  * `concurrency` keep-alive clients from another process; against pgbench replaying the statements one warm request
  * of the endpoint sent, in prepared mode (`-M prepared`: parsed and planned once per connection), with the same
  * concurrency; healthz also against a bare Fastify route answering its body. Prints throughput and p50/p95/p99 of
- * each and the ratios; targets: API latency ≤ 2× pgbench at p50 and p95, throughput ≥ 50 % of it; healthz's API ÷
+ * each, the server's CPU time per request, and the ratios; targets: API latency ≤ 2× pgbench at p50 and p95, throughput ≥ 50 % of it; healthz's API ÷
  * bare route.
  *
  * The round is lib/round.ts `seedRound` (BENCH_PROPOSALS 20,000 proposals, BENCH_REVIEWERS 50,000 × 20 reviews, 500
@@ -91,7 +91,10 @@ try {
     })) as Statement[];
     const settings = { concurrency: CONCURRENCY, seconds: SECONDS };
     const loadAvg = loadAverage();
+    // The server's CPU (user + system) over the load and its 1 s warm-up, per request: what a busy machine disturbs least.
+    const cpuBefore = server.cpuSeconds();
     const api = await load({ urls: [`${server.origin}/api/reviews/${scenario.path}`], headers, ...settings });
+    const cpuMs = ((server.cpuSeconds() - cpuBefore) * 1000) / Math.max(1, api.rps * (SECONDS + 1));
     const sqlLimit = await pgbenchLoad({ url: database.url, statements, ...settings });
     let bare: Awaited<ReturnType<typeof load>> | undefined;
     if (scenario.name === 'healthz') {
@@ -109,6 +112,7 @@ try {
       p95: api.p95_ms,
       p99: api.p99_ms,
       err: api.errors,
+      'cpu ms': round(cpuMs, 3),
       'sql rps': sqlLimit.rps,
       'sql p50': sqlLimit.p50_ms,
       'sql p95': sqlLimit.p95_ms,

@@ -263,6 +263,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     eventConfig,
     lookups,
     moderationOf: (viewer, reviewIds) => moderations.reviewModeration(viewer, reviewIds),
+    moderationFromRows: (viewer, rows) => moderations.moderationFromRows(viewer, rows),
   });
   const proposals = createProposalsService({ db, lookups });
   const imports = createProposalImportService({

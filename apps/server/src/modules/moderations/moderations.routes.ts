@@ -5,6 +5,7 @@ import { errorBody, paged, pageQuery, validationErrorBody, type PageInfo } from 
 import { moderationIdParams, moderationPublic, moderationUpdateBody, newModerationBody, reviewIdParams } from '@cr/contract/moderations';
 import { moderationVersionsOfReview } from '@cr/contract/history';
 import { reviewPublic } from '@cr/contract/reviews';
+import { sendJsonText } from '../../lib/json-text';
 import { currentUser } from '../../plugins/auth';
 import type { ReviewsService } from '../reviews/reviews.service';
 import type { ModerationsService } from './moderations.service';
@@ -21,7 +22,10 @@ const security = [{ bearer: [] }];
 export async function moderationsRoutes(app: FastifyInstance, options: { moderations: ModerationsService; reviews: ReviewsService }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { moderations, reviews } = options;
-  /** A page of review ids as reviews: the moderator may see them by their allocation or moderation. */
+  /**
+   * A page of review ids as reviews: the moderator may see them by their allocation or moderation. Sent as
+   * JSON.stringify of the answer, like the reviews lists (reviews.routes).
+   */
   const asReviews = async (user: ReturnType<typeof currentUser>, page: Promise<{ ids: number[]; page: PageInfo }>) => {
     const { ids, page: info } = await page;
     return { data: await reviews.listedFor(user, ids), page: info };
@@ -30,7 +34,11 @@ export async function moderationsRoutes(app: FastifyInstance, options: { moderat
   api.get(
     '/proposal-reviews/allocated/',
     { config: { access: 'user' }, schema: { tags, security, querystring: pageQuery, response: { 200: paged(reviewPublic), ...errors } } },
-    (request) => asReviews(currentUser(request), moderations.allocated(currentUser(request), request.query)),
+    async (request, reply) =>
+      sendJsonText(
+        reply,
+        JSON.stringify(await asReviews(currentUser(request), moderations.allocated(currentUser(request), request.query))),
+      ),
   );
   api.get(
     '/proposal-reviews/allocated/count/',
@@ -40,7 +48,11 @@ export async function moderationsRoutes(app: FastifyInstance, options: { moderat
   api.get(
     '/proposal-reviews/moderated/',
     { config: { access: 'user' }, schema: { tags, security, querystring: pageQuery, response: { 200: paged(reviewPublic), ...errors } } },
-    (request) => asReviews(currentUser(request), moderations.moderated(currentUser(request), request.query)),
+    async (request, reply) =>
+      sendJsonText(
+        reply,
+        JSON.stringify(await asReviews(currentUser(request), moderations.moderated(currentUser(request), request.query))),
+      ),
   );
   api.get(
     '/proposal-reviews/moderated/count/',

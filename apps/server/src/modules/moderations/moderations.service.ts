@@ -4,6 +4,7 @@ import type { PageQuery } from '@cr/contract/common';
 import { moderationVersionContent, type ModerationVersionsOfReview } from '@cr/contract/history';
 import { AccountStatus, RegistrationStatus } from '@cr/contract/users';
 import type { Db } from '../../db/client';
+import type { ReviewModerationRow } from '../../db/review-moderation';
 import { uniqueViolation } from '../../db/errors';
 import { authoredInObjective } from '../../db/rules';
 import { catalystKey } from '../../domain/proposal-document';
@@ -130,6 +131,26 @@ export function createModerationsService(deps: { db: Db; eventConfig: Pick<Event
     return { ids, page: { total, size: query.size, page: query.page } };
   }
 
+  /** What each review answer carries about moderation for this viewer, from its moderation row (reviewModeration). */
+  async function moderationFromRows(viewer: AuthUser | null, rows: ReviewModerationRow[]): Promise<Map<number, ReviewModeration>> {
+    const othersModerated = rows.filter((row) => row.anyModeration && !row.own).map((row) => row.eventId);
+    const seeAll = isAdmin(viewer) ? new Set(rows.map((row) => row.eventId)) : await publicEvents(othersModerated);
+    return new Map(
+      rows.map((row) => [
+        row.id,
+        {
+          allocated_for_moderation: row.allocated,
+          moderated: row.own !== null || (row.anyModeration && seeAll.has(row.eventId)),
+          moderation: row.own
+            ? { row_id: row.own.id, review_id: row.id, classification: row.own.classification, rationale: row.own.rationale }
+            : null,
+          next_allocation: row.allocated ? row.nextAllocation : null,
+          flags: row.flags,
+        },
+      ]),
+    );
+  }
+
   return {
     async create(user: AuthUser, input: ModerationFields): Promise<ModerationPublic> {
       const review = await repo.findReviewForModeration(db, input.review_id);
@@ -247,24 +268,11 @@ export function createModerationsService(deps: { db: Db; eventConfig: Pick<Event
      * when none).
      */
     async reviewModeration(viewer: AuthUser | null, reviewIds: number[]): Promise<Map<number, ReviewModeration>> {
-      const rows = await repo.reviewModerationOf(db, reviewIds, viewer?.id ?? null);
-      const othersModerated = rows.filter((row) => row.anyModeration && !row.own).map((row) => row.eventId);
-      const seeAll = isAdmin(viewer) ? new Set(rows.map((row) => row.eventId)) : await publicEvents(othersModerated);
-      return new Map(
-        rows.map((row) => [
-          row.id,
-          {
-            allocated_for_moderation: row.allocated,
-            moderated: row.own !== null || (row.anyModeration && seeAll.has(row.eventId)),
-            moderation: row.own
-              ? { row_id: row.own.id, review_id: row.id, classification: row.own.classification, rationale: row.own.rationale }
-              : null,
-            next_allocation: row.allocated ? row.nextAllocation : null,
-            flags: row.flags,
-          },
-        ]),
-      );
+      return moderationFromRows(viewer, await repo.reviewModerationOf(db, reviewIds, viewer?.id ?? null));
     },
+
+    /** reviewModeration from the moderation columns a statement of the reviews module read with its rows. */
+    moderationFromRows,
   };
 }
 export type ModerationsService = ReturnType<typeof createModerationsService>;
