@@ -36,6 +36,16 @@ export const mineCte = (userId: SQL | Placeholder | number) =>
     from subscriptions s where s.user_id = ${userId} and s.role = ${ReviewerLevel.level_2})`;
 
 /**
+ * The moderator's lists (spec §2.14) over `mine`, as `t` with its `review_id`: the allocations of their active LV2
+ * subscriptions, or the moderations of any of their LV2 subscriptions, both read from the (subscription_id, review_id)
+ * unique index.
+ */
+export const moderatorReviews = (which: 'allocated' | 'moderated') =>
+  which === 'allocated'
+    ? sql`mine s join ${moderationAllocations} t on t.subscription_id = s.id where s.active`
+    : sql`mine s join ${moderations} t on t.subscription_id = s.id`;
+
+/**
  * The common table expressions the moderation columns need, after `mine` (mineCte): the viewer's queue (their
  * allocations less their moderations, read once from both tables' (subscription_id, review_id) index, only when a
  * review is allocated to them) and, for the reviews whose id `isListed` accepts, the next queued id after each. The

@@ -2,7 +2,14 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { ReviewerLevel, SubscriptionStatus } from '@cr/contract/subscriptions';
 import type { DbOrTx } from '../../db/client';
 import { perDatabase, preparedRows } from '../../db/named-statements';
-import { mineCte, moderationCtes, moderationLateral, reviewModerationColumns, type ReviewModerationRow } from '../../db/review-moderation';
+import {
+  mineCte,
+  moderationCtes,
+  moderationLateral,
+  moderatorReviews,
+  reviewModerationColumns,
+  type ReviewModerationRow,
+} from '../../db/review-moderation';
 import { catalystIds, moderationAllocations, moderations, proposals, reviews, subscriptions, users } from '../../db/schema/index';
 
 export type ModerationInsert = typeof moderations.$inferInsert;
@@ -88,10 +95,7 @@ export async function moderatorSubscriptions(db: DbOrTx, userId: number) {
  * (db/named-statements): neither its text nor its plan is made again per request.
  */
 const pageStatement = (db: DbOrTx, which: 'allocated' | 'moderated') => {
-  const joined =
-    which === 'allocated'
-      ? sql`mine s join ${moderationAllocations} t on t.subscription_id = s.id where s.active`
-      : sql`mine s join ${moderations} t on t.subscription_id = s.id`;
+  const joined = moderatorReviews(which);
   return preparedRows<{ total: number; ids: number[] }>(
     db,
     `moderator_page_${which}`,

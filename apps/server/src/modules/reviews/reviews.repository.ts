@@ -2,7 +2,14 @@ import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import type { CachedTotal } from '../../lib/count-cache';
 import { nameOfText, perDatabase, preparedRows } from '../../db/named-statements';
-import { mineCte, moderationCtes, moderationLateral, reviewModerationColumns, type ReviewModerationRow } from '../../db/review-moderation';
+import {
+  mineCte,
+  moderationCtes,
+  moderationLateral,
+  moderatorReviews,
+  reviewModerationColumns,
+  type ReviewModerationRow,
+} from '../../db/review-moderation';
 import { activeReviewerSubscription, reviewVisibleTo } from '../../db/rules';
 import type { ReviewVisibility } from '../../domain/rules';
 import {
@@ -94,7 +101,7 @@ const rowJoins = sql`join ${proposals} p on p.id = r.proposal_id join ${subscrip
 /** A row of rowColumns and reviewModerationColumns, as the driver gives it (timestamps as PostgreSQL's text). */
 type RawRow = Omit<ReviewRow['review'], 'createdAt' | 'updatedAt'> &
   Omit<ReviewRow, 'review' | 'allocated'> &
-  Omit<ReviewModerationRow, 'id' | 'eventId'> & { createdAt: string; updatedAt: string; proposalAllocated: boolean };
+  Omit<ReviewModerationRow, 'id' | 'eventId'> & { createdAt: string; updatedAt: string; proposalAllocated: boolean; total?: number };
 
 /** A review's row and what it carries about moderation for the viewer, read in one statement. */
 export interface ReviewWithModeration {
@@ -150,18 +157,21 @@ function toReviewWithModeration(raw: RawRow): ReviewWithModeration {
 function withModeration(
   db: DbOrTx,
   name: string,
-  parts: { page?: SQL; from: SQL; where?: SQL; orderBy?: SQL; isListed: (id: SQL) => SQL },
+  parts: { page?: SQL; from: SQL; where?: SQL; orderBy?: SQL; isListed: (id: SQL) => SQL; total?: SQL },
 ) {
   const run = preparedRows<RawRow>(
     db,
     name,
-    sql`with ${parts.page ? sql`page as materialized (${parts.page}), ` : sql``}${mineCte(sql.placeholder('viewer'))},
+    sql`with ${mineCte(sql.placeholder('viewer'))}, ${parts.page ? sql`page as materialized (${parts.page}), ` : sql``}
     ${moderationCtes(parts.isListed)}
-    select ${rowColumns}, ${reviewModerationColumns}
+    select ${rowColumns}, ${reviewModerationColumns}${parts.total ? sql`, ${parts.total} as total` : sql``}
     from ${parts.from} ${rowJoins} ${moderationLateral}
     ${parts.where ? sql`where ${parts.where}` : sql``} ${parts.orderBy ? sql`order by ${parts.orderBy}` : sql``}`,
   );
-  return async (values: Record<string, unknown>) => (await run(values)).map(toReviewWithModeration);
+  return async (values: Record<string, unknown>) => {
+    const rows = await run(values);
+    return { rows: rows.map(toReviewWithModeration), total: rows[0]?.total };
+  };
 }
 
 /**
@@ -292,9 +302,9 @@ export async function listReviews(
       isListed: (id) => sql`${id} in (select page.id from page)`,
     };
   });
-  const [rows, total] = await Promise.all([
+  const [{ rows }, total] = await Promise.all([
     page.size === 0
-      ? Promise.resolve([])
+      ? Promise.resolve({ rows: [] })
       : statement({
           ...filterValues(filter),
           ...visibilityValues(visibility),
@@ -338,7 +348,7 @@ export async function findReviewsByIds(db: DbOrTx, ids: number[], visibility: Re
     orderBy: sql`r.id`,
     isListed: (id) => sql`${id} = any(${sql.placeholder('ids')}::int[])`,
   }));
-  return statement({ ids, ...visibilityValues(visibility), viewer: viewerId ?? 0 });
+  return (await statement({ ids, ...visibilityValues(visibility), viewer: viewerId ?? 0 })).rows;
 }
 
 /**
@@ -352,7 +362,29 @@ export async function findListedReviews(db: DbOrTx, ids: number[], viewerId: num
     where: sql`r.id = any(${sql.placeholder('ids')}::int[])`,
     isListed: (id) => sql`${id} = any(${sql.placeholder('ids')}::int[])`,
   }));
-  return statement({ ids, viewer: viewerId ?? 0 });
+  return (await statement({ ids, viewer: viewerId ?? 0 })).rows;
+}
+
+/**
+ * A page of the moderator's list (db/review-moderation `moderatorReviews`: the reviews allocated to the viewer, or
+ * those they moderated) in review order, with the moderation fields, and the list's total, in one statement; the total
+ * is undefined when the page is empty (past the end, or an empty list).
+ */
+export async function findModeratorPage(
+  db: DbOrTx,
+  which: 'allocated' | 'moderated',
+  viewerId: number,
+  page: { size: number; page: number },
+) {
+  const statement = statementOf(db, 'reviews_moderator_page', { which }, () => ({
+    page: sql`select t.review_id as id from ${moderatorReviews(which)}
+      order by t.review_id limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}`,
+    from: sql`page join ${reviews} r on r.id = page.id`,
+    orderBy: sql`r.id`,
+    isListed: (id) => sql`${id} in (select page.id from page)`,
+    total: sql`(select count(*)::int from ${moderatorReviews(which)})`,
+  }));
+  return statement({ viewer: viewerId, limit: page.size, offset: page.size * page.page });
 }
 
 export async function findOwnReview(db: DbOrTx, proposalId: number, subscriptionIds: number[]) {

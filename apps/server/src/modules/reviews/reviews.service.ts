@@ -325,6 +325,20 @@ export function createReviewsService(deps: {
       });
     },
 
+    /**
+     * Spec §2.14 (F-008, F-010): a page of the reviews allocated to the viewer for moderation, or of those they
+     * moderated, in review order, as answers, and the list's total: one statement. The total is undefined when the page
+     * is empty; the caller counts then (moderations service).
+     */
+    async moderatorPage(
+      viewer: AuthUser,
+      which: 'allocated' | 'moderated',
+      page: { size: number; page: number },
+    ): Promise<{ data: ReviewPublic[]; total: number | undefined }> {
+      const { rows, total } = await repo.findModeratorPage(db, which, viewer.id, page);
+      return { data: await answersWithModeration(viewer, rows), total };
+    },
+
     /** The viewer's own review of a proposal, or 404 (which the client treats as 'none yet'). */
     async submittedReview(user: AuthUser, proposalId: number): Promise<ReviewPublic> {
       const found = await repo.findOwnReview(db, proposalId, await lookups.subscriptionIdsOf(user.id));
