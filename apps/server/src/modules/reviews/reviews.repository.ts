@@ -183,32 +183,53 @@ type Many = 'none' | 'empty' | 'one' | 'some';
 const many = (values: unknown[] | undefined): Many =>
   values === undefined ? 'none' : values.length === 0 ? 'empty' : values.length === 1 ? 'one' : 'some';
 
+/**
+ * A visibility whose own part (the viewer's subscriptions to events not open to all: domain/rules `reviewVisibility`)
+ * is read by the statement itself from the `viewer` placeholder, instead of by a statement of its own before it.
+ */
+export interface ViewerVisibility {
+  all: boolean;
+  /** The events whose reviews are open to all. */
+  eventIds: number[];
+  /** Whether there is a viewer whose own reviews and moderation allocations count. */
+  signedIn: boolean;
+}
+
 interface VisibilityShape {
   all: boolean;
   events: Many;
-  own: boolean;
+  /** The own subscriptions: none, given (`own`), or the viewer's read in SQL (ViewerVisibility). */
+  own: 'none' | 'ids' | 'viewer';
 }
 const visibilityShape = (visibility: ReviewVisibility): VisibilityShape => ({
   all: visibility.all,
   events: many(visibility.eventIds),
-  own: visibility.ownSubscriptionIds.length > 0,
+  own: visibility.ownSubscriptionIds.length > 0 ? 'ids' : 'none',
+});
+const viewerVisibilityShape = (visibility: ViewerVisibility): VisibilityShape => ({
+  all: visibility.all,
+  events: many(visibility.eventIds),
+  own: visibility.signedIn ? 'viewer' : 'none',
 });
 
-/** db/rules.ts `reviewVisibleTo` with placeholders (`visibleEvent(s)`, `own`) on `r`. */
+/** db/rules.ts `reviewVisibleTo` with placeholders (`visibleEvent(s)`, `own` or `viewer`) on `r`. */
 function visibilitySql(shape: VisibilityShape): SQL | undefined {
   if (shape.all) return undefined;
   const parts: SQL[] = [];
   if (shape.events === 'one') parts.push(sql`r.event_id = ${sql.placeholder('visibleEvent')}`);
   if (shape.events === 'some') parts.push(sql`r.event_id = any(${sql.placeholder('visibleEvents')}::int[])`);
-  if (shape.own) {
-    parts.push(sql`r.subscription_id = any(${sql.placeholder('own')}::int[])`);
-    parts.push(
-      sql`r.id in (select ma.review_id from ${moderationAllocations} ma where ma.subscription_id = any(${sql.placeholder('own')}::int[]))`,
-    );
+  if (shape.own !== 'none') {
+    const own =
+      shape.own === 'ids'
+        ? sql`${sql.placeholder('own')}::int[]`
+        : sql`array(select so.id from ${subscriptions} so
+            where so.user_id = ${sql.placeholder('viewer')} and so.event_id <> all(${sql.placeholder('visibleEvents')}::int[]))`;
+    parts.push(sql`r.subscription_id = any(${own})`);
+    parts.push(sql`r.id in (select ma.review_id from ${moderationAllocations} ma where ma.subscription_id = any(${own}))`);
   }
   return parts.length > 0 ? sql`(${sql.join(parts, sql` or `)})` : sql`false`;
 }
-const visibilityValues = (visibility: ReviewVisibility) => ({
+const visibilityValues = (visibility: { eventIds: number[]; ownSubscriptionIds?: number[] }) => ({
   visibleEvent: visibility.eventIds[0],
   visibleEvents: visibility.eventIds,
   own: visibility.ownSubscriptionIds,
@@ -338,10 +359,13 @@ export async function findReview(db: DbOrTx, id: number, visibility?: ReviewVisi
   return rows[0];
 }
 
-/** These reviews that the viewer may see, in id order, with their moderation fields for the viewer: one statement. */
-export async function findReviewsByIds(db: DbOrTx, ids: number[], visibility: ReviewVisibility, viewerId: number | null) {
+/**
+ * These reviews that the viewer may see, in id order, with their moderation fields for the viewer: one statement, which
+ * reads the viewer's own subscriptions itself (ViewerVisibility).
+ */
+export async function findReviewsByIds(db: DbOrTx, ids: number[], visibility: ViewerVisibility, viewerId: number | null) {
   if (ids.length === 0) return [];
-  const shape = visibilityShape(visibility);
+  const shape = viewerVisibilityShape(visibility);
   const statement = statementOf(db, 'reviews_by_ids', shape, () => ({
     from: sql`${reviews} r`,
     where: sql`r.id = any(${sql.placeholder('ids')}::int[])${shape.all ? sql`` : sql` and ${visibilitySql(shape)}`}`,

@@ -157,13 +157,18 @@ export function createReviewsService(deps: {
   /** `own`: the viewer's subscriptions with their events, when the caller has them already. */
   async function visibilityFor(viewer: AuthUser | null, own?: { id: number; eventId: number }[]): Promise<ReviewVisibility> {
     if (isAdmin(viewer)) return reviewVisibility(viewer, [], []); // an admin needs no look-ups
-    // DOMAIN.md "Reviews": an event's reviews are public while its switches say so, and for good once its review
-    // outcomes exist (the run flag review_outcomes_generated).
-    const open = [
-      ...(await eventConfig.eventIdsWhere((config) => reviewsVisible(config))),
-      ...(await eventIdsWithRunFlag(db, 'review_outcomes_generated')),
-    ];
-    return reviewVisibility(viewer, open, viewer ? (own ?? (await lookups.subscriptionsOf(viewer.id))) : []);
+    return reviewVisibility(viewer, await openEventIds(), viewer ? (own ?? (await lookups.subscriptionsOf(viewer.id))) : []);
+  }
+  // DOMAIN.md "Reviews": an event's reviews are public while its switches say so, and for good once its review
+  // outcomes exist (the run flag review_outcomes_generated).
+  const openEventIds = async () => [
+    ...(await eventConfig.eventIdsWhere((config) => reviewsVisible(config))),
+    ...(await eventIdsWithRunFlag(db, 'review_outcomes_generated')),
+  ];
+  /** visibilityFor, with the viewer's own subscriptions left to the statement (repository ViewerVisibility). */
+  async function viewerVisibilityFor(viewer: AuthUser | null): Promise<repo.ViewerVisibility> {
+    if (isAdmin(viewer)) return { all: true, eventIds: [], signedIn: true };
+    return { all: false, eventIds: await openEventIds(), signedIn: viewer !== null };
   }
 
   /**
@@ -347,7 +352,7 @@ export function createReviewsService(deps: {
     },
 
     async byIds(viewer: AuthUser | null, ids: number[]): Promise<ReviewPublic[]> {
-      return answersWithModeration(viewer, await repo.findReviewsByIds(db, ids, await visibilityFor(viewer), viewer?.id ?? null));
+      return answersWithModeration(viewer, await repo.findReviewsByIds(db, ids, await viewerVisibilityFor(viewer), viewer?.id ?? null));
     },
 
     async filtered(viewer: AuthUser | null, query: ReviewsFilterQuery) {
