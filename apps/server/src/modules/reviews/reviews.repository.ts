@@ -376,20 +376,6 @@ export async function findReviewsByIds(db: DbOrTx, ids: number[], visibility: Vi
 }
 
 /**
- * These reviews, in no order and without a visibility filter (lists whose rows the caller sees by another right), with
- * their moderation fields for the viewer: one statement.
- */
-export async function findListedReviews(db: DbOrTx, ids: number[], viewerId: number | null) {
-  if (ids.length === 0) return [];
-  const statement = statementOf(db, 'reviews_listed', {}, () => ({
-    from: sql`${reviews} r`,
-    where: sql`r.id = any(${sql.placeholder('ids')}::int[])`,
-    isListed: (id) => sql`${id} = any(${sql.placeholder('ids')}::int[])`,
-  }));
-  return (await statement({ ids, viewer: viewerId ?? 0 })).rows;
-}
-
-/**
  * A page of the moderator's list (db/review-moderation `moderatorReviews`: the reviews allocated to the viewer, or
  * those they moderated) in review order, with the moderation fields, and the list's total, in one statement; the total
  * is undefined when the page is empty (past the end, or an empty list).

@@ -316,21 +316,6 @@ export function createReviewsService(deps: {
     },
 
     /**
-     * These reviews in this order, without the visibility filter: for lists whose rows the caller may see by
-     * another right (the reviews allocated to a moderator, those they moderated).
-     */
-    async listedFor(viewer: AuthUser, ids: number[]): Promise<ReviewPublic[]> {
-      if (ids.length === 0) return [];
-      // The rows and their moderation fields in one statement.
-      const found = await answersWithModeration(viewer, await repo.findListedReviews(db, ids, viewer.id));
-      const rows = new Map(found.map((review) => [review.row_id, review]));
-      return ids.flatMap((id) => {
-        const review = rows.get(id);
-        return review ? [review] : [];
-      });
-    },
-
-    /**
      * Spec §2.14 (F-008, F-010): a page of the reviews allocated to the viewer for moderation, or of those they
      * moderated, in review order, as answers, and the list's total: one statement. The total is undefined when the page
      * is empty; the caller counts then (moderations service).
