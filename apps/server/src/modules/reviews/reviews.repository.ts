@@ -375,26 +375,43 @@ export async function findReviewsByIds(db: DbOrTx, ids: number[], visibility: Vi
   return (await statement({ ids, ...visibilityValues(visibility), viewer: viewerId ?? 0 })).rows;
 }
 
+/** The moderator's page of review ids and the list's total (moderations repository's page statement, by name here). */
+const moderatorIdsStatements = perDatabase((db) => {
+  const build = (which: 'allocated' | 'moderated') =>
+    preparedRows<{ total: number; ids: number[] }>(
+      db,
+      `reviews_moderator_ids_${which}`,
+      sql`with ${mineCte(sql.placeholder('viewer'))}
+      select (select count(*)::int from ${moderatorReviews(which)}) as total,
+        array(select t.review_id from ${moderatorReviews(which)}
+          order by t.review_id limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}) as ids`,
+    );
+  return { allocated: build('allocated'), moderated: build('moderated') };
+});
+
 /**
  * A page of the moderator's list (db/review-moderation `moderatorReviews`: the reviews allocated to the viewer, or
- * those they moderated) in review order, with the moderation fields, and the list's total, in one statement; the total
- * is undefined when the page is empty (past the end, or an empty list).
+ * those they moderated) in review order, with the moderation fields, and the list's total: two statements, the page's
+ * ids and total, then the rows with their moderation fields. (One statement doing both cost PostgreSQL more: planned
+ * anew on every run, it was slower than the two together.)
  */
 export async function findModeratorPage(
   db: DbOrTx,
   which: 'allocated' | 'moderated',
   viewerId: number,
   page: { size: number; page: number },
-) {
-  const statement = statementOf(db, 'reviews_moderator_page', { which }, () => ({
-    page: sql`select t.review_id as id from ${moderatorReviews(which)}
-      order by t.review_id limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}`,
-    from: sql`page join ${reviews} r on r.id = page.id`,
+): Promise<{ rows: ReviewWithModeration[]; total: number }> {
+  const [head] = await moderatorIdsStatements(db)[which]({ viewer: viewerId, limit: page.size, offset: page.size * page.page });
+  const ids = head?.ids ?? [];
+  const total = head?.total ?? 0;
+  if (ids.length === 0) return { rows: [], total };
+  const statement = statementOf(db, 'reviews_listed', {}, () => ({
+    from: sql`${reviews} r`,
+    where: sql`r.id = any(${sql.placeholder('ids')}::int[])`,
     orderBy: sql`r.id`,
-    isListed: (id) => sql`${id} in (select page.id from page)`,
-    total: sql`(select count(*)::int from ${moderatorReviews(which)})`,
+    isListed: (id) => sql`${id} = any(${sql.placeholder('ids')}::int[])`,
   }));
-  return statement({ viewer: viewerId, limit: page.size, offset: page.size * page.page });
+  return { rows: (await statement({ ids, viewer: viewerId })).rows, total };
 }
 
 export async function findOwnReview(db: DbOrTx, proposalId: number, subscriptionIds: number[]) {
