@@ -1,67 +1,141 @@
 /**
- * How close each list endpoint comes to the SQL it runs (issue 16), in one run: for each scenario, (1) the API over
- * loopback, (2) the exact statements one warm request ran (captured from the pool), replayed from another process
- * with the same concurrency, unprepared and prepared (named), (3) a bare Fastify route answering the same body.
- * Prints throughput and p50/p95/p99 of each and the ratios API ÷ SQL and API ÷ bare route (lib/ratios.ts). Targets: API latency ≤ 2× the
- * replay, throughput ≥ 50 % of it; p99 ≤ 3× p50. Writes bench/results/list-ratios.json.
+ * How close each hot list endpoint, and healthz, comes to its limit (issue 16, issue 30 item 6), in one run: the
+ * server in a process of its own, logging at BENCH_LOG_LEVEL (info, as in production; lines to /dev/null), loaded by
+ * `concurrency` keep-alive clients from another process; against pgbench replaying the statements one warm request
+ * of the endpoint sent, in prepared mode (`-M prepared`: parsed and planned once per connection), with the same
+ * concurrency; healthz also against a bare Fastify route answering its body. Prints throughput and p50/p95/p99 of
+ * each, the server's CPU time per request, and the ratios; targets: API latency ≤ 2× pgbench at p50 and p95, throughput ≥ 50 % of it; healthz's API ÷
+ * bare route.
+ *
+ * The round is lib/round.ts `seedRound` (BENCH_PROPOSALS 20,000 proposals, BENCH_REVIEWERS 50,000 × 20 reviews, 500
+ * moderators with their allocations and moderations). BENCH_KEEP=1 keeps the seeded round as database
+ * `cr_bench_lists_<proposals>_<reviewers>` and reuses it on the next run (quick iterations, e.g. BENCH_PROPOSALS=2000
+ * BENCH_REVIEWERS=5000); drop it with psql when done. BENCH_SECONDS (5), BENCH_CONCURRENCY (8), BENCH_ONLY
+ * (comma-separated words of the scenario names). Writes bench/results/list-ratios.json.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../apps/server/src/app';
 import { testConfig } from '../apps/server/src/config';
-import { seedScale } from '../apps/server/src/scale-seed';
-import { benchDatabase } from './lib/database';
-import { captureQueries } from './lib/processes';
-import { endpointRatios, type Statement } from './lib/ratios';
+import { SCALE_PASSWORD } from '../apps/server/src/scale-seed';
+import { benchDatabase, keptBenchDatabase, round } from './lib/database';
+import { pgbenchLoad } from './lib/pgbench';
+import { captureQueries, load, loadAverage, login, startServer } from './lib/processes';
+import { bareRoute, type Statement } from './lib/ratios';
+import { roundAccounts, seedRound } from './lib/round';
 
+const here = fileURLToPath(new URL('.', import.meta.url));
 const PROPOSALS = Number(process.env.BENCH_PROPOSALS ?? 20_000);
-const REVIEWERS = Number(process.env.BENCH_REVIEWERS ?? 5_000);
+const REVIEWERS = Number(process.env.BENCH_REVIEWERS ?? 50_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
-/** Only the scenarios whose name contains this text (e.g. `proposals`). */
-const ONLY = process.env.BENCH_ONLY ?? '';
-const here = fileURLToPath(new URL('.', import.meta.url));
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
+const ONLY = process.env.BENCH_ONLY?.split(',');
+const rowsOf = <T>(result: unknown) => (result as { rows?: T[] }).rows ?? (result as T[]);
 
-console.error('creating database…');
-const database = await benchDatabase();
+type Seeded = Awaited<ReturnType<typeof seedRound>>;
+const seed = async (database: { db: Parameters<typeof seedRound>[0] }) => {
+  const seeded = await seedRound(database.db, { reviewers: REVIEWERS, proposals: PROPOSALS });
+  await database.db.execute(sql`vacuum analyze`);
+  return seeded;
+};
+const database =
+  process.env.BENCH_KEEP === '1'
+    ? await keptBenchDatabase<Seeded>(`cr_bench_lists_${PROPOSALS}_${REVIEWERS}`, seed)
+    : await benchDatabase().then(async (created) => ({ ...created, seeded: await seed(created) }));
+let server: Awaited<ReturnType<typeof startServer>> | undefined;
+const report: Record<string, unknown> = { date: new Date().toISOString(), seeded: database.seeded, logLevel: LOG_LEVEL };
 try {
-  console.error('seeding…');
-  const seeded = await seedScale(database.db, { proposals: PROPOSALS, reviewers: REVIEWERS, categories: 40, reviewsPerReviewer: 20 });
-  await database.db.execute(sql`analyze`);
-  const config = testConfig({ LOG_LEVEL: 'silent' });
-  const app = await buildApp({ config, db: database.db, jwtSecret: config.JWT_SECRET!, logger: false });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/reviews`;
+  const { db, seeded } = database;
+  const eventId = seeded.eventId;
+  const [moderator] = await roundAccounts(db, eventId, 'moderator', 1);
+  const [category] = rowsOf<{ id: number }>(
+    await db.execute(sql`select id from categories where event_id = ${eventId} order by id limit 1`),
+  );
+  const reviewIds = rowsOf<{ id: number }>(
+    await db.execute(sql`select id from reviews where event_id = ${eventId} order by id desc limit 20`),
+  ).map((row) => row.id);
 
+  server = await startServer(database.url, [], { BENCH_SERVER_LOG_LEVEL: LOG_LEVEL });
+  const moderatorToken = await login(server.origin, moderator!.catalystId, SCALE_PASSWORD);
   const scenarios = [
-    { name: 'proposals, first page', path: '/proposals/?size=25&page=0' },
-    { name: 'proposals, deep page', path: `/proposals/?size=25&page=${Math.floor(PROPOSALS / 50)}` },
-    { name: 'proposals, title filter', path: '/proposals/?size=25&page=0&title=wallet' },
-    { name: 'reviews, no filter', path: '/proposal-reviews/filtered?size=25&page=0' },
-    { name: 'reviews, event filter', path: `/proposal-reviews/filtered?size=25&page=0&event_id=${seeded.eventId}` },
-    { name: 'reviews, rankings=1', path: '/proposal-reviews/filtered?size=25&page=0&rankings=1' },
-  ].filter((scenario) => scenario.name.includes(ONLY));
+    { name: 'healthz', path: 'healthz', token: undefined },
+    { name: 'proposals, page 1', path: 'proposals/?page=1', token: undefined },
+    { name: 'proposals, deep page', path: `proposals/?size=25&page=${Math.floor(PROPOSALS / 50)}`, token: undefined },
+    { name: 'proposals, title filter', path: 'proposals/?size=25&page=0&title=wallet', token: undefined },
+    { name: 'reviews, objective', path: `proposal-reviews/filtered?objective=${category!.id}`, token: undefined },
+    { name: 'reviews, first page', path: 'proposal-reviews/filtered?size=25&page=0', token: undefined },
+    {
+      name: 'reviews by ids (20)',
+      path: `proposal-reviews/by-ids/?${reviewIds.map((id) => `ids=${id}`).join('&')}`,
+      token: moderatorToken,
+    },
+    { name: 'moderator: allocated', path: 'proposal-reviews/allocated/', token: moderatorToken },
+  ].filter((scenario) => !ONLY || ONLY.some((word) => scenario.name.includes(word)));
+
+  // The statements come from the app in this process (same database, same JWT secret), warmed like the server.
+  const config = testConfig({ LOG_LEVEL: 'silent' });
+  const app = await buildApp({ config, db, jwtSecret: config.JWT_SECRET!, logger: false });
   const rows = [];
   for (const scenario of scenarios) {
-    const url = origin + scenario.path;
-    // Warm (totals counted, look-ups cached), then capture one warm request's statements.
-    for (let i = 0; i < 3; i += 1) await (await fetch(url)).text();
+    const headers = scenario.token ? { authorization: `Bearer ${scenario.token}` } : undefined;
+    const request = () => app.inject({ url: `/api/reviews/${scenario.path}`, headers });
+    for (let i = 0; i < 3; i += 1) await request();
     let body = '';
-    const statements = (await captureQueries(async () => (body = await (await fetch(url)).text()))) as Statement[];
-    rows.push({
+    const statements = (await captureQueries(async () => {
+      const response = await request();
+      if (response.statusCode !== 200) throw new Error(`${scenario.name}: ${response.statusCode} ${response.body.slice(0, 300)}`);
+      body = response.body;
+    })) as Statement[];
+    const settings = { concurrency: CONCURRENCY, seconds: SECONDS };
+    const loadAvg = loadAverage();
+    // The server's CPU (user + system) over the load and its 1 s warm-up, per request: what a busy machine disturbs least.
+    const cpuBefore = server.cpuSeconds();
+    const api = await load({ urls: [`${server.origin}/api/reviews/${scenario.path}`], headers, ...settings });
+    const cpuMs = ((server.cpuSeconds() - cpuBefore) * 1000) / Math.max(1, api.rps * (SECONDS + 1));
+    const sqlLimit = await pgbenchLoad({ url: database.url, statements, ...settings });
+    let bare: Awaited<ReturnType<typeof load>> | undefined;
+    if (scenario.name === 'healthz') {
+      const route = await bareRoute(body);
+      bare = await load({ urls: [route.url], ...settings });
+      await route.close();
+    }
+    const ratio = (a: number, b: number | undefined) => (b ? round(a / b, 2) : null);
+    const row = {
       scenario: scenario.name,
-      ...(await endpointRatios({ url, statements, body, databaseUrl: database.url, concurrency: CONCURRENCY, seconds: SECONDS })),
-    });
+      stmts: statements.length,
+      kb: round(Buffer.byteLength(body) / 1024, 1),
+      rps: api.rps,
+      p50: api.p50_ms,
+      p95: api.p95_ms,
+      p99: api.p99_ms,
+      err: api.errors,
+      'cpu ms': round(cpuMs, 3),
+      'sql rps': sqlLimit.rps,
+      'sql p50': sqlLimit.p50_ms,
+      'sql p95': sqlLimit.p95_ms,
+      'p50 ÷ sql': ratio(api.p50_ms, sqlLimit.p50_ms),
+      'p95 ÷ sql': ratio(api.p95_ms, sqlLimit.p95_ms),
+      'rps ÷ sql': ratio(api.rps, sqlLimit.rps),
+      'bare rps': bare?.rps ?? null,
+      'bare p95': bare?.p95_ms ?? null,
+      'rps ÷ bare': ratio(api.rps, bare?.rps),
+      load: loadAvg,
+    };
+    console.error(JSON.stringify(row));
+    rows.push(row);
   }
   await app.close();
+  report.rows = rows;
   console.log(
-    `List endpoints against their SQL: ${PROPOSALS} proposals, ${REVIEWERS * 20} reviews, ${CONCURRENCY} clients, ${SECONDS} s each`,
+    `Lists against pgbench -M prepared replaying their statements: ${seeded.proposals.toLocaleString('en')} proposals, ${seeded.reviews.toLocaleString('en')} reviews; ${CONCURRENCY} clients, ${SECONDS} s each, server logging at ${LOG_LEVEL} (targets: p50 and p95 ≤ 2× the SQL's, throughput ≥ 50 %)`,
   );
   console.table(rows);
-  writeFileSync(join(here, 'results/list-ratios.json'), JSON.stringify({ date: new Date().toISOString(), rows }, null, 2));
 } finally {
+  await server?.stop();
   await database.drop();
 }
+mkdirSync(join(here, 'results'), { recursive: true });
+writeFileSync(join(here, 'results/list-ratios.json'), JSON.stringify(report, null, 2));

@@ -3,6 +3,8 @@
  * logging in with the right password, argon2id at m=19 MiB, t=2), each from a second process over loopback; once with
  * the server's bounded hashing (PASSWORD_HASH_CONCURRENCY default: cores − 1, on threads at nice 10), once with those
  * threads at the server's own priority, and once with 64 hashes at once (as before the bound). Target: healthz p99 ≤ 10 ms during the burst. Writes bench/results/login-burst.json.
+ * BENCH_LOG_LEVEL (default: none) has the server log as in production (app.ts loggerOptions) to /dev/null;
+ * BENCH_VARIANTS=1 runs the first (default) variant only.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -11,13 +13,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
-import { buildApp } from '../apps/server/src/app';
+import { buildApp, loggerOptions } from '../apps/server/src/app';
 import { testConfig, type RawConfig } from '../apps/server/src/config';
 import { SCALE_PASSWORD, seedScale } from '../apps/server/src/scale-seed';
 import { benchDatabase, loadSettings, percentile, round } from './lib/database';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL;
+const VARIANTS = Number(process.env.BENCH_VARIANTS ?? 3);
 const here = fileURLToPath(new URL('.', import.meta.url));
 const run = promisify(execFile);
 
@@ -57,9 +61,10 @@ try {
     ['bounded, threads at normal priority', { PASSWORD_HASH_NICENESS: '0' }],
     ['64 at once (before)', { PASSWORD_HASH_CONCURRENCY: '64', PASSWORD_HASH_QUEUE: '64' }],
   ];
-  for (const [variant, overrides] of variants) {
-    const config = testConfig({ LOG_LEVEL: 'silent', LOGIN_LIMIT_PER_ADDRESS: '100000000', ...overrides });
-    const app = await buildApp({ config, db: database.db, jwtSecret: config.JWT_SECRET!, logger: false });
+  for (const [variant, overrides] of variants.slice(0, VARIANTS)) {
+    const config = testConfig({ LOG_LEVEL: LOG_LEVEL ?? 'silent', LOGIN_LIMIT_PER_ADDRESS: '100000000', ...overrides });
+    const logger = LOG_LEVEL ? { ...loggerOptions(LOG_LEVEL), file: '/dev/null' } : false;
+    const app = await buildApp({ config, db: database.db, jwtSecret: config.JWT_SECRET!, logger });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/reviews`;
     const health = { urls: [`${base}/healthz`], concurrency: CONCURRENCY, seconds: SECONDS };

@@ -26,7 +26,13 @@ async function start(args: string[], env: NodeJS.ProcessEnv): Promise<ServerProc
   const child: ChildProcess = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
-    createInterface({ input: child.stdout! }).once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
+    // Log lines may come first (a server logging at info); the rest of stdout is read and dropped.
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      if (!line.startsWith('{"port":')) return;
+      resolve((JSON.parse(line) as { port: number }).port);
+      lines.removeAllListeners('line');
+    });
   });
   child.removeAllListeners('exit');
   child.on('exit', (code, signal) => {
@@ -61,8 +67,8 @@ async function start(args: string[], env: NodeJS.ProcessEnv): Promise<ServerProc
 }
 
 /** The server (apps/server) in a process of its own on the database of `url`. */
-export const startServer = (url: string, nodeOptions: string[] = []) =>
-  start([...nodeOptions, '--import', 'tsx', join(here, 'server.ts')], { BENCH_SERVER_DATABASE_URL: url });
+export const startServer = (url: string, nodeOptions: string[] = [], env: NodeJS.ProcessEnv = {}) =>
+  start([...nodeOptions, '--import', 'tsx', join(here, 'server.ts')], { BENCH_SERVER_DATABASE_URL: url, ...env });
 
 /** A bare Fastify route replaying captured SQL (lib/replay-server.mjs). */
 export const startReplayServer = (url: string, requests: unknown[][]) =>

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { paged } from '@cr/contract/common';
 import { FlagType } from '@cr/contract/flags';
+import { reviewPublic } from '@cr/contract/reviews';
 import { canReview, deriveStage, isModerator, switchActive } from '@cr/contract/plain';
 import type { UserInfo } from '@cr/contract/users';
 import { DEMO_EVENT, DEMO_MODERATION_EVENT, DEMO_PASSWORD, seedDemo } from '../src/demo';
@@ -139,5 +142,35 @@ describe.each(databaseKinds)('the demo moderation round on %s', (kind) => {
     const reviewerMail = await ctx.lastMail('reviewer@demo.local');
     expect(reviewerMail!.kind).toBe('review_reminder');
     expect(reviewerMail!.subject).toMatch(/^Reminder: \d+ of 20 proposals reviewed in Fund 15 \(demo\)$/);
+  });
+  // Issue 30 item 6: the review lists send JSON.stringify of their answers instead of the schema's serializer.
+  it('the review lists send exactly the text the response schema would: fields in its order, nothing more', async () => {
+    await seedDemo(ctx.db);
+    const event = await eventNamed(DEMO_MODERATION_EVENT.name);
+    const moderator = await loginAs('cardano/demo-moderator');
+    const admin = await loginAs('cardano/demo-admin');
+    const allocated = json(await ctx.app.inject({ method: 'GET', url: `${API}/proposal-reviews/allocated/?size=100`, headers: moderator }));
+    const ids = (allocated.data as { row_id: number }[]).slice(0, 5).map((review) => `ids=${review.row_id}`);
+    const lists: [string, Record<string, string> | undefined, z.ZodType][] = [
+      ['proposal-reviews/allocated/?size=100', moderator, paged(reviewPublic)],
+      ['proposal-reviews/moderated/?size=100', moderator, paged(reviewPublic)],
+      [`proposal-reviews/filtered?size=100&event_id=${event!.row_id}`, moderator, paged(reviewPublic)],
+      [`proposal-reviews/filtered?size=100&event_id=${event!.row_id}`, undefined, paged(reviewPublic)],
+      ['proposal-reviews/?size=100', admin, paged(reviewPublic)],
+      [`proposal-reviews/by-ids/?${ids.join('&')}`, moderator, z.array(reviewPublic)],
+    ];
+    for (const [path, headers, schema] of lists) {
+      const response = await ctx.app.inject({ method: 'GET', url: `${API}/${path}`, headers });
+      expect(response.statusCode, path).toBe(200);
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(response.body, path).toBe(JSON.stringify(schema.parse(JSON.parse(response.body))));
+    }
+    // A page past the end: no rows, and still the list's total (counted apart).
+    const past = json(
+      await ctx.app.inject({ method: 'GET', url: `${API}/proposal-reviews/allocated/?size=100&page=9`, headers: moderator }),
+    );
+    expect(past).toEqual({ data: [], page: { total: allocated.page.total, size: 100, page: 9 } });
+    const withFlags = (allocated.data as { flags: unknown[] }[]).filter((review) => review.flags.length > 0);
+    expect(withFlags.length).toBeGreaterThan(0);
   });
 });

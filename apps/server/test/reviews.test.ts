@@ -196,6 +196,22 @@ describe.each(databaseKinds)('reviews on %s', (kind) => {
       expect((await f.get(`proposal-reviews/${review.row_id}/`, owner)).statusCode).toBe(200);
       expect((await f.get(`proposal-reviews/${review.row_id}/`, admin)).statusCode).toBe(200);
       expect((await f.get(`proposal-reviews/filtered?proposal_id=${proposal}`)).json().page.total).toBe(0);
+      // The lists apply the same visibility: by ids (the statement reads the viewer's own subscriptions) and filtered.
+      const byIds = async (user?: Auth) =>
+        ((await f.get(`proposal-reviews/by-ids/?ids=${review.row_id}`, user ?? undefined)).json() as { row_id: number }[]).map(
+          (row) => row.row_id,
+        );
+      expect(await byIds()).toEqual([]);
+      expect(await byIds(stranger)).toEqual([]);
+      expect(await byIds(owner)).toEqual([review.row_id]);
+      expect(await byIds(admin)).toEqual([review.row_id]);
+      const listed = async (user: Auth) =>
+        (await f.get(`proposal-reviews/filtered?proposal_id=${proposal}`, user ?? undefined))
+          .json()
+          .data.map((row: { row_id: number }) => row.row_id);
+      expect(await listed(stranger)).toEqual([]);
+      expect(await listed(owner)).toEqual([review.row_id]);
+      expect(await listed(admin)).toEqual([review.row_id]);
       await setSwitches({ review_visibility_enabled: true });
       expect((await f.get(`proposal-reviews/${review.row_id}/`)).statusCode).toBe(200); // E-001
       expect((await f.get(`proposal-reviews/filtered?proposal_id=${proposal}`)).json().page.total).toBe(1);

@@ -1,10 +1,11 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { serverMessages } from '@cr/contract/messages';
 import { tokenMessages, type TokenScope } from '@cr/contract/tokens';
 import { AccountStatus } from '@cr/contract/users';
 import { isAdmin } from '../domain/rules';
 import { forbidden, unauthorized } from '../errors';
 import type { Jwt } from '../lib/jwt';
+import { addRouteHook } from './route-hooks';
 
 /** Who may call a route. Every API route states it; the server refuses to start when one does not. */
 export type Access = 'public' | 'user' | 'admin';
@@ -114,48 +115,47 @@ export function registerAuth(
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith(`${options.apiBase}/docs`)) return;
-    if (route.url.startsWith(options.apiBase) && !route.config?.access) {
+    const access = route.config?.access;
+    if (route.url.startsWith(options.apiBase) && !access) {
       throw new Error(`Route ${route.method} ${route.url} does not state who may call it (config.access).`);
     }
     for (const method of [route.method].flat()) {
       if (method !== 'HEAD') {
-        routeTable.push({
-          method,
-          url: route.url,
-          access: route.config?.access,
-          scope: requiredScope(method, route.config?.access, route.config?.scope),
-        });
+        routeTable.push({ method, url: route.url, access, scope: requiredScope(method, access, route.config?.scope) });
       }
     }
+    // Each route that states its access gets the check as a hook of its own, which knows the route's options
+    // (plugins/route-hooks). It runs on onRequest, before body parsing and validation: an anonymous caller gets 401,
+    // never a 422.
+    if (access) addRouteHook(route, 'onRequest', authenticate(access, route.config?.scope, route.config?.allowDuringReset === true));
   });
 
-  // onRequest runs before body parsing and validation: an anonymous caller gets 401, never a 422.
-  app.addHook('onRequest', async (request) => {
-    const access = request.routeOptions.config?.access;
-    if (!access) return;
-    const token = bearerToken(request);
-    if (token && options.apiTokens?.isToken(token)) {
-      const caller = await options.apiTokens.authenticate(token, AccountStatus.banned);
-      if (!caller) throw unauthorized(tokenMessages.invalid);
-      const scope = requiredScope(request.method, access, request.routeOptions.config?.scope);
-      if (scope === 'none') throw forbidden(tokenMessages.notForTokens);
-      if (!caller.scopes.includes(scope)) throw forbidden(tokenMessages.missingScope(scope));
-      request.user = caller.user;
-      request.apiTokenId = caller.tokenId;
-    } else if (token) {
-      const claims = await options.jwt.verify(token);
-      const user = claims ? await options.sessionUser(claims.userId, claims.sessionId) : null;
-      if (claims && user && user.status !== AccountStatus.banned) {
-        request.user = user;
-        request.sessionId = claims.sessionId;
-      } else if (access !== 'public') throw unauthorized('Your session has expired. Please log in again.');
-    }
-    if (access === 'public') return;
-    if (!request.user) throw unauthorized();
-    if (access === 'admin' && !isAdmin(request.user)) throw forbidden('This section is only accessible to admins.');
-    // A forced password reset is enforced here, not only in the web app: no write but the routes that opt in.
-    if (request.user.forceReset && !READ_METHODS.has(request.method) && !request.routeOptions.config?.allowDuringReset) {
-      throw forbidden(serverMessages.forcedReset);
-    }
-  });
+  const authenticate =
+    (access: Access, routeScope: RouteScope | undefined, allowDuringReset: boolean): onRequestAsyncHookHandler =>
+    async (request) => {
+      const token = bearerToken(request);
+      if (token && options.apiTokens?.isToken(token)) {
+        const caller = await options.apiTokens.authenticate(token, AccountStatus.banned);
+        if (!caller) throw unauthorized(tokenMessages.invalid);
+        const scope = requiredScope(request.method, access, routeScope);
+        if (scope === 'none') throw forbidden(tokenMessages.notForTokens);
+        if (!caller.scopes.includes(scope)) throw forbidden(tokenMessages.missingScope(scope));
+        request.user = caller.user;
+        request.apiTokenId = caller.tokenId;
+      } else if (token) {
+        const claims = await options.jwt.verify(token);
+        const user = claims ? await options.sessionUser(claims.userId, claims.sessionId) : null;
+        if (claims && user && user.status !== AccountStatus.banned) {
+          request.user = user;
+          request.sessionId = claims.sessionId;
+        } else if (access !== 'public') throw unauthorized('Your session has expired. Please log in again.');
+      }
+      if (access === 'public') return;
+      if (!request.user) throw unauthorized();
+      if (access === 'admin' && !isAdmin(request.user)) throw forbidden('This section is only accessible to admins.');
+      // A forced password reset is enforced here, not only in the web app: no write but the routes that opt in.
+      if (request.user.forceReset && !READ_METHODS.has(request.method) && !allowDuringReset) {
+        throw forbidden(serverMessages.forcedReset);
+      }
+    };
 }

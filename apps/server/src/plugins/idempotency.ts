@@ -4,6 +4,7 @@ import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { idempotencyKeys } from '../db/schema/index';
 import { AppError, badRequest, ValidationFailure } from '../errors';
+import { addRouteHook } from './route-hooks';
 
 /**
  * Idempotency keys (issue 29 item 1): a signed-in write sent with an `Idempotency-Key` header is done at most once
@@ -48,7 +49,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db) {
   let claims = 0;
 
   // After validation (the body is known) and after authentication (the key belongs to the caller).
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+  const claim = async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers[IDEMPOTENCY_HEADER];
     if (header === undefined || READ_METHODS.has(request.method) || !request.user) return;
     const key = Array.isArray(header) ? header[0] : header;
@@ -96,10 +97,10 @@ export function registerIdempotency(app: FastifyInstance, db: Db) {
       if (takenOver.length === 0) throw new AppError(409, idempotencyMessages.inProgress, { 'retry-after': '1' });
     }
     request.idempotencyClaim = { userId, key };
-  });
+  };
 
   // The answer is kept with the claim (final answers), or the claim is released.
-  app.addHook('onSend', async (request, reply, payload) => {
+  const settle = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const claim = request.idempotencyClaim;
     if (!claim) return payload;
     request.idempotencyClaim = null;
@@ -116,5 +117,12 @@ export function registerIdempotency(app: FastifyInstance, db: Db) {
       await db.delete(idempotencyKeys).where(where);
     }
     return payload;
+  };
+
+  // Only writes take keys: reads get neither hook (plugins/route-hooks).
+  app.addHook('onRoute', (route) => {
+    if ([route.method].flat().every((method) => READ_METHODS.has(method))) return;
+    addRouteHook(route, 'preHandler', claim);
+    addRouteHook(route, 'onSend', settle);
   });
 }

@@ -1,9 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
 import type { ValidationErrorItem } from '@cr/contract/common';
 import { renderValidationMessage } from '@cr/contract/messages';
 import { isAcceptableText, messages } from '@cr/contract/rules';
 import { AppError, fieldLabel, ValidationFailure } from '../errors';
 import { invalidJsonMessage, prototypeKeyMessage } from './error-handler';
+import { addRouteHook } from './route-hooks';
 
 /** How deeply a request's JSON may nest; the deepest request the API takes (an import file) needs far fewer. */
 export const MAX_INPUT_DEPTH = 64;
@@ -144,13 +145,16 @@ const PARTS = [
 export function registerInputGuard(app: FastifyInstance) {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
-  app.addHook('preValidation', async (request) => {
-    if (!request.routeOptions.config?.access) return;
+  // On the API's routes (those that state their access), as a hook of each (plugins/route-hooks).
+  const guard: preValidationAsyncHookHandler = async (request) => {
     const query = findUndecodableQuery(request.url);
     if (query) throw new ValidationFailure([query]);
     for (const [part, root] of PARTS) {
       const problem = findUnacceptableInput(request[part], root);
       if (problem) throw new ValidationFailure([problem]);
     }
+  };
+  app.addHook('onRoute', (route) => {
+    if (route.config?.access) addRouteHook(route, 'preValidation', guard);
   });
 }

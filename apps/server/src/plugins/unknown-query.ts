@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ValidationFailure } from '../errors';
+import { addRouteHook } from './route-hooks';
 
 /** At most this many unknown names are reported in one answer. */
 const MAX_REPORTED = 10;
@@ -10,18 +11,21 @@ const MAX_REPORTED = 10;
  * schema (a zod object); a route without one takes none. The API documentation pages are left alone.
  */
 export function registerUnknownQueryGuard(app: FastifyInstance, apiBase: string) {
-  app.addHook('preValidation', async (request) => {
-    const url = request.routeOptions.url;
-    if (!url?.startsWith(apiBase) || url.startsWith(`${apiBase}/docs`)) return;
-    const names = Object.keys((request.query ?? {}) as Record<string, unknown>);
-    if (names.length === 0) return;
-    const schema = request.routeOptions.schema?.querystring as { shape?: Record<string, unknown> } | undefined;
+  // A hook of each API route (plugins/route-hooks), which knows its route's names.
+  app.addHook('onRoute', (route) => {
+    const url = route.url;
+    if (!url.startsWith(apiBase) || url.startsWith(`${apiBase}/docs`)) return;
+    const schema = route.schema?.querystring as { shape?: Record<string, unknown> } | undefined;
     if (schema && !schema.shape) return;
     const known = new Set(Object.keys(schema?.shape ?? {}));
-    const unknown = names.filter((name) => !known.has(name)).slice(0, MAX_REPORTED);
-    if (unknown.length === 0) return;
-    throw new ValidationFailure(
-      unknown.map((name) => ({ loc: ['query', name], msg: `Unknown query parameter '${name}'.`, type: 'unknown_parameter' })),
-    );
+    addRouteHook(route, 'preValidation', async (request) => {
+      const names = Object.keys((request.query ?? {}) as Record<string, unknown>);
+      if (names.length === 0) return;
+      const unknown = names.filter((name) => !known.has(name)).slice(0, MAX_REPORTED);
+      if (unknown.length === 0) return;
+      throw new ValidationFailure(
+        unknown.map((name) => ({ loc: ['query', name], msg: `Unknown query parameter '${name}'.`, type: 'unknown_parameter' })),
+      );
+    });
   });
 }

@@ -1,5 +1,6 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { perDatabase } from '../../db/named-statements';
 import { activeReviewerSubscription } from '../../db/rules';
 import { catalystIds, events, reviews, subscriptions, users } from '../../db/schema/index';
 
@@ -18,18 +19,35 @@ export async function subscriptionIdsOf(db: DbOrTx, userId: number) {
   return (await subscriptionsOf(db, userId)).map((row) => row.id);
 }
 
+/**
+ * Built once per database with a placeholder and run by name (db/named-statements): a signed-in list reads the
+ * viewer's subscriptions on every request, and building the query cost more than running it.
+ */
+const subscriptionsStatement = perDatabase((db) =>
+  db
+    .select({ id: subscriptions.id, eventId: subscriptions.eventId })
+    .from(subscriptions)
+    .where(eq(subscriptions.userId, sql.placeholder('userId')))
+    .prepare('lookups_subscriptions_of'),
+);
+
 /** Every subscription of a user with its event. */
 export async function subscriptionsOf(db: DbOrTx, userId: number) {
-  return db.select({ id: subscriptions.id, eventId: subscriptions.eventId }).from(subscriptions).where(eq(subscriptions.userId, userId));
+  return subscriptionsStatement(db).execute({ userId });
 }
 
-/** A user's active LV0/LV1 subscriptions to active events: whose allocations they see. */
-export async function activeReviewerSubscriptionIds(db: DbOrTx, userId: number) {
-  const rows = await db
+const activeReviewerStatement = perDatabase((db) =>
+  db
     .select({ id: subscriptions.id })
     .from(subscriptions)
     .innerJoin(events, eq(events.id, subscriptions.eventId))
-    .where(and(eq(subscriptions.userId, userId), activeReviewerSubscription(), eq(events.active, true)));
+    .where(and(eq(subscriptions.userId, sql.placeholder('userId')), activeReviewerSubscription(), eq(events.active, true)))
+    .prepare('lookups_active_reviewer_subscriptions'),
+);
+
+/** A user's active LV0/LV1 subscriptions to active events: whose allocations they see. */
+export async function activeReviewerSubscriptionIds(db: DbOrTx, userId: number) {
+  const rows = await activeReviewerStatement(db).execute({ userId });
   return rows.map((row) => row.id);
 }
 

@@ -1,18 +1,16 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { ReviewPublic } from '@cr/contract/reviews';
 import { ReviewerLevel, SubscriptionStatus } from '@cr/contract/subscriptions';
 import type { DbOrTx } from '../../db/client';
-import { namedRows } from '../../db/named-statements';
+import { perDatabase, preparedRows } from '../../db/named-statements';
 import {
-  catalystIds,
-  moderationAllocations,
-  moderations,
-  proposals,
-  reviewFlags,
-  reviews,
-  subscriptions,
-  users,
-} from '../../db/schema/index';
+  mineCte,
+  moderationCtes,
+  moderationLateral,
+  moderatorReviews,
+  reviewModerationColumns,
+  type ReviewModerationRow,
+} from '../../db/review-moderation';
+import { catalystIds, moderationAllocations, moderations, proposals, reviews, subscriptions, users } from '../../db/schema/index';
 
 export type ModerationInsert = typeof moderations.$inferInsert;
 
@@ -91,30 +89,25 @@ export async function moderatorSubscriptions(db: DbOrTx, userId: number) {
 // ---------- the moderator's lists (spec §2.14) ----------
 
 /**
- * The user's LV2 subscriptions (`mine`: id, event_id, active), read once at the head of a statement: all of them
- * count for their moderations, the active ones for their allocations.
+ * The page statement of one list: the review ids allocated to the user's active LV2 subscriptions, or moderated by any
+ * of their LV2 subscriptions, in review order (the order the moderator works in), a page of them and their total, both
+ * read from the (subscription_id, review_id) unique index. Built once with placeholders and run by name
+ * (db/named-statements): neither its text nor its plan is made again per request.
  */
-const mineCte = (userId: number) =>
-  sql`with mine as materialized (select s.id, s.event_id, s.status = ${SubscriptionStatus.active} as active
-    from ${subscriptions} s where s.user_id = ${userId} and s.role = ${ReviewerLevel.level_2})`;
-
-/**
- * A page of the review ids allocated to the user's active LV2 subscriptions, or moderated by any of their LV2
- * subscriptions, in review order (the order the moderator works in), and their total: one statement, both read from
- * the (subscription_id, review_id) unique index.
- */
-async function pageOfReviewIds(db: DbOrTx, which: 'allocated' | 'moderated', userId: number, page: { size: number; page: number }) {
-  const joined =
-    which === 'allocated'
-      ? sql`mine s join ${moderationAllocations} t on t.subscription_id = s.id where s.active`
-      : sql`mine s join ${moderations} t on t.subscription_id = s.id`;
-  const [row] = await namedRows<{ total: number; ids: number[] }>(
+const pageStatement = (db: DbOrTx, which: 'allocated' | 'moderated') => {
+  const joined = moderatorReviews(which);
+  return preparedRows<{ total: number; ids: number[] }>(
     db,
     `moderator_page_${which}`,
-    sql`${mineCte(userId)}
+    sql`with ${mineCte(sql.placeholder('user'))}
     select (select count(*)::int from ${joined}) as total,
-      array(select t.review_id from ${joined} order by t.review_id limit ${page.size} offset ${page.size * page.page}) as ids`,
+      array(select t.review_id from ${joined} order by t.review_id limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}) as ids`,
   );
+};
+const pageStatements = perDatabase((db) => ({ allocated: pageStatement(db, 'allocated'), moderated: pageStatement(db, 'moderated') }));
+
+async function pageOfReviewIds(db: DbOrTx, which: 'allocated' | 'moderated', userId: number, page: { size: number; page: number }) {
+  const [row] = await pageStatements(db)[which]({ user: userId, limit: page.size, offset: page.size * page.page });
   return { ids: row?.ids ?? [], total: row?.total ?? 0 };
 }
 
@@ -128,64 +121,25 @@ export const moderatedReviewIds = (db: DbOrTx, userId: number, page: { size: num
 
 // ---------- what a review answer carries about moderation (batched for lists) ----------
 
-export interface ReviewModerationRow {
-  id: number;
-  eventId: number;
-  /** As the answer carries them (spec §3 flag shape), by flag type. */
-  flags: ReviewPublic['flags'];
-  /** Allocated to one of the viewer's active LV2 subscriptions. */
-  allocated: boolean;
-  /** The viewer's own moderation of the review, if any. */
-  own: { id: number; classification: number; rationale: string } | null;
-  /** Someone moderated the review. */
-  anyModeration: boolean;
-  /**
-   * When allocated: the viewer's next allocation of the same event not yet moderated by them, after this review in
-   * review order, wrapping round; null when none.
-   */
-  nextAllocation: number | null;
-}
+export type { ReviewModerationRow };
+
+const reviewModerationStatement = perDatabase((db) =>
+  preparedRows<ReviewModerationRow>(
+    db,
+    'review_moderation',
+    sql`with ${mineCte(sql.placeholder('user'))},
+    ${moderationCtes((id) => sql`${id} = any(${sql.placeholder('ids')}::int[])`)}
+    select r.id, r.event_id as "eventId", ${reviewModerationColumns}
+    from ${reviews} r ${moderationLateral}
+    where r.id = any(${sql.placeholder('ids')}::int[])`,
+  ),
+);
 
 /**
  * In one statement, what each of these reviews carries about moderation for a viewer (`userId`, or null for an
- * anonymous one): its flags, its allocation to and moderation by the viewer, whether anyone moderated it, and the
- * viewer's next allocation. Flags, moderations and allocations are index look-ups per review (review_flags
- * (review_id, flag_type), moderations (review_id), moderation_allocations (subscription_id, review_id)). The next
- * allocation is searched in the viewer's queue (their allocations less their moderations, read once from both
- * tables' (subscription_id, review_id) index, only when a review is allocated to them): the page and the queue in one
- * sort, each review takes the smallest queued id after it; walking the allocations' index from each review instead
- * costs the moderated run after it, which a moderator working in order makes long. A subscription's allocations are
- * all of its event, so "the same event" is the subscription's.
+ * anonymous one): db/review-moderation.ts.
  */
 export async function reviewModerationOf(db: DbOrTx, reviewIds: number[], userId: number | null) {
   if (reviewIds.length === 0) return [];
-  const ids = sql`${sql.param(reviewIds)}::int[]`;
-  return namedRows<ReviewModerationRow>(
-    db,
-    'review_moderation',
-    sql`${mineCte(userId ?? 0)},
-    queue as materialized (select s.event_id, q.review_id from mine s cross join lateral (
-        select a.review_id from ${moderationAllocations} a where a.subscription_id = s.id
-        except select m.review_id from ${moderations} m where m.subscription_id = s.id) q
-      where s.active),
-    after as materialized (select id, next_id from (select id, is_page, min(queued) over (partition by event_id
-        order by id desc, is_page desc rows between unbounded preceding and 1 preceding) as next_id
-      from (select r.id, r.event_id, true as is_page, null::int as queued from ${reviews} r where r.id = any(${ids})
-        union all select q.review_id, q.event_id, false, q.review_id from queue q) merged) sorted where is_page)
-    select r.id, r.event_id as "eventId",
-      coalesce((select json_agg(json_build_object('flag_type', f.flag_type, 'score', f.score, 'related_reviews', f.related_reviews,
-          'related_criteria', f.related_criteria) order by f.flag_type)
-        from ${reviewFlags} f where f.review_id = r.id), '[]'::json) as flags,
-      allocation.allocated,
-      (select json_build_object('id', m.id, 'classification', m.classification, 'rationale', m.rationale)
-        from ${moderations} m join mine s on s.id = m.subscription_id where m.review_id = r.id order by m.id limit 1) as own,
-      exists (select 1 from ${moderations} m where m.review_id = r.id) as "anyModeration",
-      case when allocation.allocated then coalesce(
-        (select n.next_id from after n where n.id = r.id),
-        (select min(q.review_id) from queue q where q.event_id = r.event_id and q.review_id <> r.id)) end as "nextAllocation"
-    from ${reviews} r
-    cross join lateral (select exists (select 1 from mine s join ${moderationAllocations} a on a.subscription_id = s.id and a.review_id = r.id
-      where s.active) as allocated) allocation
-    where r.id = any(${ids})`,
-  );
+  return reviewModerationStatement(db)({ ids: reviewIds, user: userId ?? 0 });
 }

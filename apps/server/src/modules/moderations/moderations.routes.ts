@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBody, paged, pageQuery, validationErrorBody, type PageInfo } from '@cr/contract/common';
+import { errorBody, paged, pageQuery, validationErrorBody, type PageQuery } from '@cr/contract/common';
 import { moderationIdParams, moderationPublic, moderationUpdateBody, newModerationBody, reviewIdParams } from '@cr/contract/moderations';
 import { moderationVersionsOfReview } from '@cr/contract/history';
 import { reviewPublic } from '@cr/contract/reviews';
-import { currentUser } from '../../plugins/auth';
+import { sendJsonText } from '../../lib/json-text';
+import { currentUser, type AuthUser } from '../../plugins/auth';
 import type { ReviewsService } from '../reviews/reviews.service';
 import type { ModerationsService } from './moderations.service';
 
@@ -21,16 +22,20 @@ const security = [{ bearer: [] }];
 export async function moderationsRoutes(app: FastifyInstance, options: { moderations: ModerationsService; reviews: ReviewsService }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { moderations, reviews } = options;
-  /** A page of review ids as reviews: the moderator may see them by their allocation or moderation. */
-  const asReviews = async (user: ReturnType<typeof currentUser>, page: Promise<{ ids: number[]; page: PageInfo }>) => {
-    const { ids, page: info } = await page;
-    return { data: await reviews.listedFor(user, ids), page: info };
+  /**
+   * The moderator's list (reviews service `moderatorPage`: rows and total in one statement; an empty page is counted
+   * apart). Sent as JSON.stringify of the answer, like the reviews lists (reviews.routes).
+   */
+  const moderatorList = async (user: AuthUser, which: 'allocated' | 'moderated', query: PageQuery) => {
+    const { data, total } = await reviews.moderatorPage(user, which, query);
+    const counted = total ?? (which === 'allocated' ? await moderations.allocatedCount(user) : await moderations.moderatedCount(user));
+    return JSON.stringify({ data, page: { total: counted, size: query.size, page: query.page } });
   };
 
   api.get(
     '/proposal-reviews/allocated/',
     { config: { access: 'user' }, schema: { tags, security, querystring: pageQuery, response: { 200: paged(reviewPublic), ...errors } } },
-    (request) => asReviews(currentUser(request), moderations.allocated(currentUser(request), request.query)),
+    async (request, reply) => sendJsonText(reply, await moderatorList(currentUser(request), 'allocated', request.query)),
   );
   api.get(
     '/proposal-reviews/allocated/count/',
@@ -40,7 +45,7 @@ export async function moderationsRoutes(app: FastifyInstance, options: { moderat
   api.get(
     '/proposal-reviews/moderated/',
     { config: { access: 'user' }, schema: { tags, security, querystring: pageQuery, response: { 200: paged(reviewPublic), ...errors } } },
-    (request) => asReviews(currentUser(request), moderations.moderated(currentUser(request), request.query)),
+    async (request, reply) => sendJsonText(reply, await moderatorList(currentUser(request), 'moderated', request.query)),
   );
   api.get(
     '/proposal-reviews/moderated/count/',

@@ -1,9 +1,9 @@
 import { switchActive } from '@cr/contract/events';
 import type { ModerationFields, ModerationPublic } from '@cr/contract/moderations';
-import type { PageQuery } from '@cr/contract/common';
 import { moderationVersionContent, type ModerationVersionsOfReview } from '@cr/contract/history';
 import { AccountStatus, RegistrationStatus } from '@cr/contract/users';
 import type { Db } from '../../db/client';
+import type { ReviewModerationRow } from '../../db/review-moderation';
 import { uniqueViolation } from '../../db/errors';
 import { authoredInObjective } from '../../db/rules';
 import { catalystKey } from '../../domain/proposal-document';
@@ -124,10 +124,24 @@ export function createModerationsService(deps: { db: Db; eventConfig: Pick<Event
   }
 
   /** A page of the caller's allocated or moderated review ids and their total, in one statement. */
-  async function pageOf(user: AuthUser, which: 'allocated' | 'moderated', query: PageQuery) {
-    const { ids, total } =
-      which === 'allocated' ? await repo.allocatedReviewIds(db, user.id, query) : await repo.moderatedReviewIds(db, user.id, query);
-    return { ids, page: { total, size: query.size, page: query.page } };
+  /** What each review answer carries about moderation for this viewer, from its moderation row (reviewModeration). */
+  async function moderationFromRows(viewer: AuthUser | null, rows: ReviewModerationRow[]): Promise<Map<number, ReviewModeration>> {
+    const othersModerated = rows.filter((row) => row.anyModeration && !row.own).map((row) => row.eventId);
+    const seeAll = isAdmin(viewer) ? new Set(rows.map((row) => row.eventId)) : await publicEvents(othersModerated);
+    return new Map(
+      rows.map((row) => [
+        row.id,
+        {
+          allocated_for_moderation: row.allocated,
+          moderated: row.own !== null || (row.anyModeration && seeAll.has(row.eventId)),
+          moderation: row.own
+            ? { row_id: row.own.id, review_id: row.id, classification: row.own.classification, rationale: row.own.rationale }
+            : null,
+          next_allocation: row.allocated ? row.nextAllocation : null,
+          flags: row.flags,
+        },
+      ]),
+    );
   }
 
   return {
@@ -225,11 +239,6 @@ export function createModerationsService(deps: { db: Db; eventConfig: Pick<Event
       };
     },
 
-    /** Spec §2.14, F-008: the ids of the reviews allocated to the caller for moderation, a page of them (the route
-     * answers them as reviews through the reviews service). */
-    allocated: (user: AuthUser, query: PageQuery) => pageOf(user, 'allocated', query),
-    /** Spec §2.14, F-010: the ids of the reviews the caller moderated, a page of them. */
-    moderated: (user: AuthUser, query: PageQuery) => pageOf(user, 'moderated', query),
     /** The reference API's `…/count/` variants. */
     async allocatedCount(user: AuthUser) {
       return (await repo.allocatedReviewIds(db, user.id, { size: 0, page: 0 })).total;
@@ -247,24 +256,11 @@ export function createModerationsService(deps: { db: Db; eventConfig: Pick<Event
      * when none).
      */
     async reviewModeration(viewer: AuthUser | null, reviewIds: number[]): Promise<Map<number, ReviewModeration>> {
-      const rows = await repo.reviewModerationOf(db, reviewIds, viewer?.id ?? null);
-      const othersModerated = rows.filter((row) => row.anyModeration && !row.own).map((row) => row.eventId);
-      const seeAll = isAdmin(viewer) ? new Set(rows.map((row) => row.eventId)) : await publicEvents(othersModerated);
-      return new Map(
-        rows.map((row) => [
-          row.id,
-          {
-            allocated_for_moderation: row.allocated,
-            moderated: row.own !== null || (row.anyModeration && seeAll.has(row.eventId)),
-            moderation: row.own
-              ? { row_id: row.own.id, review_id: row.id, classification: row.own.classification, rationale: row.own.rationale }
-              : null,
-            next_allocation: row.allocated ? row.nextAllocation : null,
-            flags: row.flags,
-          },
-        ]),
-      );
+      return moderationFromRows(viewer, await repo.reviewModerationOf(db, reviewIds, viewer?.id ?? null));
     },
+
+    /** reviewModeration from the moderation columns a statement of the reviews module read with its rows. */
+    moderationFromRows,
   };
 }
 export type ModerationsService = ReturnType<typeof createModerationsService>;

@@ -10,6 +10,7 @@ import {
 import { reviewVersionContent, type ReviewVersions } from '@cr/contract/history';
 import { AccountStatus, RegistrationStatus } from '@cr/contract/users';
 import type { Db } from '../../db/client';
+import type { ReviewModerationRow } from '../../db/review-moderation';
 import { uniqueViolation } from '../../db/errors';
 import { authoredInObjective } from '../../db/rules';
 import { isAdmin, reviewVisibility, type ReviewVisibility } from '../../domain/rules';
@@ -57,6 +58,10 @@ const NO_MODERATION: ReviewModeration = {
   flags: [],
 };
 
+/**
+ * A review's answer, its fields in the contract's order (`reviewPublic`): JSON.stringify of it is the text the
+ * response schema's serializer writes, which the hot lists send without checking it again (routes, sendJsonText).
+ */
 export function toReviewPublic(row: repo.ReviewRow, moderation: ReviewModeration = NO_MODERATION): ReviewPublic {
   const { review } = row;
   const fields = {
@@ -82,8 +87,12 @@ export function toReviewPublic(row: repo.ReviewRow, moderation: ReviewModeration
     assessor: row.assessor,
     assessor_level: row.assessorLevel,
     allocated: row.allocated,
+    allocated_for_moderation: moderation.allocated_for_moderation,
+    next_allocation: moderation.next_allocation,
     ranking: review.ranking,
-    ...moderation,
+    moderation: moderation.moderation,
+    moderated: moderation.moderated,
+    flags: moderation.flags,
     ...fields,
     overall_score: overallScore(fields),
     event: review.eventId,
@@ -104,6 +113,11 @@ export function createReviewsService(deps: {
   lookups: Pick<LookupsService, 'subscriptionIdsOf' | 'subscriptionsOf'>;
   /** The moderation fields of these reviews for this viewer, in one query for any number (moderations service). */
   moderationOf?: (viewer: AuthUser | null, reviewIds: number[]) => Promise<Map<number, ReviewModeration>>;
+  /**
+   * The same from the moderation columns a list statement read with its rows (db/review-moderation), without a query
+   * of its own (moderations service). Without it, like without moderationOf, answers carry no moderation.
+   */
+  moderationFromRows?: (viewer: AuthUser | null, rows: ReviewModerationRow[]) => Promise<Map<number, ReviewModeration>>;
   /**
    * Issue 28 item 3: every write keeps a version of the review. Off only for the bench's baseline (bench
    * review-versions.bench.ts measures what the version adds to a submit); never off in the app.
@@ -126,19 +140,35 @@ export function createReviewsService(deps: {
     return rows.map((row) => toReviewPublic(row, moderation.get(row.review.id)));
   }
   const answer = async (viewer: AuthUser | null, row: repo.ReviewRow) => (await answers(viewer, [row]))[0]!;
+  /** Rows read with their moderation columns (repository `…WithModeration` statements) as answers, in their order. */
+  async function answersWithModeration(viewer: AuthUser | null, rows: repo.ReviewWithModeration[]): Promise<ReviewPublic[]> {
+    const moderation =
+      deps.moderationFromRows && rows.length > 0
+        ? await deps.moderationFromRows(
+            viewer,
+            rows.map((row) => row.moderation),
+          )
+        : new Map<number, ReviewModeration>();
+    return rows.map(({ row }) => toReviewPublic(row, moderation.get(row.review.id)));
+  }
   // Totals of the reviews list lag by at most 15 s; the rows are always current.
   const totals = createCountCache(15_000, undefined, undefined, 'review_totals');
 
   /** `own`: the viewer's subscriptions with their events, when the caller has them already. */
   async function visibilityFor(viewer: AuthUser | null, own?: { id: number; eventId: number }[]): Promise<ReviewVisibility> {
     if (isAdmin(viewer)) return reviewVisibility(viewer, [], []); // an admin needs no look-ups
-    // DOMAIN.md "Reviews": an event's reviews are public while its switches say so, and for good once its review
-    // outcomes exist (the run flag review_outcomes_generated).
-    const open = [
-      ...(await eventConfig.eventIdsWhere((config) => reviewsVisible(config))),
-      ...(await eventIdsWithRunFlag(db, 'review_outcomes_generated')),
-    ];
-    return reviewVisibility(viewer, open, viewer ? (own ?? (await lookups.subscriptionsOf(viewer.id))) : []);
+    return reviewVisibility(viewer, await openEventIds(), viewer ? (own ?? (await lookups.subscriptionsOf(viewer.id))) : []);
+  }
+  // DOMAIN.md "Reviews": an event's reviews are public while its switches say so, and for good once its review
+  // outcomes exist (the run flag review_outcomes_generated).
+  const openEventIds = async () => [
+    ...(await eventConfig.eventIdsWhere((config) => reviewsVisible(config))),
+    ...(await eventIdsWithRunFlag(db, 'review_outcomes_generated')),
+  ];
+  /** visibilityFor, with the viewer's own subscriptions left to the statement (repository ViewerVisibility). */
+  async function viewerVisibilityFor(viewer: AuthUser | null): Promise<repo.ViewerVisibility> {
+    if (isAdmin(viewer)) return { all: true, eventIds: [], signedIn: true };
+    return { all: false, eventIds: await openEventIds(), signedIn: viewer !== null };
   }
 
   /**
@@ -286,18 +316,17 @@ export function createReviewsService(deps: {
     },
 
     /**
-     * These reviews in this order, without the visibility filter: for lists whose rows the caller may see by
-     * another right (the reviews allocated to a moderator, those they moderated).
+     * Spec §2.14 (F-008, F-010): a page of the reviews allocated to the viewer for moderation, or of those they
+     * moderated, in review order, as answers, and the list's total: one statement. The total is undefined when the page
+     * is empty; the caller counts then (moderations service).
      */
-    async listedFor(viewer: AuthUser, ids: number[]): Promise<ReviewPublic[]> {
-      if (ids.length === 0) return [];
-      // The ids are known: the rows and their moderation fields are read side by side.
-      const [found, moderation] = await Promise.all([repo.findListedReviews(db, ids), moderationOf(viewer, ids)]);
-      const rows = new Map(found.map((row) => [row.review.id, row]));
-      return ids.flatMap((id) => {
-        const row = rows.get(id);
-        return row ? [toReviewPublic(row, moderation.get(id))] : [];
-      });
+    async moderatorPage(
+      viewer: AuthUser,
+      which: 'allocated' | 'moderated',
+      page: { size: number; page: number },
+    ): Promise<{ data: ReviewPublic[]; total: number | undefined }> {
+      const { rows, total } = await repo.findModeratorPage(db, which, viewer.id, page);
+      return { data: await answersWithModeration(viewer, rows), total };
     },
 
     /** The viewer's own review of a proposal, or 404 (which the client treats as 'none yet'). */
@@ -308,21 +337,23 @@ export function createReviewsService(deps: {
     },
 
     async byIds(viewer: AuthUser | null, ids: number[]): Promise<ReviewPublic[]> {
-      return answers(viewer, await repo.findReviewsByIds(db, ids, await visibilityFor(viewer)));
+      return answersWithModeration(viewer, await repo.findReviewsByIds(db, ids, await viewerVisibilityFor(viewer), viewer?.id ?? null));
     },
 
     async filtered(viewer: AuthUser | null, query: ReviewsFilterQuery) {
       const visibility = await visibilityFor(viewer);
       const filter = await filterOf(viewer, query);
-      const { rows, total } = await repo.listReviews(db, filter, visibility, query, (key, load) => totals.get(key, load));
-      return { data: await answers(viewer, rows), page: { total, size: query.size, page: query.page } };
+      const { rows, total } = await repo.listReviews(db, filter, visibility, query, viewer?.id ?? null, (key, load) =>
+        totals.get(key, load),
+      );
+      return { data: await answersWithModeration(viewer, rows), page: { total, size: query.size, page: query.page } };
     },
 
     /** How many reviews the filters find (the reference API's `…/count/`). */
     async count(viewer: AuthUser | null, query: ReviewsCountQuery): Promise<number> {
       const visibility = await visibilityFor(viewer);
       const filter = await filterOf(viewer, query);
-      return (await repo.listReviews(db, filter, visibility, { size: 1, page: 0 }, (key, load) => totals.get(key, load))).total;
+      return repo.countReviews(db, filter, visibility, (key, load) => totals.get(key, load));
     },
   };
 }
