@@ -40,6 +40,8 @@ async function reviewerPath(page: Page, language: 'es' | 'ja', proposal: { row_i
     .click();
   await expect(page.getByRole('heading', { level: 1, name: t('proposals.title') })).toBeVisible();
   await page.getByRole('textbox', { name: t('proposals.filterByTitle') }).fill(proposal.title);
+  // The filter is debounced: the list is the filtered one once the address says so.
+  await expect(page).toHaveURL(/\/proposals\?title=/);
   await page
     .getByRole('table', { name: t('proposals.tableLabel') })
     .getByRole('link', { name: proposal.title })
@@ -189,13 +191,38 @@ for (const viewport of [
         });
         seen.push(screen.path);
       }
-      // A proposal and a review, opened from their lists.
+      // An event's configuration (the admin is signed in last), a proposal and a review, opened from their lists.
+      await page.goto('/admin/events');
+      await page.getByRole('main').getByRole('link').filter({ hasText: /\w/ }).first().click();
+      await expect(page).toHaveURL(/\/admin\/\d+/);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      await test.step('an event configuration fits', async () => {
+        await expectNoOverflow(page);
+        expect(await clippedControls(page)).toEqual([]);
+      });
       await page.goto('/proposals');
       await page.getByRole('main').getByRole('link').filter({ hasText: /\w/ }).first().click();
       await expect(page).toHaveURL(/\/proposal\/\d+$/);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-      await expectNoOverflow(page);
-      expect(await clippedControls(page)).toEqual([]);
+      await page.waitForLoadState('networkidle');
+      await test.step('a proposal fits', async () => {
+        await expectNoOverflow(page);
+        expect(await clippedControls(page)).toEqual([]);
+      });
+      await page.goto('/reviews');
+      await page
+        .getByRole('main')
+        .getByRole('link', { name: /^\[.*\d+/ })
+        .first()
+        .click();
+      await expect(page).toHaveURL(/\/review\/\d+$/);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      await test.step('a review fits', async () => {
+        await expectNoOverflow(page);
+        expect(await clippedControls(page)).toEqual([]);
+      });
       expect(seen).toHaveLength(SCREENS.length);
     });
   });
