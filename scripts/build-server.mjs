@@ -17,7 +17,8 @@ const src = join(root, 'apps/server/src');
 const out = join(root, 'apps/server/dist');
 export const serverEntry = join(out, 'server.mjs');
 
-function newestMtime(dir) {
+/** The newest modification time of any file under `dir` (also how start.mjs tells a stale web build). */
+export function newestMtime(dir) {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);

@@ -2,21 +2,13 @@
 // `npm start`: builds the web app and the server when they are missing or older than their sources, then runs the
 // compiled server with plain node (issue 30 item 1; `npm run dev` keeps the TypeScript watch loop).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildServer, newestMtime, serverBuildIsStale, serverEntry } from './build-server.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const built = join(root, 'apps/web/dist/index.html');
-
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
 
 const sources = ['apps/web/src', 'apps/web/public', 'apps/web/index.html', 'packages/contract/src'].map((p) => join(root, p));
 const sourceTime = Math.max(...sources.map((p) => (statSync(p).isDirectory() ? newestMtime(p) : statSync(p).mtimeMs)));
@@ -26,7 +18,6 @@ if (!existsSync(built) || statSync(built).mtimeMs < sourceTime) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-const { buildServer, serverBuildIsStale, serverEntry } = await import('./build-server.mjs');
 if (serverBuildIsStale()) {
   console.log('Building the server…');
   await buildServer();

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { testConfig } from '../src/config';
@@ -6,6 +5,7 @@ import type { Database } from '../src/db/client';
 import { overloadMessage } from '../src/plugins/overload';
 import { API, databaseKinds, json, useTestApp } from './build-test-app';
 import { migratedPglite } from './template-databases';
+import { freePort } from './free-port';
 
 // Issue 30 item 2: Prometheus metrics, off by default, behind a bearer token or on a port of their own.
 const TOKEN = 'metrics-token-for-tests-0123456789';
@@ -105,16 +105,6 @@ describe.each(databaseKinds)('GET /metrics with METRICS_TOKEN on %s', (kind) => 
     }
   });
 });
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 describe('metrics on METRICS_PORT', () => {
   let database: Database;

@@ -1,24 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../src/demo';
+import { freePort } from './free-port';
 
 // Issue 30 item 4: SIGTERM lets the requests in flight finish, then the process exits 0.
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 /** Resolves when the process has printed a line containing `text` (its pino log is JSON, a line per entry). */
 function untilOutput(child: ChildProcess, read: () => string, text: string): Promise<void> {
