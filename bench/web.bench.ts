@@ -9,7 +9,7 @@
  * BENCH_LIGHTHOUSE_JSON=<dir> writes each full Lighthouse report there.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
@@ -174,6 +174,7 @@ if (process.env.BENCH_LIGHTHOUSE !== '0') {
   }
 }
 
+mkdirSync(join(here, 'results'), { recursive: true });
 writeFileSync(join(here, 'results', 'web.json'), JSON.stringify({ firstLoad, lighthouse: lighthouseResults }, null, 2));
 await app.close();
 await database.close();

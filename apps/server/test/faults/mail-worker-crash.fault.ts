@@ -149,8 +149,10 @@ describe('kill -9 of the mail worker mid-batch', () => {
     const unended = sink.receiving;
     worker.child.kill('SIGKILL');
     expect(await worker.exited).toBe('SIGKILL');
-    // The connections closed in the middle of DATA: the server drops each of those messages.
-    await until('the server to discard the unended messages', async () => sink.discarded === unended);
+    // The connections closed in the middle of DATA: the server drops each of those messages. (On a busy machine the
+    // worker may have begun more bodies between the count above and the kill: those are dropped too.)
+    await until('the server to finish with every connection', async () => sink.receiving === 0);
+    expect(sink.discarded).toBeGreaterThanOrEqual(unended);
     expect(sink.messages).toHaveLength(ANSWERED_BEFORE_THE_KILL);
     expect(await countOf(url, 'sent')).toBe(ANSWERED_BEFORE_THE_KILL);
 
