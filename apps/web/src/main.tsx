@@ -1,3 +1,4 @@
+import './lib/preact-options';
 import './lib/zod-config';
 import '@mantine/core/styles.css';
 import './styles.css';
