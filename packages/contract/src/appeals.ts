@@ -1,13 +1,7 @@
 import { z } from 'zod';
+import { APPEAL_RATIONALE_MAX, APPEAL_RATIONALE_MIN, appealReasonsFor } from './plain';
 import { bodyRowId, pageQuery, rowId } from './common';
-import {
-  APPROVAL_REASONS,
-  CUSTOM_REASON_MAX,
-  EXCLUSION_REASONS,
-  moderationMessages,
-  RATIONALE_MAX,
-  type ModerationReason,
-} from './moderations';
+import { CUSTOM_REASON_MAX, moderationMessages, RATIONALE_MAX, type ModerationReason } from './moderations';
 import { averages, requiredInt } from './proposals';
 import { countedText } from './reviews';
 import { messages, missingOr, nonWhitespaceLength } from './rules';
@@ -52,8 +46,7 @@ export const appealsConfigPublic = z.object({
 
 // ---------- an appeal ----------
 
-export const APPEAL_RATIONALE_MIN = 200;
-export const APPEAL_RATIONALE_MAX = 2000;
+export { APPEAL_RATIONALE_MAX, APPEAL_RATIONALE_MIN, AppealDecision, appealReasonsFor } from './plain';
 
 export const APPEAL_STATUSES = ['open', 'allocated', 'upheld', 'rejected', 'closed'] as const;
 export type AppealStatusName = (typeof APPEAL_STATUSES)[number];
@@ -83,12 +76,6 @@ export const newAppealBody = z.object({ new_appeal: newAppeal });
 export const appealIdParams = z.object({ id: rowId });
 export const appealReviewParams = z.object({ review_id: rowId });
 export const appealListQuery = pageQuery.extend({ event_id: rowId });
-
-/** A decision on an appeal: 1 upheld (the review should be included), 0 rejected; with the reasons of spec §5. */
-export const AppealDecision = { rejected: 0, upheld: 1 } as const;
-/** Upholding an appeal includes the review: the approval reasons; rejecting keeps it excluded: the exclusion reasons. */
-export const appealReasonsFor = (decision: number): readonly ModerationReason[] =>
-  decision === AppealDecision.upheld ? APPROVAL_REASONS : EXCLUSION_REASONS;
 
 export const appealDecisionFields = z
   .object({

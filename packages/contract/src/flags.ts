@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FlagType } from './plain';
 import { MAX_ROW_ID } from './common';
 
 /** An id inside a JSON body: a number, never coerced from a string. */
@@ -8,11 +9,8 @@ const bodyId = z.number().int().min(1).max(MAX_ROW_ID);
  * Flags on reviews (spec §3 "Flag", §2.15; DOMAIN.md "Flags"; reference schema `ProposalReviewFlag`).
  * On the wire a flag type is an integer: 0 profanity, 1 similarity, 2 ai_generated.
  */
-export const FlagType = { profanity: 0, similarity: 1, ai_generated: 2 } as const;
-export type FlagType = (typeof FlagType)[keyof typeof FlagType];
+export { FlagType, flagTypeName } from './plain';
 export const flagTypes = Object.values(FlagType);
-export const flagTypeName = (type: number): keyof typeof FlagType | undefined =>
-  (Object.keys(FlagType) as (keyof typeof FlagType)[]).find((name) => FlagType[name] === type);
 
 /** The three notes of a review, in the order of the review form; `related_criteria` names one per related review. */
 export const NOTE_CRITERIA = ['impact_note', 'feasibility_note', 'auditability_note'] as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CUSTOM_REASON_MAX, moderationMessages, RATIONALE_MAX, reasonsFor, type ModerationReason } from './plain';
 import { bodyRowId, rowId } from './common';
 import { averages, requiredInt } from './proposals';
 import { messages, nonWhitespaceLength } from './rules';
@@ -8,37 +9,16 @@ import { messages, nonWhitespaceLength } from './rules';
  * "Moderation").
  */
 
-/** On the wire (§4): 0 excluded, 1 included. */
-export const ModerationClassification = { excluded: 0, included: 1 } as const;
-export type ModerationClassification = (typeof ModerationClassification)[keyof typeof ModerationClassification];
-
-/** §5 reason lists; 'other' is always last and asks for the moderator's own words. */
-export const EXCLUSION_REASONS = [
-  'not_own_opinion',
-  'profanity',
-  'similarity',
-  'rationale_does_not_correspond',
-  'false_statement',
-  'other',
-] as const;
-export const APPROVAL_REASONS = ['valid', 'own_opinion', 'not_profanity', 'not_similarity', 'not_similarity_variant', 'other'] as const;
-export type ModerationReason = (typeof EXCLUSION_REASONS)[number] | (typeof APPROVAL_REASONS)[number];
-export const reasonsFor = (classification: number): readonly ModerationReason[] =>
-  classification === ModerationClassification.excluded ? EXCLUSION_REASONS : APPROVAL_REASONS;
-
-/** §5, §9: a custom reason reaches at most 499 characters (500 shows 'max length'); rationale 0–3000 without spaces. */
-export const CUSTOM_REASON_MAX = 500;
-export const RATIONALE_MAX = 3000;
-
-export const moderationMessages = {
-  classificationRequired: 'classification required',
-  customReasonRequired: 'custom reason required',
-  maxLength: 'max length',
-  rationaleRequired: 'A rationale is required',
-  customRationaleRequired: 'A custom rationale is required',
-  rationaleMax: 'Maximum length for rationale reached',
-  reasonRequired: 'A reason from the list is required',
-} as const;
+export {
+  APPROVAL_REASONS,
+  CUSTOM_REASON_MAX,
+  EXCLUSION_REASONS,
+  ModerationClassification,
+  moderationMessages,
+  RATIONALE_MAX,
+  reasonsFor,
+  type ModerationReason,
+} from './plain';
 
 /**
  * The fields a moderator sends. The reference sends review_id, classification and rationale; we add the chosen reason

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NOTIFICATION_KINDS, type NotificationKind } from './plain';
 import { messages, missingOr, text } from './rules';
 
 /**
@@ -7,17 +8,7 @@ import { messages, missingOr, text } from './rules';
  * (activation, e-mail verification, password reset) are not notifications: they cannot be turned off.
  */
 
-/** Every notification kind, in the order the profile lists them. */
-export const NOTIFICATION_KINDS = [
-  'review_allocation',
-  'review_reminder',
-  'moderation_allocation',
-  'moderation_reminder',
-  'review_outcomes',
-  'lv2_invitation',
-] as const;
-export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
-export const isNotificationKind = (value: string): value is NotificationKind => (NOTIFICATION_KINDS as readonly string[]).includes(value);
+export { isNotificationKind, NOTIFICATION_KINDS, type NotificationKind } from './plain';
 
 const onOff = z.boolean({ error: missingOr(messages.invalid) });
 

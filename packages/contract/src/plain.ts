@@ -153,3 +153,147 @@ export function nonWhitespaceLength(text: string): number {
   for (const _char of text.replace(/\s/gu, '')) count += 1;
   return count;
 }
+
+// ---------- reviews ----------
+
+/** On the wire (DOMAIN.md "Reference"): 0 pending, 1 included, 2 excluded by moderation, 3 excluded by threshold. */
+export const ReviewRanking = { pending: 0, included: 1, excluded_moderation: 2, excluded_threshold: 3 } as const;
+export type ReviewRanking = (typeof ReviewRanking)[keyof typeof ReviewRanking];
+
+/** The ranking as shown (spec §4): pending reads 'pending moderation' unless the review is moderated. */
+export function rankingLabel(
+  ranking: number | null,
+  moderated: boolean,
+): 'pending' | 'pending_moderation' | 'included' | 'excluded_moderation' | 'excluded_threshold' {
+  switch (ranking) {
+    case ReviewRanking.included:
+      return 'included';
+    case ReviewRanking.excluded_moderation:
+      return 'excluded_moderation';
+    case ReviewRanking.excluded_threshold:
+      return 'excluded_threshold';
+    default:
+      return moderated ? 'pending' : 'pending_moderation';
+  }
+}
+
+// ---------- subscriptions ----------
+
+/** Displayed 'LV' plus the number (spec §4). */
+export const levelLabel = (level: number) => `LV${level}`;
+
+/** The counts a reviewer's approval rate and excluded reviews come from (spec §2.16). */
+export interface CountedReviews {
+  valid: number;
+  submitted: number;
+  blank: number;
+}
+
+/**
+ * Approval rate (spec §2.16): valid divided by (submitted minus blank); 0 when nothing was submitted or all was blank.
+ */
+export function approvalRate(history: CountedReviews): number {
+  const counted = history.submitted - history.blank;
+  return counted > 0 ? history.valid / counted : 0;
+}
+
+/** Excluded reviews (spec §2.16): submitted minus blank minus valid. */
+export function excludedReviews(history: CountedReviews): number {
+  return Math.max(0, history.submitted - history.blank - history.valid);
+}
+
+// ---------- flags ----------
+
+/** On the wire a flag type is an integer: 0 profanity, 1 similarity, 2 ai_generated. */
+export const FlagType = { profanity: 0, similarity: 1, ai_generated: 2 } as const;
+export type FlagType = (typeof FlagType)[keyof typeof FlagType];
+export const flagTypeName = (type: number): keyof typeof FlagType | undefined =>
+  (Object.keys(FlagType) as (keyof typeof FlagType)[]).find((name) => FlagType[name] === type);
+
+// ---------- proposals ----------
+
+/** The field types of spec §2.12, by their template element names. */
+export const FieldType = {
+  markdown: 'multiLineTextEntryMarkdown',
+  singleLine: 'singleLineTextEntry',
+  multiLine: 'multiLineTextEntry',
+  yesNo: 'yesNoChoice',
+  agreement: 'agreementConfirmation',
+  urlList: 'singleLineHttpsURLEntryList',
+  tagInput: 'tagInput',
+  groupedTag: 'singleGroupedTagSelector',
+} as const;
+
+// ---------- moderations ----------
+
+/** On the wire (§4): 0 excluded, 1 included. */
+export const ModerationClassification = { excluded: 0, included: 1 } as const;
+export type ModerationClassification = (typeof ModerationClassification)[keyof typeof ModerationClassification];
+
+/** §5 reason lists; 'other' is always last and asks for the moderator's own words. */
+export const EXCLUSION_REASONS = [
+  'not_own_opinion',
+  'profanity',
+  'similarity',
+  'rationale_does_not_correspond',
+  'false_statement',
+  'other',
+] as const;
+export const APPROVAL_REASONS = ['valid', 'own_opinion', 'not_profanity', 'not_similarity', 'not_similarity_variant', 'other'] as const;
+export type ModerationReason = (typeof EXCLUSION_REASONS)[number] | (typeof APPROVAL_REASONS)[number];
+export const reasonsFor = (classification: number): readonly ModerationReason[] =>
+  classification === ModerationClassification.excluded ? EXCLUSION_REASONS : APPROVAL_REASONS;
+
+/** §5, §9: a custom reason reaches at most 499 characters (500 shows 'max length'); rationale 0–3000 without spaces. */
+export const CUSTOM_REASON_MAX = 500;
+export const RATIONALE_MAX = 3000;
+
+export const moderationMessages = {
+  classificationRequired: 'classification required',
+  customReasonRequired: 'custom reason required',
+  maxLength: 'max length',
+  rationaleRequired: 'A rationale is required',
+  customRationaleRequired: 'A custom rationale is required',
+  rationaleMax: 'Maximum length for rationale reached',
+  reasonRequired: 'A reason from the list is required',
+} as const;
+
+// ---------- appeals ----------
+
+export const APPEAL_RATIONALE_MIN = 200;
+export const APPEAL_RATIONALE_MAX = 2000;
+
+/** A decision on an appeal: 1 upheld (the review should be included), 0 rejected; with the reasons of spec §5. */
+export const AppealDecision = { rejected: 0, upheld: 1 } as const;
+/** Upholding an appeal includes the review: the approval reasons; rejecting keeps it excluded: the exclusion reasons. */
+export const appealReasonsFor = (decision: number): readonly ModerationReason[] =>
+  decision === AppealDecision.upheld ? APPROVAL_REASONS : EXCLUSION_REASONS;
+
+// ---------- Catalyst IDs ----------
+
+/** Optional identifier-scheme prefix, text, a slash, text, optional '#encrypt' suffix (spec §5 Registration). */
+export const CATALYST_ID_PATTERN = /^(?:[a-z][a-z0-9+.-]*:\/\/)?[^\s/#]+\/[^\s/#]+(?:#encrypt)?$/i;
+
+export function isCatalystId(value: string): boolean {
+  return CATALYST_ID_PATTERN.test(value.trim());
+}
+
+// ---------- API tokens ----------
+
+export const TOKEN_SCOPES = ['read', 'review', 'moderate', 'admin-read'] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+export const TOKEN_EXPIRY_DAYS_DEFAULT = 90;
+
+// ---------- notifications ----------
+
+/** Every notification kind, in the order the profile lists them. */
+export const NOTIFICATION_KINDS = [
+  'review_allocation',
+  'review_reminder',
+  'moderation_allocation',
+  'moderation_reminder',
+  'review_outcomes',
+  'lv2_invitation',
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+export const isNotificationKind = (value: string): value is NotificationKind => (NOTIFICATION_KINDS as readonly string[]).includes(value);

@@ -28,17 +28,7 @@ export const proposalExtraField: z.ZodType<ProposalExtraField> = z.lazy(() =>
   }),
 );
 
-/** The field types of spec §2.12, by their template element names. */
-export const FieldType = {
-  markdown: 'multiLineTextEntryMarkdown',
-  singleLine: 'singleLineTextEntry',
-  multiLine: 'multiLineTextEntry',
-  yesNo: 'yesNoChoice',
-  agreement: 'agreementConfirmation',
-  urlList: 'singleLineHttpsURLEntryList',
-  tagInput: 'tagInput',
-  groupedTag: 'singleGroupedTagSelector',
-} as const;
+export { FieldType } from './plain';
 
 export const proposalScore = z.object({ overall: z.number(), impact: z.number(), feasibility: z.number(), value_for_money: z.number() });
 export type ProposalScore = z.infer<typeof proposalScore>;

@@ -8,26 +8,8 @@ import { messages, nonWhitespaceLength, text, missingOr } from './rules';
  * DOMAIN.md "Reviews").
  */
 
-/** On the wire (DOMAIN.md "Reference"): 0 pending, 1 included, 2 excluded by moderation, 3 excluded by threshold. */
-export const ReviewRanking = { pending: 0, included: 1, excluded_moderation: 2, excluded_threshold: 3 } as const;
-export type ReviewRanking = (typeof ReviewRanking)[keyof typeof ReviewRanking];
-
-/** The ranking as shown (spec §4): pending reads 'pending moderation' unless the review is moderated. */
-export function rankingLabel(
-  ranking: number | null,
-  moderated: boolean,
-): 'pending' | 'pending_moderation' | 'included' | 'excluded_moderation' | 'excluded_threshold' {
-  switch (ranking) {
-    case ReviewRanking.included:
-      return 'included';
-    case ReviewRanking.excluded_moderation:
-      return 'excluded_moderation';
-    case ReviewRanking.excluded_threshold:
-      return 'excluded_threshold';
-    default:
-      return moderated ? 'pending' : 'pending_moderation';
-  }
-}
+// The ranking and its label live in plain.ts (no zod: the reviewer's pages read them).
+export { rankingLabel, ReviewRanking } from './plain';
 
 // In plain.ts (no zod: the web app's first load reads them); here for the schemas and their importers.
 export { NOTE_MAX, NOTE_MIN, RATING_MAX };

@@ -1,22 +1,17 @@
 import { z } from 'zod';
+import { isCatalystId } from './plain';
 
 /**
  * Validation rules shared by the web forms and the server (spec §5). The messages are i18n keys of the web app's
  * en-US resource file; the server sends them as they are, and the web translates them when it shows them.
  */
 
-/** Optional identifier-scheme prefix, text, a slash, text, optional '#encrypt' suffix (spec §5 Registration). */
-export const CATALYST_ID_PATTERN = /^(?:[a-z][a-z0-9+.-]*:\/\/)?[^\s/#]+\/[^\s/#]+(?:#encrypt)?$/i;
 // The scheme, normalising and display form of a Catalyst ID live in plain.ts (no zod).
-export { CATALYST_ID_SCHEME, displayCatalystId, normalizeCatalystId } from './plain';
+export { CATALYST_ID_PATTERN, CATALYST_ID_SCHEME, displayCatalystId, isCatalystId, normalizeCatalystId } from './plain';
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_CONFIRMATION_MIN_LENGTH = 7;
 export const PASSWORD_MAX_LENGTH = 100;
-
-export function isCatalystId(value: string): boolean {
-  return CATALYST_ID_PATTERN.test(value.trim());
-}
 
 export { nonWhitespaceLength } from './plain';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { bodyRowId } from './common';
 import type { LevelQualifier, LevelQualifiers } from './events';
 import { messages, requiredText, text, missingOr } from './rules';
-import { ReviewerLevel, type ReviewerLevelValue } from './plain';
+import { approvalRate, ReviewerLevel, type ReviewerLevelValue } from './plain';
 
 /**
  * Reviewer subscriptions and levels (spec §3 "Subscription", §4 "Subscription status" and "Reviewer level", §5
@@ -12,16 +12,16 @@ import { ReviewerLevel, type ReviewerLevelValue } from './plain';
 // Statuses, levels and who may review or moderate live in plain.ts (no zod: the web app's every page uses them).
 export {
   accountReady,
+  approvalRate,
   canReview,
+  excludedReviews,
+  levelLabel,
   isModerator,
   ReviewerLevel,
   SubscriptionStatus,
   type ReviewerLevelValue,
   type SubscriptionStatusValue,
 } from './plain';
-
-/** Displayed 'LV' plus the number (spec §4). */
-export const levelLabel = (level: number) => `LV${level}`;
 
 /** A reward address is a Cardano main-net address (spec §9: it starts with addr1). */
 export const REWARD_ADDRESS_PREFIX = 'addr1';
@@ -58,19 +58,6 @@ export interface ReviewHistory {
   blank: number;
   /** Earlier events with at least one submitted review. */
   activeFunds: number;
-}
-
-/**
- * Approval rate (spec §2.16): valid divided by (submitted minus blank); 0 when nothing was submitted or all was blank.
- */
-export function approvalRate(history: Pick<ReviewHistory, 'valid' | 'submitted' | 'blank'>): number {
-  const counted = history.submitted - history.blank;
-  return counted > 0 ? history.valid / counted : 0;
-}
-
-/** Excluded reviews (spec §2.16): submitted minus blank minus valid. */
-export function excludedReviews(history: Pick<ReviewHistory, 'valid' | 'submitted' | 'blank'>): number {
-  return Math.max(0, history.submitted - history.blank - history.valid);
 }
 
 /** Whether a history lies within every min/max range of a level's qualifier (bounds included). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TOKEN_SCOPES } from './plain';
 import { rowId } from './common';
 import { requiredInt } from './proposals';
 import { messages, requiredText } from './rules';
@@ -10,14 +11,12 @@ import { messages, requiredText } from './rules';
  * admins only). Account, session and admin writes take no token at all.
  */
 
-export const TOKEN_SCOPES = ['read', 'review', 'moderate', 'admin-read'] as const;
-export type TokenScope = (typeof TOKEN_SCOPES)[number];
+export { TOKEN_EXPIRY_DAYS_DEFAULT, TOKEN_SCOPES, type TokenScope } from './plain';
 
 /** What a token looks like: this prefix and 43 base64url characters (256 random bits). */
 export const TOKEN_PREFIX = 'crpat_';
 export const TOKEN_NAME_MAX = 100;
 export const TOKEN_EXPIRY_DAYS_MAX = 365;
-export const TOKEN_EXPIRY_DAYS_DEFAULT = 90;
 /** Live tokens a user may hold at once. */
 export const TOKENS_PER_USER_MAX = 20;
 

@@ -1,5 +1,3 @@
-import { ReviewRanking } from '@cr/contract/reviews';
-
 /**
  * The reviews-list filters of spec §2.13 and how they live in the query string (E-027). A missing key means "the
  * default for this stage and user"; a key with an empty value (`rankings=`) means "explicitly none", so that a
@@ -147,3 +145,4 @@ export function toRequestQuery(filters: ReviewFilters) {
     ...(filters.rankings.length > 0 ? { rankings: filters.rankings } : {}),
   };
 }
+import { ReviewRanking } from '@cr/contract/plain';

@@ -1,5 +1,4 @@
 import { ActionIcon, Button, Card, Group, Select, Stack, Text, TextInput, Textarea, Title, Tooltip } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { SEVERITIES, type StatusMessage } from '@cr/contract/events';
 import { useQuery } from '@tanstack/react-query';
@@ -9,9 +8,10 @@ import { useTranslation } from 'react-i18next';
 import { FormSwitch } from '../../../components/form-switch';
 import { fieldError } from '../../../components/form-field';
 import { statusQuery, useSaveStatus } from '../../../features/events/api/events';
-import { statusFormSchema, type StatusFormValues } from '../../../features/events/schemas';
+import type { StatusFormValues } from '../../../features/events/schemas';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { sanitizeHtml } from '../../../lib/sanitize';
+import { lazyZodResolver } from '../../../lib/lazy-resolver';
 
 const toForm = (messages: StatusMessage[]): StatusFormValues => ({
   messages: messages.map((message) => ({
@@ -29,7 +29,11 @@ export default function AdminStatus() {
   const { t } = useTranslation();
   const { data, isError, error } = useQuery(statusQuery);
   const save = useSaveStatus();
-  const form = useForm<StatusFormValues>({ resolver: zodResolver(statusFormSchema), mode: 'onChange', defaultValues: { messages: [] } });
+  const form = useForm<StatusFormValues>({
+    resolver: lazyZodResolver(() => import('../../../features/events/schemas').then((module) => module.statusFormSchema)),
+    mode: 'onChange',
+    defaultValues: { messages: [] },
+  });
   const { fields, append, remove } = useFieldArray({ control: form.control, name: 'messages' });
   useEffect(() => {
     if (data) form.reset(toForm(data));

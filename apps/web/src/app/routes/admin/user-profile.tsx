@@ -1,12 +1,11 @@
+import { switchActive, displayCatalystId } from '@cr/contract/plain';
 import { Alert, Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { switchActive } from '@cr/contract/events';
 import type { UserInfo } from '@cr/contract/users';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { paths } from '../../../config/paths';
-import { displayCatalystId } from '@cr/contract/rules';
 import { PageHeading } from '../../../components/page-heading';
 import { adminUserQuery } from '../../../features/admin/api/users';
 import { useCurrentEvents } from '../../../features/events/api/events';

@@ -1,8 +1,8 @@
+import { AccountStatus } from '@cr/contract/plain';
 import { Button, Modal, Paper, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { AccountStatus } from '@cr/contract/users';
 import { PageHeading } from '../../../components/page-heading';
 import { paths } from '../../../config/paths';
 import { useActivate } from '../../../features/auth/api/accounts';

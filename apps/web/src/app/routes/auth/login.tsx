@@ -1,5 +1,5 @@
+import { isCatalystId } from '@cr/contract/plain';
 import { Anchor, Button, Group, Paper, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -7,10 +7,10 @@ import { PageHeading } from '../../../components/page-heading';
 import { fieldError } from '../../../components/form-field';
 import { paths } from '../../../config/paths';
 import { useRequestPasswordReset } from '../../../features/auth/api/accounts';
-import { loginFormSchema, type LoginFormValues } from '../../../features/auth/schemas';
-import { isCatalystId } from '@cr/contract/rules';
+import type { LoginFormValues } from '../../../features/auth/schemas';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { login } from '../../../lib/session';
+import { lazyZodResolver } from '../../../lib/lazy-resolver';
 
 /** Spec §2.6. */
 export default function Login() {
@@ -18,7 +18,7 @@ export default function Login() {
   const navigate = useNavigate();
   const resetRequest = useRequestPasswordReset();
   const form = useForm<LoginFormValues>({
-    resolver: zodResolver(loginFormSchema),
+    resolver: lazyZodResolver(() => import('../../../features/auth/schemas').then((module) => module.loginFormSchema)),
     mode: 'onChange',
     defaultValues: { catalyst_id: '', password: '' },
   });

@@ -1,5 +1,4 @@
 import { Alert, Anchor, Button, Checkbox, Grid, List, Modal, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -8,9 +7,10 @@ import { PageHeading } from '../../../components/page-heading';
 import { fieldError } from '../../../components/form-field';
 import { paths } from '../../../config/paths';
 import { useRegister } from '../../../features/auth/api/accounts';
-import { registerFormSchema, type RegisterFormValues } from '../../../features/auth/schemas';
+import type { RegisterFormValues } from '../../../features/auth/schemas';
 import { isApiError } from '../../../lib/api-error';
 import { notifySuccess } from '../../../lib/notify';
+import { lazyZodResolver } from '../../../lib/lazy-resolver';
 
 /** Spec §2.7: a form and an information panel; failures in a modal titled with the verify-email header. */
 export default function Register() {
@@ -19,7 +19,7 @@ export default function Register() {
   const mutation = useRegister();
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<RegisterFormValues>({
-    resolver: zodResolver(registerFormSchema),
+    resolver: lazyZodResolver(() => import('../../../features/auth/schemas').then((module) => module.registerFormSchema)),
     mode: 'onChange',
     defaultValues: {
       catalyst_id: '',

@@ -1,5 +1,4 @@
 import { Alert, Anchor, Button, Paper, Stack, Text, TextInput } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -8,17 +7,18 @@ import { fieldError } from '../../../components/form-field';
 import { paths } from '../../../config/paths';
 import { useResetPassword } from '../../../features/auth/api/accounts';
 import { ChangePasswordForm } from '../../../features/auth/components/change-password-form';
-import { resetFormSchema, type ResetFormValues } from '../../../features/auth/schemas';
+import type { ResetFormValues } from '../../../features/auth/schemas';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { isForcedReset, useSession } from '../../../lib/session';
 import { NewPasswordFields } from '../../../features/auth/components/new-password-fields';
+import { lazyZodResolver } from '../../../lib/lazy-resolver';
 
 function TokenResetForm({ token }: { token: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const mutation = useResetPassword();
   const form = useForm<ResetFormValues>({
-    resolver: zodResolver(resetFormSchema),
+    resolver: lazyZodResolver(() => import('../../../features/auth/schemas').then((module) => module.resetFormSchema)),
     mode: 'onChange',
     defaultValues: { catalyst_id: '', password: '', password_confirmation: '', confirmation_token: token },
   });

@@ -1,9 +1,8 @@
+import { switchActive, SubscriptionStatus } from '@cr/contract/plain';
 import { Button, Stack, Text, TextInput } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { switchActive, type EventPublic } from '@cr/contract/events';
-import { useState } from 'react';
-import { SubscriptionStatus } from '@cr/contract/subscriptions';
+import type { EventPublic } from '@cr/contract/events';
+import { lazy, Suspense, useState } from 'react';
 import type { SubscriptionPublic } from '@cr/contract/users';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -16,17 +15,25 @@ import { LanguageSelect } from '../../../features/profile/components/language-se
 import { ProfileView, Section } from '../../../features/profile/components/profile-view';
 import { useChangeEmail } from '../../../features/auth/api/accounts';
 import { ChangePasswordForm } from '../../../features/auth/components/change-password-form';
-import { changeEmailFormSchema } from '../../../features/auth/schemas';
 import { categoriesQuery, useCurrentEvents } from '../../../features/events/api/events';
-import { SubscribeModal } from '../../../features/subscriptions/components/subscribe-modal';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { sharedKeys } from '../../../lib/query-keys';
 import { loadUserInfo, useSession } from '../../../lib/session';
+import { lazyZodResolver } from '../../../lib/lazy-resolver';
+
+// The Subscribe modal (its form, multi-select and LV2 form) loads when an invitation is answered.
+const SubscribeModal = lazy(() =>
+  import('../../../features/subscriptions/components/subscribe-modal').then((module) => ({ default: module.SubscribeModal })),
+);
 
 function ChangeEmailForm() {
   const { t } = useTranslation();
   const mutation = useChangeEmail();
-  const form = useForm<{ email: string }>({ resolver: zodResolver(changeEmailFormSchema), mode: 'onChange', defaultValues: { email: '' } });
+  const form = useForm<{ email: string }>({
+    resolver: lazyZodResolver(() => import('../../../features/auth/schemas').then((module) => module.changeEmailFormSchema)),
+    mode: 'onChange',
+    defaultValues: { email: '' },
+  });
   const onSubmit = form.handleSubmit(async ({ email }) => {
     try {
       await mutation.mutateAsync(email.trim());
@@ -123,13 +130,15 @@ export default function Profile() {
         </Section>
       </ProfileView>
       {answering && (
-        <SubscribeModal
-          events={[answering.event]}
-          invitation={answering.subscription}
-          categoriesQuery={categoriesQuery}
-          opened
-          onClose={() => setAnswering(null)}
-        />
+        <Suspense fallback={null}>
+          <SubscribeModal
+            events={[answering.event]}
+            invitation={answering.subscription}
+            categoriesQuery={categoriesQuery}
+            opened
+            onClose={() => setAnswering(null)}
+          />
+        </Suspense>
       )}
     </Stack>
   );

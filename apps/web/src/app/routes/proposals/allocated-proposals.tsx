@@ -1,8 +1,8 @@
+import { canReview } from '@cr/contract/plain';
 import { Anchor, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ProposalRow } from '@cr/contract/proposals';
 import { useEffect } from 'react';
-import { canReview } from '@cr/contract/subscriptions';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PageHeading } from '../../../components/page-heading';

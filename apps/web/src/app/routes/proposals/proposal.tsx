@@ -1,8 +1,7 @@
+import { switchActive, canReview } from '@cr/contract/plain';
 import { Anchor, Box, Center, Grid, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { switchActive } from '@cr/contract/events';
 import type { ProposalPublic } from '@cr/contract/proposals';
-import { canReview } from '@cr/contract/subscriptions';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router';

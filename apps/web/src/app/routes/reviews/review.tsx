@@ -1,8 +1,7 @@
+import { switchActive, ReviewRanking } from '@cr/contract/plain';
 import { Alert, Anchor, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { switchActive } from '@cr/contract/events';
-import { ReviewRanking } from '@cr/contract/reviews';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';

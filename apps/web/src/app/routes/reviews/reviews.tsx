@@ -1,7 +1,6 @@
+import { switchActive, canReview } from '@cr/contract/plain';
 import { Grid } from '@mantine/core';
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { switchActive } from '@cr/contract/events';
-import { canReview } from '@cr/contract/subscriptions';
 import { useTranslation } from 'react-i18next';
 import { PageHeading } from '../../../components/page-heading';
 import { QueryPagination, usePageParam } from '../../../components/query-pagination';

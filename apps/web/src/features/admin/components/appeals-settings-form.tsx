@@ -1,13 +1,13 @@
 import { Alert, Button, Loader, Stack, Text, Title } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { appealsConfig, type AppealsConfig } from '@cr/contract/appeals';
+import type { AppealsConfig } from '@cr/contract/appeals';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormSwitch } from '../../../components/form-switch';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { RunNumberFields, type RunNumberSpec } from './run-controls';
 import { appealsConfigQuery, useSaveAppealsConfig } from '../api/appeal-runs';
+import { lazyZodResolver } from '../../../lib/lazy-resolver';
 
 const FIELDS: RunNumberSpec<AppealsConfig>[] = [
   { name: 'window_days', min: 1, max: 90 },
@@ -17,7 +17,11 @@ const FIELDS: RunNumberSpec<AppealsConfig>[] = [
 function Form({ eventId, value }: { eventId: number; value: AppealsConfig }) {
   const { t } = useTranslation();
   const save = useSaveAppealsConfig(eventId);
-  const form = useForm<AppealsConfig>({ resolver: zodResolver(appealsConfig), mode: 'onChange', defaultValues: value });
+  const form = useForm<AppealsConfig>({
+    resolver: lazyZodResolver(() => import('@cr/contract/appeals').then((module) => module.appealsConfig)),
+    mode: 'onChange',
+    defaultValues: value,
+  });
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       await save.mutateAsync(values);

@@ -1,3 +1,4 @@
+import { levelLabel } from '@cr/contract/plain';
 import '@mantine/charts/styles.css';
 import { BarChart, DonutChart } from '@mantine/charts';
 import { Alert, ColorSwatch, Group, Loader, Progress, SimpleGrid, Stack, Table, Text } from '@mantine/core';
@@ -5,7 +6,6 @@ import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { DASHBOARD_TTL_SECONDS, type Dashboard } from '@cr/contract/dashboard';
-import { levelLabel } from '@cr/contract/subscriptions';
 import { eventDashboardQuery } from '../api/dashboard';
 import { ChartFigure } from './chart-figure';
 import { CoverageFigure } from './coverage-figure';

@@ -1,6 +1,6 @@
+import { AppealDecision, appealReasonsFor, CUSTOM_REASON_MAX, moderationMessages } from '@cr/contract/plain';
 import { Button, Group, Paper, Radio, Stack, Text, Textarea, Title } from '@mantine/core';
-import { AppealDecision, appealDecisionFields, appealReasonsFor, type AppealDecisionPublic, type AppealPublic } from '@cr/contract/appeals';
-import { CUSTOM_REASON_MAX, moderationMessages } from '@cr/contract/moderations';
+import { appealDecisionFields, type AppealDecisionPublic, type AppealPublic } from '@cr/contract/appeals';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notifyError, notifySuccess } from '../../../lib/notify';

@@ -1,12 +1,13 @@
-import { Alert, Badge, Button, Group, List, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Badge, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { APPEAL_RATIONALE_MAX, APPEAL_RATIONALE_MIN, newAppeal, type AppealPublic, type AppealState } from '@cr/contract/appeals';
-import { nonWhitespaceLength } from '@cr/contract/rules';
-import { useState } from 'react';
+import type { AppealPublic } from '@cr/contract/appeals';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateLong } from '../../../lib/format';
-import { notifyError, notifySuccess } from '../../../lib/notify';
-import { appealStateQuery, useMakeAppeal } from '../api/appeals';
+import { appealStateQuery } from '../api/appeals';
+
+// The form checks the rationale with the contract's schema: it and zod load only for a review its author may appeal.
+const AppealForm = lazy(() => import('./appeal-form'));
 
 const statusColor: Record<AppealPublic['status'], string> = {
   open: 'gray',
@@ -40,49 +41,6 @@ export function AppealResult({ appeal }: { appeal: AppealPublic }) {
   );
 }
 
-function AppealForm({ state }: { state: AppealState }) {
-  const { t } = useTranslation();
-  const [rationale, setRationale] = useState('');
-  const [touched, setTouched] = useState(false);
-  const make = useMakeAppeal();
-  const parsed = newAppeal.shape.rationale.safeParse(rationale);
-  const error = touched && !parsed.success ? parsed.error.issues[0]!.message : undefined;
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
-    setTouched(true);
-    if (!parsed.success) return;
-    try {
-      await make.mutateAsync({ review_id: state.review_id, rationale });
-      notifySuccess('appeals.made');
-    } catch (failure) {
-      notifyError(failure, 'appeals.makeFailed');
-    }
-  };
-  return (
-    <form onSubmit={(event) => void submit(event)} noValidate aria-label={t('appeals.formLabel')}>
-      <Stack gap="sm">
-        <Textarea
-          label={t('appeals.rationale')}
-          description={t('appeals.rationaleHint', { min: APPEAL_RATIONALE_MIN, max: APPEAL_RATIONALE_MAX })}
-          autosize
-          minRows={5}
-          value={rationale}
-          onChange={(event) => setRationale(event.currentTarget.value)}
-          onBlur={() => setTouched(true)}
-          error={error}
-          withAsterisk
-        />
-        <Text size="xs" c="dimmed" aria-live="polite">
-          {t('appeals.counter', { count: nonWhitespaceLength(rationale), max: APPEAL_RATIONALE_MAX })}
-        </Text>
-        <Button type="submit" w="fit-content" loading={make.isPending}>
-          {t('appeals.submit')}
-        </Button>
-      </Stack>
-    </form>
-  );
-}
-
 /**
  * The review page's appeal panel for the review's author (issue 28 item 2): while the window is open and the review
  * excluded, the appeal form (once); then the appeal's state and result. The window's end shows, and that it ends at
@@ -103,7 +61,11 @@ export function AppealPanel({ reviewId }: { reviewId: number }) {
         ) : state.window === 'open' ? (
           <>
             <Text size="sm">{t('appeals.windowOpen', { date: formatDateLong(state.ends_at) })}</Text>
-            {state.can_appeal && <AppealForm state={state} />}
+            {state.can_appeal && (
+              <Suspense fallback={null}>
+                <AppealForm state={state} />
+              </Suspense>
+            )}
           </>
         ) : (
           <Alert color="gray">{t(`appeals.window.${state.window}`, { date: formatDateLong(state.ends_at) })}</Alert>

@@ -1,20 +1,20 @@
 import { Button, PasswordInput, Stack } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { fieldError } from '../../../components/form-field';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { endForcedReset, loadUserInfo, takeAccessToken } from '../../../lib/session';
 import { useUpdatePassword } from '../api/accounts';
-import { changePasswordFormSchema, type ChangePasswordFormValues } from '../schemas';
+import type { ChangePasswordFormValues } from '../schemas';
 import { NewPasswordFields } from './new-password-fields';
+import { lazyZodResolver } from '../../../lib/lazy-resolver';
 
 /** The signed-in password change (spec §2.10 without a token): old password, new password, confirmation. */
 export function ChangePasswordForm({ onDone }: { onDone?: () => void }) {
   const { t } = useTranslation();
   const mutation = useUpdatePassword();
   const form = useForm<ChangePasswordFormValues>({
-    resolver: zodResolver(changePasswordFormSchema),
+    resolver: lazyZodResolver(() => import('../schemas').then((module) => module.changePasswordFormSchema)),
     mode: 'onChange',
     defaultValues: { old_password: '', password: '', password_confirmation: '' },
   });

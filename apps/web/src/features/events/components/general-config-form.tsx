@@ -1,6 +1,7 @@
+import { WINDOWED } from '@cr/contract/plain';
 import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { GENERAL_SETTINGS, settingKind, WINDOWED, type ReviewsConfig, type ReviewsConfigValue } from '@cr/contract/events';
+import { GENERAL_SETTINGS, settingKind, type ReviewsConfig, type ReviewsConfigValue } from '@cr/contract/events';
 import { messages } from '@cr/contract/rules';
 import { useMemo } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';

@@ -1,11 +1,11 @@
 import { Button, Fieldset, Group, NumberInput, SimpleGrid, Stack, Text } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { levelQualifiers, type LevelQualifier, type LevelQualifiers } from '@cr/contract/events';
+import type { LevelQualifier, LevelQualifiers } from '@cr/contract/events';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { fieldError } from '../../../components/form-field';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useSaveLevelQualifiers } from '../api/events';
+import { lazyZodResolver } from '../../../lib/lazy-resolver';
 
 const FIELDS: (keyof LevelQualifier)[] = [
   'min_valid_reviews',
@@ -21,7 +21,11 @@ const isRatio = (field: keyof LevelQualifier) => field.includes('perc');
 export function LevelQualifiersForm({ eventId, value }: { eventId: number; value: LevelQualifiers }) {
   const { t } = useTranslation();
   const save = useSaveLevelQualifiers(eventId);
-  const form = useForm<LevelQualifiers>({ resolver: zodResolver(levelQualifiers), mode: 'onChange', defaultValues: value });
+  const form = useForm<LevelQualifiers>({
+    resolver: lazyZodResolver(() => import('@cr/contract/events').then((module) => module.levelQualifiers)),
+    mode: 'onChange',
+    defaultValues: value,
+  });
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       await save.mutateAsync(values);

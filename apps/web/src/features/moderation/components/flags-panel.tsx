@@ -1,6 +1,6 @@
+import { flagTypeName, FlagType } from '@cr/contract/plain';
 import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { flagTypeName, FlagType } from '@cr/contract/flags';
 import type { ReviewPublic } from '@cr/contract/reviews';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';

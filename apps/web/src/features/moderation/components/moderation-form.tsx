@@ -1,12 +1,7 @@
+import { CUSTOM_REASON_MAX, ModerationClassification, moderationMessages, reasonsFor } from '@cr/contract/plain';
 import { Button, Group, Paper, Radio, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import {
-  CUSTOM_REASON_MAX,
-  ModerationClassification,
-  moderationMessages,
-  reasonsFor,
-  type ModerationFields,
-} from '@cr/contract/moderations';
+import type { ModerationFields } from '@cr/contract/moderations';
 import type { ReviewPublic } from '@cr/contract/reviews';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,7 +1,7 @@
+import { rankingLabel, levelLabel } from '@cr/contract/plain';
 import { Badge, Button, Checkbox, Group, Stack, Table, Text } from '@mantine/core';
 import { IconArrowRight } from '@tabler/icons-react';
-import { rankingLabel, type ReviewPublic } from '@cr/contract/reviews';
-import { levelLabel } from '@cr/contract/subscriptions';
+import type { ReviewPublic } from '@cr/contract/reviews';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { TableStatusRows } from '../../../components/table-status-rows';

@@ -1,15 +1,8 @@
+import { TOKEN_EXPIRY_DAYS_DEFAULT, TOKEN_SCOPES } from '@cr/contract/plain';
 import { Alert, Badge, Button, Checkbox, Code, Group, Loader, Select, Stack, Table, Text, TextInput } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import {
-  newApiToken,
-  TOKEN_EXPIRY_DAYS_DEFAULT,
-  TOKEN_SCOPES,
-  type ApiTokenPublic,
-  type CreatedApiToken,
-  type NewApiToken,
-  type TokenScope,
-} from '@cr/contract/tokens';
+import type { ApiTokenPublic, CreatedApiToken, NewApiToken, TokenScope } from '@cr/contract/tokens';
+import type { newApiToken } from '@cr/contract/tokens';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -22,6 +15,7 @@ import { formatDateShort } from '../../../lib/format';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { isAdmin, useSession } from '../../../lib/session';
 import { apiTokensQuery, useCreateApiToken, useRevokeApiToken } from '../api/tokens';
+import { lazyZodResolver } from '../../../lib/lazy-resolver';
 
 const EXPIRY_CHOICES = [7, 30, 90, 180, 365];
 type FormValues = z.input<typeof newApiToken>;
@@ -32,7 +26,7 @@ function NewTokenForm({ onCreated }: { onCreated: (token: CreatedApiToken) => vo
   const admin = useSession(isAdmin);
   const create = useCreateApiToken();
   const form = useForm<FormValues, unknown, NewApiToken>({
-    resolver: zodResolver(newApiToken),
+    resolver: lazyZodResolver(() => import('@cr/contract/tokens').then((module) => module.newApiToken)),
     mode: 'onChange',
     defaultValues: { name: '', scopes: ['read'], expires_in_days: TOKEN_EXPIRY_DAYS_DEFAULT },
   });

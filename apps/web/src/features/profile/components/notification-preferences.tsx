@@ -1,17 +1,21 @@
+import { NOTIFICATION_KINDS } from '@cr/contract/plain';
 import { Alert, Button, Loader, Stack, Text } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { NOTIFICATION_KINDS, notificationPreferences, type NotificationPreferences } from '@cr/contract/notifications';
+import type { NotificationPreferences } from '@cr/contract/notifications';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormSwitch } from '../../../components/form-switch';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { notificationPreferencesQuery, useSaveNotificationPreferences } from '../api/notifications';
+import { lazyZodResolver } from '../../../lib/lazy-resolver';
 
 function PreferencesForm({ value }: { value: NotificationPreferences }) {
   const { t } = useTranslation();
   const save = useSaveNotificationPreferences();
-  const form = useForm<NotificationPreferences>({ resolver: zodResolver(notificationPreferences), defaultValues: value });
+  const form = useForm<NotificationPreferences>({
+    resolver: lazyZodResolver(() => import('@cr/contract/notifications').then((module) => module.notificationPreferences)),
+    defaultValues: value,
+  });
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       form.reset(await save.mutateAsync(values));

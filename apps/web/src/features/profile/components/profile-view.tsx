@@ -1,9 +1,8 @@
+import { displayCatalystId, excludedReviews, levelLabel, SubscriptionStatus, DueDiligenceStatus, UserRole } from '@cr/contract/plain';
 import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { ReactNode } from 'react';
-import { displayCatalystId } from '@cr/contract/rules';
-import { excludedReviews, levelLabel, SubscriptionStatus } from '@cr/contract/subscriptions';
-import { DueDiligenceStatus, UserRole, type SubscriptionPublic, type UserInfo } from '@cr/contract/users';
+import type { SubscriptionPublic, UserInfo } from '@cr/contract/users';
 import { CopyButton } from '../../../components/copy-button';
 import { ScrollTable } from '../../../components/scroll-table';
 import { formatDateLong } from '../../../lib/format';

@@ -1,5 +1,6 @@
+import { FieldType } from '@cr/contract/plain';
 import { Box, Paper, Stack, Text, Title } from '@mantine/core';
-import { FieldType, type ProposalExtraField } from '@cr/contract/proposals';
+import type { ProposalExtraField } from '@cr/contract/proposals';
 import { useId } from 'react';
 import { displayTitle } from '../values';
 import { FieldAnswer } from './field-answer';

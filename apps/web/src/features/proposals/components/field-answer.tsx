@@ -1,6 +1,7 @@
+import { FieldType } from '@cr/contract/plain';
 import { Anchor, Badge, Group, List, Text } from '@mantine/core';
 import { IconCircleCheck, IconCircleX } from '@tabler/icons-react';
-import { FieldType, type ProposalExtraField } from '@cr/contract/proposals';
+import type { ProposalExtraField } from '@cr/contract/proposals';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { answerBoolean, answerParts, formatFunds, formatWholeNumber, groupedTagText, isWebUrl, tagItems } from '../values';

@@ -1,4 +1,4 @@
-import { ActionIcon, Affix, Stack, Tooltip } from '@mantine/core';
+import { ActionIcon, Affix, Stack } from '@mantine/core';
 import { useReducedMotion } from '@mantine/hooks';
 import { IconArrowDown, IconArrowUp } from '@tabler/icons-react';
 import { useEffect, useState, type RefObject } from 'react';
@@ -35,7 +35,9 @@ function useScrollButtons() {
 /**
  * The floating scroll-to-top and scroll-to-reviews buttons of spec §2.12 (D-026): 'scroll to top' once the page is
  * more than 10 px from its top, 'scroll to reviews' until it is within 10 px of its bottom. The reviews are reached by
- * reference, not by id, so that an id inside a proposal's own HTML cannot take their place.
+ * reference, not by id, so that an id inside a proposal's own HTML cannot take their place. Their hint on hover or focus
+ * is drawn by CSS (`.side-hint`): Mantine's Tooltip would bring its positioning library (13 KB compressed) into
+ * every proposal's first load (issue 30 item 5).
  */
 export function ScrollButtons({ reviews }: { reviews: RefObject<HTMLElement | null> }) {
   const { t } = useTranslation();
@@ -47,7 +49,7 @@ export function ScrollButtons({ reviews }: { reviews: RefObject<HTMLElement | nu
     <Affix position={{ bottom: 24, right: 24 }} zIndex={150}>
       <Stack gap="xs">
         {toTop && (
-          <Tooltip label={t('proposals.scrollToTop')} position="left" withArrow>
+          <span className="side-hint" data-hint={t('proposals.scrollToTop')}>
             <ActionIcon
               size="xl"
               radius="xl"
@@ -57,10 +59,10 @@ export function ScrollButtons({ reviews }: { reviews: RefObject<HTMLElement | nu
             >
               <IconArrowUp size={20} aria-hidden />
             </ActionIcon>
-          </Tooltip>
+          </span>
         )}
         {toReviews && (
-          <Tooltip label={t('proposals.scrollToReviews')} position="left" withArrow>
+          <span className="side-hint" data-hint={t('proposals.scrollToReviews')}>
             <ActionIcon
               size="xl"
               radius="xl"
@@ -70,7 +72,7 @@ export function ScrollButtons({ reviews }: { reviews: RefObject<HTMLElement | nu
             >
               <IconArrowDown size={20} aria-hidden />
             </ActionIcon>
-          </Tooltip>
+          </span>
         )}
       </Stack>
     </Affix>

@@ -1,6 +1,5 @@
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { reviewFields, type ReviewFields, type ReviewPublic } from '@cr/contract/reviews';
+import type { ReviewFields, ReviewPublic } from '@cr/contract/reviews';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +12,7 @@ import { QueuedOffline, useOutbox } from '../offline-outbox';
 import { CRITERIA, clearDraft, loadDraft, saveDraft, type Criterion } from '../values';
 import { NoteField } from './note-field';
 import { RatingField } from './rating-field';
+import { lazyZodResolver } from '../../../lib/lazy-resolver';
 
 interface OwnReviewEditorProps {
   proposalId: number;
@@ -55,7 +55,11 @@ export function OwnReviewEditor({
   });
   // Read once, when the form opens: later writes are this form's own.
   const [draft] = useState(() => loadDraft(localStorage, draftStorageKey));
-  const form = useForm<ReviewFields>({ resolver: zodResolver(reviewFields), mode: 'onChange', defaultValues: draft ?? savedValues });
+  const form = useForm<ReviewFields>({
+    resolver: lazyZodResolver(() => import('@cr/contract/reviews').then((module) => module.reviewFields)),
+    mode: 'onChange',
+    defaultValues: draft ?? savedValues,
+  });
 
   // The draft is written with every change, in the change itself (issue 12 items 3, 4): it is local and cheap, a reload
   // or a closed tab keeps the last keystroke, and no write is ever pending to outlive a save, a cancel or a delete.

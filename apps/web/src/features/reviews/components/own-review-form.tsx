@@ -1,11 +1,10 @@
 import { Alert, Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ownReviewQuery } from '../api/get-own-review';
 import { clearDraft, draftKey, emptyReview, fieldsOf, loadDraft } from '../values';
 import { useConfirmDelete } from './use-confirm-delete';
-import { OwnReviewEditor } from './own-review-editor';
 import { OwnReviewView } from './own-review-view';
 
 interface OwnReviewFormProps {
@@ -18,6 +17,11 @@ interface OwnReviewFormProps {
   startEditing?: boolean;
 }
 
+// The editor (react-hook-form, the star ratings and, on the first check, the contract's review schema) loads only for
+// someone who may review the proposal, beside their own review's query (issue 30 item 5: a visitor's proposal page).
+const loadEditor = () => import('./own-review-editor').then((module) => ({ default: module.OwnReviewEditor }));
+const OwnReviewEditor = lazy(loadEditor);
+
 /**
  * The viewer's own review of a proposal (spec §2.12, E-003..E-016): view mode for a saved review, edit mode for a new
  * one, while editing, and whenever an unsaved draft is waiting in the browser. The route decides whether it shows.
@@ -26,6 +30,7 @@ export function OwnReviewForm({ proposalId, proposalTitle, userId, startEditing 
   const { t } = useTranslation();
   const headingId = useId();
   const own = useQuery(ownReviewQuery(proposalId));
+  useEffect(() => void loadEditor(), []);
   const storageKey = draftKey(userId, proposalId);
   // A draft left from an earlier visit opens the form in edit mode, as does Edit on the review's own page.
   const [isEditing, setEditing] = useState(() => startEditing || loadDraft(localStorage, storageKey) !== null);
@@ -36,13 +41,14 @@ export function OwnReviewForm({ proposalId, proposalTitle, userId, startEditing 
     onDeleted: () => setEditing(true),
   });
 
+  const loading = (
+    <Center py="md">
+      <Loader size="sm" role="status" aria-label={t('common.loading')} />
+    </Center>
+  );
   let body;
   if (own.isPending) {
-    body = (
-      <Center py="md">
-        <Loader size="sm" role="status" aria-label={t('common.loading')} />
-      </Center>
-    );
+    body = loading;
   } else if (own.isError) {
     body = <Alert color="red">{t('reviews.ownLoadFailed')}</Alert>;
   } else if (review && !isEditing) {
@@ -56,25 +62,27 @@ export function OwnReviewForm({ proposalId, proposalTitle, userId, startEditing 
     );
   } else {
     body = (
-      <OwnReviewEditor
-        key={review?.row_id ?? 'new'}
-        proposalId={proposalId}
-        proposalTitle={proposalTitle}
-        rowId={review?.row_id ?? null}
-        savedValues={review ? fieldsOf(review) : emptyReview()}
-        draftStorageKey={storageKey}
-        onSaved={() => setEditing(false)}
-        onCancel={
-          review
-            ? () => {
-                clearDraft(localStorage, storageKey);
-                setEditing(false);
-              }
-            : undefined
-        }
-        onDelete={review ? () => confirmDelete(review.row_id) : undefined}
-        isDeleting={isDeleting}
-      />
+      <Suspense fallback={loading}>
+        <OwnReviewEditor
+          key={review?.row_id ?? 'new'}
+          proposalId={proposalId}
+          proposalTitle={proposalTitle}
+          rowId={review?.row_id ?? null}
+          savedValues={review ? fieldsOf(review) : emptyReview()}
+          draftStorageKey={storageKey}
+          onSaved={() => setEditing(false)}
+          onCancel={
+            review
+              ? () => {
+                  clearDraft(localStorage, storageKey);
+                  setEditing(false);
+                }
+              : undefined
+          }
+          onDelete={review ? () => confirmDelete(review.row_id) : undefined}
+          isDeleting={isDeleting}
+        />
+      </Suspense>
     );
   }
 

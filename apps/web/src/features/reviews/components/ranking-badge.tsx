@@ -1,5 +1,5 @@
+import { rankingLabel } from '@cr/contract/plain';
 import { Badge } from '@mantine/core';
-import { rankingLabel } from '@cr/contract/reviews';
 import { useTranslation } from 'react-i18next';
 
 /** The one colour of each ranking, wherever a ranking shows (spec §4). */

@@ -1,5 +1,5 @@
+import { RATING_MAX } from '@cr/contract/plain';
 import { Input, Rating } from '@mantine/core';
-import { RATING_MAX } from '@cr/contract/reviews';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import classes from './rating-field.module.css';

@@ -1,6 +1,6 @@
+import { levelLabel } from '@cr/contract/plain';
 import { Anchor, Badge, Group, Paper, Stack, Text } from '@mantine/core';
 import type { ReviewPublic } from '@cr/contract/reviews';
-import { levelLabel } from '@cr/contract/subscriptions';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';

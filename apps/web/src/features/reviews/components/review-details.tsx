@@ -1,6 +1,7 @@
+import { RATING_MAX } from '@cr/contract/plain';
 import { Alert, Anchor, Button, Card, Group, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconArrowRight, IconInfoCircle } from '@tabler/icons-react';
-import { RATING_MAX, type ReviewPublic } from '@cr/contract/reviews';
+import type { ReviewPublic } from '@cr/contract/reviews';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { StarRating } from '../../../components/star-rating';

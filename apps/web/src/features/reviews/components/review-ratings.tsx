@@ -1,5 +1,6 @@
+import { RATING_MAX } from '@cr/contract/plain';
 import { Group, Stack, Text } from '@mantine/core';
-import { RATING_MAX, type ReviewFields } from '@cr/contract/reviews';
+import type { ReviewFields } from '@cr/contract/reviews';
 import { useTranslation } from 'react-i18next';
 import { StarRating } from '../../../components/star-rating';
 import { formatRating } from '../../../lib/format';

@@ -1,5 +1,5 @@
+import { levelLabel } from '@cr/contract/plain';
 import { Anchor, Badge, Group, Stack, Table, Text } from '@mantine/core';
-import { levelLabel } from '@cr/contract/subscriptions';
 import type { ReviewPublic } from '@cr/contract/reviews';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';

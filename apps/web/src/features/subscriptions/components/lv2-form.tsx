@@ -1,6 +1,4 @@
 import { Button, Checkbox, Group, Stack, Text, TextInput } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { lv2Form } from '@cr/contract/subscriptions';
 import type { SubscriptionPublic } from '@cr/contract/users';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +6,7 @@ import { fieldError } from '../../../components/form-field';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { loadUserInfo } from '../../../lib/session';
 import { useAnswerInvitation } from '../api/subscriptions';
+import { lazyZodResolver } from '../../../lib/lazy-resolver';
 
 type Values = {
   want_to_be_lv2: boolean;
@@ -22,7 +21,7 @@ export function Lv2Form({ eventId, onDone }: { eventId: number; onDone: (subscri
   const { t } = useTranslation();
   const mutation = useAnswerInvitation();
   const form = useForm<Values>({
-    resolver: zodResolver(lv2Form) as unknown as Resolver<Values>,
+    resolver: lazyZodResolver(() => import('@cr/contract/subscriptions').then((module) => module.lv2Form)) as unknown as Resolver<Values>,
     mode: 'onChange',
     defaultValues: {
       want_to_be_lv2: false,

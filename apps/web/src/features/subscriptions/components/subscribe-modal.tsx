@@ -1,13 +1,11 @@
+import { levelLabel, SubscriptionStatus } from '@cr/contract/plain';
 import { Alert, Anchor, Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, type UseQueryOptions } from '@tanstack/react-query';
-import { levelLabel, SubscriptionStatus, type NewSubscription } from '@cr/contract/subscriptions';
+import type { NewSubscription } from '@cr/contract/subscriptions';
 import type { Category, EventPublic } from '@cr/contract/events';
 import type { SubscriptionPublic } from '@cr/contract/users';
 import { useState } from 'react';
-import { Controller, useForm, type Resolver } from 'react-hook-form';
-import { z } from 'zod';
-import { messages } from '@cr/contract/rules';
+import { Controller, useForm } from 'react-hook-form';
 import { Trans, useTranslation } from 'react-i18next';
 import { AppMultiSelect } from '../../../components/app-multi-select';
 import { env } from '../../../config/env';
@@ -15,16 +13,10 @@ import { fieldError } from '../../../components/form-field';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { loadUserInfo } from '../../../lib/session';
 import { useSubscribe } from '../api/subscriptions';
+import { lazyZodResolver } from '../../../lib/lazy-resolver';
 import { Lv2Form } from './lv2-form';
 
 type FormValues = { want_to_be_reviewer: boolean; fund_rules_acceptance: boolean; preferred_categories: string[] };
-
-/** Spec §5 "Subscription": both acknowledgements accepted; categories (LV1 only) optional. */
-const subscribeFormSchema = z.object({
-  want_to_be_reviewer: z.literal(true, { error: messages.accepted }),
-  fund_rules_acceptance: z.literal(true, { error: messages.accepted }),
-  preferred_categories: z.array(z.string()),
-});
 
 function Confirmation({ subscription, onClose }: { subscription: SubscriptionPublic; onClose: () => void }) {
   const { t } = useTranslation();
@@ -75,7 +67,7 @@ function SubscribeForm({
   const mutation = useSubscribe();
   const categories = useQuery(categoriesQuery(event.row_id));
   const form = useForm<FormValues>({
-    resolver: zodResolver(subscribeFormSchema) as unknown as Resolver<FormValues>,
+    resolver: lazyZodResolver<FormValues>(() => import('../schemas').then((module) => module.subscribeFormSchema)),
     mode: 'onChange',
     defaultValues: { want_to_be_reviewer: false, fund_rules_acceptance: false, preferred_categories: [] },
   });
