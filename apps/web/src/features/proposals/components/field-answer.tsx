@@ -59,8 +59,9 @@ function Agreement({ answer }: { answer: unknown }) {
 function UrlList({ answer }: { answer: unknown }) {
   const items = answerParts(Array.isArray(answer) ? answer : [answer]);
   if (items.length === 0) return <NoAnswer />;
+  // Links a finger can tell apart: 24 px between their centres at least (WCAG 2.5.8, Lighthouse's target-size).
   return (
-    <List size="sm" spacing={2}>
+    <List size="sm" spacing="xs">
       {items.map((item, index) => (
         <List.Item key={`${index}-${item}`}>
           {isWebUrl(item, true) ? (
