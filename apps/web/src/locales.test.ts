@@ -5,11 +5,14 @@ import { initialLanguage, LANGUAGE_STORAGE_KEY } from './lib/i18n';
 import { pseudoStrings, pseudoText } from './lib/pseudo-locale';
 import enUS from './locales/en-US.json';
 import enUSMore from './locales/en-US.more.json';
+import enUSAdmin from './locales/en-US.admin.json';
 import es from './locales/es.json';
 import esMore from './locales/es.more.json';
+import esAdmin from './locales/es.admin.json';
 import esValidation from '@cr/contract/locales/es.validation.json';
 import ja from './locales/ja.json';
 import jaMore from './locales/ja.more.json';
+import jaAdmin from './locales/ja.admin.json';
 import jaValidation from '@cr/contract/locales/ja.validation.json';
 
 // Issue 31: every language has every key of the English, with the same interpolation variables and tags.
@@ -30,10 +33,10 @@ function leaves(tree: Tree, prefix = ''): Map<string, string> {
 const kept = (text: string) =>
   [...text.matchAll(/\{\{\s*([^}\s,]+)[^}]*\}\}|\$t\([^)]*\)|<\/?[a-zA-Z0-9]+\s*\/?>/g)].map((m) => m[1] ?? m[0]).sort();
 
-const sources = { first: enUS, more: enUSMore, validation: validationMessages } as Record<string, Tree>;
+const sources = { first: enUS, more: enUSMore, admin: enUSAdmin, validation: validationMessages } as Record<string, Tree>;
 const translations: Record<string, Record<string, Tree>> = {
-  es: { first: es, more: esMore, validation: esValidation },
-  ja: { first: ja, more: jaMore, validation: jaValidation },
+  es: { first: es, more: esMore, admin: esAdmin, validation: esValidation },
+  ja: { first: ja, more: jaMore, admin: jaAdmin, validation: jaValidation },
 };
 
 describe('locale parity', () => {

@@ -1,6 +1,6 @@
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { registerRouter } from '../lib/navigation-state';
-import { loadMoreStrings } from '../lib/i18n';
+import { loadAdminStrings, loadMoreStrings } from '../lib/i18n';
 import { isForcedReset, useSession } from '../lib/session';
 import { AppLayout } from './layout/app-layout';
 import { RouteError } from './routes/route-error';
@@ -51,6 +51,12 @@ const lazyPage =
     return { Component: module.default };
   };
 
+/** An admin route's module, with the admin screens' strings as well (locales/*.admin.json). */
+const adminPage = (load: () => Promise<{ default: React.ComponentType }>) => async () => {
+  const [module] = await Promise.all([load(), loadAdminStrings()]);
+  return { Component: module.default };
+};
+
 export const routes: RouteObject[] = [
   {
     id: 'root',
@@ -94,16 +100,16 @@ export const routes: RouteObject[] = [
       {
         id: 'admin',
         path: 'admin',
-        lazy: lazyPage(() => import('./routes/admin/admin-layout')),
+        lazy: adminPage(() => import('./routes/admin/admin-layout')),
         children: [
           { index: true, loader: () => redirect('/admin/events') },
-          { id: 'admin-events', path: 'events', lazy: lazyPage(() => import('./routes/admin/events')) },
-          { id: 'admin-users', path: 'users', lazy: lazyPage(() => import('./routes/admin/users')) },
-          { id: 'admin-status', path: 'status', lazy: lazyPage(() => import('./routes/admin/status')) },
-          { id: 'admin-mail', path: 'mail', lazy: lazyPage(() => import('./routes/admin/mail-queue')) },
-          { id: 'admin-audit', path: 'audit', lazy: lazyPage(() => import('./routes/admin/audit')) },
-          { id: 'admin-user-profile', path: 'users/:catalystId', lazy: lazyPage(() => import('./routes/admin/user-profile')) },
-          { id: 'admin-event', path: ':id', lazy: lazyPage(() => import('./routes/admin/event-configuration')) },
+          { id: 'admin-events', path: 'events', lazy: adminPage(() => import('./routes/admin/events')) },
+          { id: 'admin-users', path: 'users', lazy: adminPage(() => import('./routes/admin/users')) },
+          { id: 'admin-status', path: 'status', lazy: adminPage(() => import('./routes/admin/status')) },
+          { id: 'admin-mail', path: 'mail', lazy: adminPage(() => import('./routes/admin/mail-queue')) },
+          { id: 'admin-audit', path: 'audit', lazy: adminPage(() => import('./routes/admin/audit')) },
+          { id: 'admin-user-profile', path: 'users/:catalystId', lazy: adminPage(() => import('./routes/admin/user-profile')) },
+          { id: 'admin-event', path: ':id', lazy: adminPage(() => import('./routes/admin/event-configuration')) },
         ],
       },
       { id: 'not-found', path: '*', lazy: lazyPage(() => import('./routes/not-found'), true) },

@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import i18n, { loadMoreStrings } from './i18n';
+import i18n, { loadAdminStrings, loadMoreStrings } from './i18n';
 import firstLoad from '../locales/en-US.json';
 import more from '../locales/en-US.more.json';
+import admin from '../locales/en-US.admin.json';
 
 const src = fileURLToPath(new URL('..', import.meta.url));
 
@@ -61,6 +62,45 @@ describe('strings split by first load (issue 16)', () => {
     const key = `${Object.keys(more)[0]}.${Object.keys(Object.values(more)[0]!)[0]}`;
     expect(i18n.exists(key)).toBe(false);
     await loadMoreStrings();
+    expect(i18n.exists(key)).toBe(true);
+  });
+});
+
+/** Every source file under src/, relative to it. */
+function sourceFiles(dir = ''): string[] {
+  return readdirSync(src + dir).flatMap((name) => {
+    const path = dir ? `${dir}/${name}` : name;
+    if (statSync(src + path).isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+
+/** The modules only the admin routes (router.tsx: `adminPage`) render. */
+const ADMIN_MODULE =
+  /^(app\/routes\/admin\/|features\/admin\/|features\/events\/components\/(event-form|level-qualifiers-form|general-config-form)\.tsx$)/;
+
+describe("the admin screens' strings apart (issue 30 item 5)", () => {
+  it('keeps every admin section out of the other files', () => {
+    expect(Object.keys(admin).filter((section) => section in more || section in firstLoad)).toEqual([]);
+  });
+
+  it('names the admin sections only in modules of the admin routes', () => {
+    const sections = Object.keys(admin);
+    const outside: string[] = [];
+    for (const file of sourceFiles().filter((path) => !ADMIN_MODULE.test(path))) {
+      const text = readFileSync(src + file, 'utf8');
+      for (const match of text.matchAll(/['`]([a-zA-Z0-9]+)\.[a-zA-Z0-9_.${}]+['`]/g)) {
+        if (sections.includes(match[1]!)) outside.push(`${file}: ${match[0]}`);
+      }
+    }
+    expect(outside).toEqual([]);
+  });
+
+  it('adds them when an admin route asks', async () => {
+    const key = `adminRuns.${Object.keys(admin.adminRuns)[0]}`;
+    await loadMoreStrings();
+    expect(i18n.exists(key)).toBe(false);
+    await loadAdminStrings();
     expect(i18n.exists(key)).toBe(true);
   });
 });

@@ -22,6 +22,8 @@ interface Bundles {
   first(): Promise<Strings>;
   /** Every other screen's (loaded with the first route that needs them). */
   more(): Promise<Strings>;
+  /** The admin screens' (loaded with the first admin route, beside `more`). */
+  admin(): Promise<Strings>;
 }
 
 const json = (module: { default: Strings }) => module.default;
@@ -29,6 +31,7 @@ const bundles: Record<UiLanguage, Bundles> = {
   'en-US': {
     first: () => Promise.resolve({ ...enUS, validation: validationMessages }),
     more: () => import('../locales/en-US.more.json').then(json),
+    admin: () => import('../locales/en-US.admin.json').then(json),
   },
   es: {
     first: () =>
@@ -36,6 +39,7 @@ const bundles: Record<UiLanguage, Bundles> = {
         ([strings, validation]) => ({ ...strings, validation }),
       ),
     more: () => import('../locales/es.more.json').then(json),
+    admin: () => import('../locales/es.admin.json').then(json),
   },
   ja: {
     first: () =>
@@ -43,11 +47,16 @@ const bundles: Record<UiLanguage, Bundles> = {
         ([strings, validation]) => ({ ...strings, validation }),
       ),
     more: () => import('../locales/ja.more.json').then(json),
+    admin: () => import('../locales/ja.admin.json').then(json),
   },
   [PSEUDO_LANGUAGE]: {
     first: () => import('./pseudo-locale').then(({ pseudoStrings }) => pseudoStrings({ ...enUS, validation: validationMessages })),
     more: () =>
       Promise.all([import('./pseudo-locale'), import('../locales/en-US.more.json')]).then(([{ pseudoStrings }, module]) =>
+        pseudoStrings(module.default),
+      ),
+    admin: () =>
+      Promise.all([import('./pseudo-locale'), import('../locales/en-US.admin.json')]).then(([{ pseudoStrings }, module]) =>
         pseudoStrings(module.default),
       ),
   },
@@ -105,6 +114,7 @@ function load(language: UiLanguage, part: keyof Bundles): Promise<void> {
 }
 
 let moreWanted = false;
+let adminWanted = false;
 
 /** Sets what follows the language outside i18next: `lang` on <html> (screen readers, fonts, hyphenation) and Intl. */
 function applyLanguage(language: UiLanguage) {
@@ -129,7 +139,11 @@ loaded.set(`${LANGUAGE}:first`, Promise.resolve());
  * that need it have been shown), then every screen re-renders in it at once.
  */
 export async function changeLanguage(language: UiLanguage): Promise<void> {
-  await Promise.all([load(language, 'first'), moreWanted ? load(language, 'more') : undefined]);
+  await Promise.all([
+    load(language, 'first'),
+    moreWanted ? load(language, 'more') : undefined,
+    adminWanted ? load(language, 'admin') : undefined,
+  ]);
   await i18n.changeLanguage(language);
   applyLanguage(language);
 }
@@ -170,6 +184,16 @@ export function loadMoreStrings(): Promise<void> {
   moreWanted = true;
   // The router asks as it starts, before the first visit's language may be set: the strings of that language.
   return languageReady.then(() => load(currentLanguage(), 'more'));
+}
+
+/**
+ * The admin screens' strings (locales/*.admin.json), with the other screens': a third of what `more` was, which no
+ * reviewer's page needs (issue 30 item 5). The admin routes wait for them.
+ */
+export function loadAdminStrings(): Promise<void> {
+  moreWanted = true;
+  adminWanted = true;
+  return languageReady.then(() => Promise.all([load(currentLanguage(), 'more'), load(currentLanguage(), 'admin')])).then(() => undefined);
 }
 
 /** The translated label of a field named by a server location (`['body','new_user','password']`), if we have one. */

@@ -15,6 +15,9 @@ import { ReviewFilePanel } from '../../../features/reviews/components/review-fil
 import { ProposalsTable } from '../../../features/proposals/components/proposals-table';
 import { useSession } from '../../../lib/session';
 
+/** No rows while loading: one array, so that the memoised table does not render again for a new empty one. */
+const NO_ROWS: never[] = [];
+
 /**
  * The 'reviewed' column (spec §2.11, D-010): for a logged-in user who can review some current event, while the
  * stage is review_open.
@@ -53,7 +56,7 @@ function AllocatedTable() {
   return (
     <>
       <ProposalsTable
-        rows={data?.data ?? []}
+        rows={data?.data ?? NO_ROWS}
         label={t('proposals.allocatedTableLabel')}
         isLoading={isLoading}
         isFetching={isFetching && isPlaceholderData}

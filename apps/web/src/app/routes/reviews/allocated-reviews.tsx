@@ -6,6 +6,9 @@ import { allocatedReviewsQuery } from '../../../features/moderation/api/get-mode
 import { MODERATION_PAGE_SIZE } from '../../../features/moderation/api/keys';
 import { ModerationReviewsTable } from '../../../features/moderation/components/moderation-reviews-table';
 
+/** No rows while loading: one array, so that the memoised table does not render again for a new empty one. */
+const NO_ROWS: never[] = [];
+
 /** The reviews allocated to the moderator (spec §2.14, F-002, F-004, F-007, F-008): 25 a page. */
 export default function AllocatedReviews() {
   const { t } = useTranslation();
@@ -14,7 +17,7 @@ export default function AllocatedReviews() {
   return (
     <>
       <PageHeading title={t('moderation.allocatedTitle')}>{t('moderation.allocatedIntro')}</PageHeading>
-      <ModerationReviewsTable rows={data?.data ?? []} label={t('moderation.allocatedTitle')} isLoading={isLoading} />
+      <ModerationReviewsTable rows={data?.data ?? NO_ROWS} label={t('moderation.allocatedTitle')} isLoading={isLoading} />
       <QueryPagination total={data?.page.total ?? 0} size={MODERATION_PAGE_SIZE} />
     </>
   );

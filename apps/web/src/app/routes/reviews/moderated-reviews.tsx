@@ -7,6 +7,9 @@ import { allocatedReviewsQuery, moderatedReviewsQuery } from '../../../features/
 import { MODERATION_PAGE_SIZE } from '../../../features/moderation/api/keys';
 import { ModerationReviewsTable } from '../../../features/moderation/components/moderation-reviews-table';
 
+/** No rows while loading: one array, so that the memoised table does not render again for a new empty one. */
+const NO_ROWS: never[] = [];
+
 /**
  * The reviews the moderator has moderated (spec §2.14, F-002, F-006, F-010), with 'moderated of allocated' totals;
  * the allocated total comes from `proposal-reviews/allocated/` with size 1 (F-009). Until both totals are known the
@@ -24,7 +27,7 @@ export default function ModeratedReviews() {
       <Text data-testid="moderation-totals" mb="sm" aria-busy={!totalsKnown}>
         {totalsKnown ? t('moderation.totals', { moderated: data.page.total, allocated: allocated.page.total }) : t('common.loading')}
       </Text>
-      <ModerationReviewsTable rows={data?.data ?? []} label={t('moderation.moderatedTitle')} isLoading={isLoading} />
+      <ModerationReviewsTable rows={data?.data ?? NO_ROWS} label={t('moderation.moderatedTitle')} isLoading={isLoading} />
       <QueryPagination total={data?.page.total ?? 0} size={MODERATION_PAGE_SIZE} />
     </>
   );

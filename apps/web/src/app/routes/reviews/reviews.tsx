@@ -13,6 +13,9 @@ import { filterDefaults } from '../../../features/reviews/filters';
 import { useReviewFilters } from '../../../features/reviews/use-review-filters';
 import { useSession } from '../../../lib/session';
 
+/** No rows while loading: one array, so that the memoised table does not render again for a new empty one. */
+const NO_ROWS: never[] = [];
+
 /**
  * What the current events and the user make the filters' defaults (spec §2.13, E-030..E-034), and whether they are
  * known yet: the list waits for them, so it never asks once with the wrong defaults.
@@ -78,7 +81,7 @@ export default function Reviews() {
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 9 }}>
           <ReviewsTable
-            rows={data?.data ?? []}
+            rows={data?.data ?? NO_ROWS}
             label={t('reviews.tableLabel')}
             isLoading={!isReady || isLoading}
             isFetching={isFetching && isPlaceholderData}

@@ -1,4 +1,5 @@
 import { rankingLabel, levelLabel } from '@cr/contract/plain';
+import { memo } from 'react';
 import { Badge, Button, Checkbox, Group, Stack, Table, Text } from '@mantine/core';
 import { IconArrowRight } from '@tabler/icons-react';
 import type { ReviewPublic } from '@cr/contract/reviews';
@@ -142,7 +143,7 @@ interface ModerationReviewsTableProps {
  * tag, three ratings out of 5, a flag checkbox (checked when the review has flags) and an open-review button; a card
  * a review on phones.
  */
-export function ModerationReviewsTable(props: ModerationReviewsTableProps) {
+function ModerationReviewsTableView(props: ModerationReviewsTableProps) {
   return (
     <ResponsiveList
       rows={props.rows}
@@ -155,6 +156,10 @@ export function ModerationReviewsTable(props: ModerationReviewsTableProps) {
     />
   );
 }
+
+/** Rendered again only when its own props change, not on each of its page's renders (a page renders 5–7 times as its
+ * queries settle; issue 30 item 5: mobile total blocking time). */
+export const ModerationReviewsTable = memo(ModerationReviewsTableView);
 
 function WideTable({ rows, label, isLoading }: ModerationReviewsTableProps) {
   const { t } = useTranslation();

@@ -1,7 +1,7 @@
 import { FieldType } from '@cr/contract/plain';
 import { Box, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ProposalExtraField } from '@cr/contract/proposals';
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import { displayTitle } from '../values';
 import { FieldAnswer } from './field-answer';
 
@@ -83,7 +83,7 @@ function Segment({ segment }: { segment: ProposalExtraField }) {
 }
 
 /** The extra information of a proposal (spec §2.12, D-023): segments (h2) holding sections (h3) holding fields. */
-export function ExtraInformation({ fields }: { fields: ProposalExtraField[] }) {
+function ExtraInformationView({ fields }: { fields: ProposalExtraField[] }) {
   return (
     <Stack gap="lg">
       {fields.map((segment, index) =>
@@ -98,3 +98,7 @@ export function ExtraInformation({ fields }: { fields: ProposalExtraField[] }) {
     </Stack>
   );
 }
+
+/** Rendered again only when its own props change, not on each of its page's renders (a page renders 5–7 times as its
+ * queries settle; issue 30 item 5: mobile total blocking time). */
+export const ExtraInformation = memo(ExtraInformationView);

@@ -1,7 +1,7 @@
 import { Badge, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import type { ProposalPublic } from '@cr/contract/proposals';
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyButton } from '../../../components/copy-button';
 import { formatFunds, isWebUrl } from '../values';
@@ -27,7 +27,7 @@ function OpenFullProposal({ url }: { url: string | null }) {
 }
 
 /** Title, objective, proposal id, proposer, requested funds and summary of a proposal (spec §2.12, D-019..D-021). */
-export function ProposalDetails({ proposal }: { proposal: ProposalPublic }) {
+function ProposalDetailsView({ proposal }: { proposal: ProposalPublic }) {
   const { t } = useTranslation();
   const summaryId = useId();
   return (
@@ -83,3 +83,7 @@ export function ProposalDetails({ proposal }: { proposal: ProposalPublic }) {
     </Stack>
   );
 }
+
+/** Rendered again only when its own props change, not on each of its page's renders (a page renders 5–7 times as its
+ * queries settle; issue 30 item 5: mobile total blocking time). */
+export const ProposalDetails = memo(ProposalDetailsView);

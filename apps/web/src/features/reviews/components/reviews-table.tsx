@@ -1,4 +1,5 @@
 import { levelLabel } from '@cr/contract/plain';
+import { memo } from 'react';
 import { Anchor, Badge, Group, Stack, Table, Text } from '@mantine/core';
 import type { ReviewPublic } from '@cr/contract/reviews';
 import { useTranslation } from 'react-i18next';
@@ -79,7 +80,7 @@ function ReviewCard({ review }: { review: ReviewPublic }) {
 }
 
 /** The reviews of spec §2.13 (E-026): id, proposal title, assessor, ranking, ratings; a card a review on phones. */
-export function ReviewsTable(props: ReviewsTableProps) {
+function ReviewsTableView(props: ReviewsTableProps) {
   return (
     <ResponsiveList
       rows={props.rows}
@@ -93,6 +94,10 @@ export function ReviewsTable(props: ReviewsTableProps) {
     />
   );
 }
+
+/** Rendered again only when its own props change, not on each of its page's renders (a page renders 5–7 times as its
+ * queries settle; issue 30 item 5: mobile total blocking time). */
+export const ReviewsTable = memo(ReviewsTableView);
 
 function WideTable({ rows, label, isLoading, isFetching = false }: ReviewsTableProps) {
   const { t } = useTranslation();
