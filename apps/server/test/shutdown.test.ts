@@ -43,7 +43,8 @@ describe('graceful shutdown of the server process', () => {
         PORT: String(port),
         HOST: '127.0.0.1',
         SEED_DEMO: 'true',
-        LOG_LEVEL: 'info',
+        // debug: the test waits for the server's 'incoming request' line before it sends the signal.
+        LOG_LEVEL: 'debug',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -69,6 +70,9 @@ describe('graceful shutdown of the server process', () => {
         `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n` +
         body.slice(0, 10),
     );
+    // The server has parsed the head (on a busy machine the bytes can reach it after the signal, and a request that
+    // arrives while closing is answered 503).
+    await untilOutput(child, () => output, '/api/reviews/users/token/login');
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
     await untilOutput(child, () => output, 'shutting down');
