@@ -40,22 +40,24 @@ function pageInPath({ request, params }: { request: Request; params: { page?: st
   return redirect(`${base}?${url.searchParams}`);
 }
 
+/** The strings a route waits for (lib/i18n.ts): the first load's only, the other screens', or those and the admin's. */
+type RouteStrings = 'first' | 'more' | 'admin';
+const stringsFor: Record<RouteStrings, () => Promise<void> | undefined> = {
+  first: () => undefined,
+  more: loadMoreStrings,
+  admin: loadAdminStrings,
+};
+
 /**
- * A route's module, loaded on first visit, with the strings outside the first load (lib/i18n.ts) unless the page
- * needs only the first load's (`firstLoadStrings`: the home page, the proposals list, the login page).
+ * A route's module, loaded on first visit, with the strings it needs: those outside the first load unless the page
+ * needs only the first load's (the home page, the proposals list, the login page); the admin routes also the admin's.
  */
 const lazyPage =
-  (load: () => Promise<{ default: React.ComponentType }>, firstLoadStrings = false) =>
+  (load: () => Promise<{ default: React.ComponentType }>, strings: RouteStrings = 'more') =>
   async () => {
-    const [module] = await Promise.all([load(), firstLoadStrings ? undefined : loadMoreStrings()]);
+    const [module] = await Promise.all([load(), stringsFor[strings]()]);
     return { Component: module.default };
   };
-
-/** An admin route's module, with the admin screens' strings as well (locales/*.admin.json). */
-const adminPage = (load: () => Promise<{ default: React.ComponentType }>) => async () => {
-  const [module] = await Promise.all([load(), loadAdminStrings()]);
-  return { Component: module.default };
-};
 
 export const routes: RouteObject[] = [
   {
@@ -66,8 +68,8 @@ export const routes: RouteObject[] = [
     loader: guard,
     shouldRevalidate: () => true,
     children: [
-      { id: 'home', index: true, lazy: lazyPage(() => import('./routes/home'), true) },
-      { id: 'login', path: 'login', lazy: lazyPage(() => import('./routes/auth/login'), true) },
+      { id: 'home', index: true, lazy: lazyPage(() => import('./routes/home'), 'first') },
+      { id: 'login', path: 'login', lazy: lazyPage(() => import('./routes/auth/login'), 'first') },
       { id: 'profile', path: 'profile', lazy: lazyPage(() => import('./routes/profile/profile')) },
       { id: 'reset-requested', path: 'check-your-inbox', lazy: lazyPage(() => import('./routes/auth/check-your-inbox')) },
       { id: 'reset-password', path: 'reset-password', lazy: lazyPage(() => import('./routes/auth/reset-password')) },
@@ -76,7 +78,12 @@ export const routes: RouteObject[] = [
       { id: 'email-verification', path: 'account/email-verification', lazy: lazyPage(() => import('./routes/auth/email-verification')) },
       // A notification's one-click unsubscribe link (issue 27): no login needed.
       { id: 'unsubscribe', path: 'unsubscribe', lazy: lazyPage(() => import('./routes/profile/unsubscribe')) },
-      { id: 'proposals', path: 'proposals/:page?', loader: pageInPath, lazy: lazyPage(() => import('./routes/proposals/proposals'), true) },
+      {
+        id: 'proposals',
+        path: 'proposals/:page?',
+        loader: pageInPath,
+        lazy: lazyPage(() => import('./routes/proposals/proposals'), 'first'),
+      },
       { id: 'proposal', path: 'proposal/:id', lazy: lazyPage(() => import('./routes/proposals/proposal')) },
       // Loaded lazily (spec §2.1): its code is fetched on first visit.
       { id: 'AllocatedProposals', path: 'allocated-proposals', lazy: lazyPage(() => import('./routes/proposals/allocated-proposals')) },
@@ -100,19 +107,19 @@ export const routes: RouteObject[] = [
       {
         id: 'admin',
         path: 'admin',
-        lazy: adminPage(() => import('./routes/admin/admin-layout')),
+        lazy: lazyPage(() => import('./routes/admin/admin-layout'), 'admin'),
         children: [
           { index: true, loader: () => redirect('/admin/events') },
-          { id: 'admin-events', path: 'events', lazy: adminPage(() => import('./routes/admin/events')) },
-          { id: 'admin-users', path: 'users', lazy: adminPage(() => import('./routes/admin/users')) },
-          { id: 'admin-status', path: 'status', lazy: adminPage(() => import('./routes/admin/status')) },
-          { id: 'admin-mail', path: 'mail', lazy: adminPage(() => import('./routes/admin/mail-queue')) },
-          { id: 'admin-audit', path: 'audit', lazy: adminPage(() => import('./routes/admin/audit')) },
-          { id: 'admin-user-profile', path: 'users/:catalystId', lazy: adminPage(() => import('./routes/admin/user-profile')) },
-          { id: 'admin-event', path: ':id', lazy: adminPage(() => import('./routes/admin/event-configuration')) },
+          { id: 'admin-events', path: 'events', lazy: lazyPage(() => import('./routes/admin/events'), 'admin') },
+          { id: 'admin-users', path: 'users', lazy: lazyPage(() => import('./routes/admin/users'), 'admin') },
+          { id: 'admin-status', path: 'status', lazy: lazyPage(() => import('./routes/admin/status'), 'admin') },
+          { id: 'admin-mail', path: 'mail', lazy: lazyPage(() => import('./routes/admin/mail-queue'), 'admin') },
+          { id: 'admin-audit', path: 'audit', lazy: lazyPage(() => import('./routes/admin/audit'), 'admin') },
+          { id: 'admin-user-profile', path: 'users/:catalystId', lazy: lazyPage(() => import('./routes/admin/user-profile'), 'admin') },
+          { id: 'admin-event', path: ':id', lazy: lazyPage(() => import('./routes/admin/event-configuration'), 'admin') },
         ],
       },
-      { id: 'not-found', path: '*', lazy: lazyPage(() => import('./routes/not-found'), true) },
+      { id: 'not-found', path: '*', lazy: lazyPage(() => import('./routes/not-found'), 'first') },
     ],
   },
 ];
