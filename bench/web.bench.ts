@@ -109,6 +109,7 @@ try {
       total.brotli += size.brotli;
     }
     firstLoad[route] = { js, css, jsFiles: [...loaded].filter((path) => path.endsWith('.js')).sort() };
+    if (process.env.BENCH_LIST_FILES) console.error(route, firstLoad[route].jsFiles.join(' '));
     if (!page.url().endsWith(route)) console.error(`${route}: ended at ${page.url()}`);
     await context.close();
   }

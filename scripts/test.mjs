@@ -52,6 +52,30 @@ function ensureChromium() {
   process.exit(1);
 }
 
+/** A new database on the PostgreSQL server of `serverUrl`, for the browser tests; `drop()` removes it. */
+async function createE2eDatabase(serverUrl) {
+  const { default: pg } = await import('pg');
+  const name = `cr_e2e_${process.pid}_${Date.now().toString(36)}`;
+  const admin = async (sql) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      return (await client.query(sql)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+  // An interrupted run leaves its database behind: those more than a day old go.
+  for (const { datname } of await admin("select datname from pg_database where datname like 'cr\\_e2e\\_%'")) {
+    const made = parseInt(datname.split('_').at(-1), 36);
+    if (Date.now() - made > 86_400_000) await admin(`drop database if exists ${datname} with (force)`).catch(() => {});
+  }
+  await admin(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`).catch(() => {}) };
+}
+
 function count(file, read) {
   try {
     return read(JSON.parse(readFileSync(file, 'utf8')));
@@ -74,11 +98,15 @@ const add = (part) => {
 // its start no longer holds up the browser suite for the seeding (half a minute on a busy machine).
 const dataDir = join(results, 'e2e-data');
 rmSync(dataDir, { recursive: true, force: true });
+// With TEST_DATABASE_URL the browser tests' server runs on a PostgreSQL database of its own, made here and dropped at
+// the end: the embedded database runs inside the server's process, a core's share of a 2-core machine (issue 26 item 18).
+const e2eDatabase = process.env.TEST_DATABASE_URL ? await createE2eDatabase(process.env.TEST_DATABASE_URL) : null;
 const checks = [
   runBuffered('build the web app and the server', 'npm', ['run', '--silent', 'build']),
   runBuffered('seed the browser tests’ database', 'node', ['--import', 'tsx', 'apps/server/src/cli.ts', 'seed-demo'], {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
+    ...(e2eDatabase ? { DATABASE_URL: e2eDatabase.url } : {}),
   }),
 ];
 // The mail worker's kill -9 check (issue 27) waits on processes and a cluster of its own far more than it computes:
@@ -124,12 +152,14 @@ ok =
   run('browser tests (Chromium)', 'npx', ['playwright', 'test', '-c', 'apps/web/playwright.config.ts'], {
     CHROMIUM_PATH: chromium,
     E2E_DATA_DIR: dataDir,
+    ...(e2eDatabase ? { E2E_DATABASE_URL: e2eDatabase.url } : {}),
     PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
     PLAYWRIGHT_REPORTER_EXTRA: 'json',
   }) && ok;
 add(count(playwrightJson, (r) => ({ passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected, skipped: r.stats.skipped })));
 
 rmSync(results, { recursive: true, force: true });
+await e2eDatabase?.drop();
 if (totals.failed === 0 && !ok) totals.failed = 1; // a typecheck, lint or build failure counts as one
 console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(ok && totals.failed === 0 ? 0 : 1);

@@ -28,7 +28,9 @@ export default defineConfig({
     // The app's service worker would answer API calls out of reach of `page.route`; the offline tests allow it in a
     // context of their own.
     serviceWorkers: 'block',
-    trace: 'retain-on-failure',
+    // A trace records a screencast and DOM snapshots of every action: a quarter of the suite's CPU when kept for every
+    // test. It is recorded for a retried test (CI retries once); a failure's screenshot and error context are kept always.
+    trace: (process.env.E2E_TRACE as 'off' | 'on' | 'retain-on-failure' | 'on-first-retry' | undefined) ?? 'on-first-retry',
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: chromium,
@@ -39,6 +41,9 @@ export default defineConfig({
         '--disable-component-update',
         '--disable-sync',
         '--no-first-run',
+        // One renderer process for the app's tabs: each test opens a new tab, and a new renderer process compiled and
+        // set the app up again (0.94 CPU-s a load of /proposals, 0.73 with this; issue 26 item 18).
+        ...(process.env.E2E_NO_PPS ? [] : ['--process-per-site']),
       ],
     },
   },
@@ -64,6 +69,11 @@ export default defineConfig({
         PORT: String(port),
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
+        // `npm test` with TEST_DATABASE_URL gives the server a PostgreSQL database of its own (seeded beforehand): the
+        // embedded database runs in the server's process and costs it a core's share on a 2-core machine.
+        ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
+        // Load shedding has tests of its own; on a busy CI machine it must not answer a browser test 503.
+        OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
         PUBLIC_URL: baseURL,
         SEED_DEMO: 'true',
         MAIL_OUTBOX_API: 'true',

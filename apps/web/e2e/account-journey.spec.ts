@@ -1,5 +1,14 @@
 import { expect, test } from './fixtures';
-import { catalystIdField, expectToast, loginThroughForm, logoutThroughMenu, mailedLink, passwordField, uniqueIdentity } from './support';
+import {
+  catalystIdField,
+  expectNavEmail,
+  expectToast,
+  loginThroughForm,
+  logoutThroughMenu,
+  mailedLink,
+  passwordField,
+  uniqueIdentity,
+} from './support';
 
 test.describe('a new user registers, activates, logs in and out', () => {
   //
@@ -49,7 +58,7 @@ test.describe('a new user registers, activates, logs in and out', () => {
     await expect(page.getByRole('heading', { name: 'Profile' })).toBeVisible();
     await expect(page.getByText(user.catalystId)).toBeVisible();
     await expect(page.getByTestId('activation-bar')).toHaveCount(0);
-    await expect(page.getByTestId('nav-email')).toHaveText(user.email);
+    await expectNavEmail(page, user.email);
 
     await logoutThroughMenu(page);
     await expectToast(page, 'Logged out');

@@ -91,9 +91,10 @@ async function writeReview(
 }
 
 /** A reviewer and `count` reviews of theirs, on different proposals of the demo round. */
-async function reviewerWithReviews(request: APIRequestContext, count = 1) {
+async function reviewerWithReviews(request: APIRequestContext, count = 1, withCategory = false) {
   const reviewer = await newReviewer(request);
-  const proposals = await demoProposals(request, reviewer.eventId);
+  // One demo proposal has no category: a test that filters by objective leaves it out (it failed one run in 31).
+  const proposals = (await demoProposals(request, reviewer.eventId)).filter((proposal) => !withCategory || proposal.objective_title);
   const offset = Math.floor(Math.random() * proposals.length);
   const reviews: CreatedReview[] = [];
   for (let index = 0; index < count; index += 1)
@@ -226,7 +227,7 @@ test.describe('reviews list (issue 6, spec §2.13)', () => {
 
   // E-027, E-029, E-036
   test('objective and include_pending reach the request and survive a reload, with the title', async ({ page, request }) => {
-    const { reviewer, reviews } = await reviewerWithReviews(request);
+    const { reviewer, reviews } = await reviewerWithReviews(request, 1, true);
     const review = reviews[0]!;
     const part = review.proposal.title.slice(0, 10).trim();
     await page.goto(`/reviews?assessors=${reviewer.anonymousId}&proposal=${encodeURIComponent(part)}`);

@@ -71,6 +71,21 @@ export async function login(page: Page, catalystId: string, passwordOrOptions: s
   if (to === '/profile') await expect(page).toHaveURL(/\/profile$/);
 }
 
+/**
+ * Reads the signed-in address as a person does on a wide screen: opens the account menu (its code loads on the first
+ * press, issue 30 item 5), checks the address it shows, and closes it again.
+ */
+export async function expectNavEmail(page: Page, email: string, { not = false }: { not?: boolean } = {}) {
+  const button = page.getByRole('banner').getByRole('button', { name: 'Account' });
+  await button.click();
+  const label = page.getByRole('menu').getByTestId('nav-email');
+  await expect(label).toBeVisible();
+  if (not) await expect(label).not.toHaveText(email);
+  else await expect(label).toHaveText(email);
+  await button.click();
+  await expect(page.getByRole('menu')).toBeHidden();
+}
+
 /** Logs out as a person does on a wide screen: the account menu of the navigation bar, then Logout. */
 export async function logoutThroughMenu(page: Page) {
   await page.getByRole('banner').getByRole('button', { name: 'Account' }).click();

@@ -26,3 +26,24 @@ describe('lazyZodResolver', () => {
     expect(load).toHaveBeenCalledTimes(2);
   });
 });
+
+describe('lazyZodResolver with an invalid start (issue 30 item 5)', () => {
+  it('answers invalid for the untouched start without loading, then judges every later value with the schema', async () => {
+    const load = vi.fn(async () => schema);
+    const resolver = lazyZodResolver<{ name: string }>(load, { invalidStart: { name: '' } });
+    const start = await resolver({ name: '' }, undefined, options);
+    expect(Object.keys(start.errors)).toEqual(['root']);
+    expect(start.errors.name).toBeUndefined();
+    expect(await resolver({ name: '' }, undefined, options)).toEqual(start);
+    expect(load).not.toHaveBeenCalled();
+    // The first change fetches the schema; from then on even the start is judged by it (its message shows).
+    expect((await resolver({ name: 'a good name' }, undefined, options)).errors).toEqual({});
+    expect((await resolver({ name: '' }, undefined, options)).errors.name?.message).toBe('too short');
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('judges a first check of changed values with the schema (the form may not have validated on mount)', async () => {
+    const resolver = lazyZodResolver<{ name: string }>(async () => schema, { invalidStart: { name: '' } });
+    expect((await resolver({ name: 'x' }, undefined, options)).errors.name?.message).toBe('too short');
+  });
+});

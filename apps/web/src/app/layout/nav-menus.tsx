@@ -7,19 +7,19 @@ import { Links, useLogout } from './nav-links';
 import { SubscribeButton } from './subscribe-button';
 import { LanguageSelect } from '../../features/profile/components/language-select';
 
-// The wide bar's account menu and the phone drawer, loaded when first needed: the menu by a logged-in user, the
-// drawer when the menu button is first pressed (issue 16: anonymous visitors' first load holds neither).
+// The wide bar's account menu and the phone drawer, loaded when first needed: the menu when its button is first
+// pressed (issue 30 item 5), the drawer when the burger is (issue 16).
 
 /**
  * The account menu of the wide bar: the e-mail address (however long) and Logout, one click away, so that the bar
  * keeps one row whatever the address (issue 12 item 6).
  */
-export function AccountMenu() {
+export function AccountMenu({ defaultOpened = false }: { defaultOpened?: boolean }) {
   const { t } = useTranslation();
   const onLogout = useLogout();
   const email = useSession((state) => state.userInfo?.email);
   return (
-    <Menu position="bottom-end" keepMounted withinPortal>
+    <Menu position="bottom-end" keepMounted withinPortal defaultOpened={defaultOpened}>
       <Menu.Target>
         <Button {...accountButtonProps} aria-label={t('nav.accountMenu')}>
           <AccountButtonContent />

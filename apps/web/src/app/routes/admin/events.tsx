@@ -1,9 +1,9 @@
-import { ActionIcon, Anchor, Badge, Button, Group, Modal, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Group, Loader, Modal, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconPencil, IconPlus } from '@tabler/icons-react';
 import type { EventPublic } from '@cr/contract/events';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyTableRow } from '../../../components/empty-table-row';
@@ -12,8 +12,10 @@ import { ScrollTable } from '../../../components/scroll-table';
 import { QueryPagination, usePageParam } from '../../../components/query-pagination';
 import { paths } from '../../../config/paths';
 import { eventsPageQuery } from '../../../features/events/api/events';
-import { EventForm } from '../../../features/events/components/event-form';
 import { formatDateLong } from '../../../lib/format';
+
+// The event form (its date-time pickers, react-hook-form and the contract's rules) loads when New or Edit opens it.
+const EventForm = lazy(() => import('../../../features/events/components/event-form').then((module) => ({ default: module.EventForm })));
 
 const PAGE_SIZE = 25;
 
@@ -142,7 +144,11 @@ export default function AdminEvents() {
       />
       <QueryPagination total={data?.page.total ?? 0} size={PAGE_SIZE} />
       <Modal opened={opened} onClose={close} title={editing ? t('admin.editEvent') : t('admin.newEvent')} size="lg" fullScreen={isPhone}>
-        {opened && <EventForm event={editing} onDone={close} />}
+        {opened && (
+          <Suspense fallback={<Loader size="sm" role="status" aria-label={t('common.loading')} />}>
+            <EventForm event={editing} onDone={close} />
+          </Suspense>
+        )}
       </Modal>
     </>
   );

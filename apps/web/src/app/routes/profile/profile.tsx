@@ -26,13 +26,20 @@ const SubscribeModal = lazy(() =>
   import('../../../features/subscriptions/components/subscribe-modal').then((module) => ({ default: module.SubscribeModal })),
 );
 
+const EMAIL_START = { email: '' };
+// One resolver for the module, so that the schema, once fetched, outlives a render (lib/lazy-resolver).
+const emailResolver = lazyZodResolver<{ email: string }>(
+  () => import('../../../features/auth/schemas').then((module) => module.changeEmailFormSchema),
+  { invalidStart: EMAIL_START },
+);
+
 function ChangeEmailForm() {
   const { t } = useTranslation();
   const mutation = useChangeEmail();
   const form = useForm<{ email: string }>({
-    resolver: lazyZodResolver(() => import('../../../features/auth/schemas').then((module) => module.changeEmailFormSchema)),
+    resolver: emailResolver,
     mode: 'onChange',
-    defaultValues: { email: '' },
+    defaultValues: EMAIL_START,
   });
   const onSubmit = form.handleSubmit(async ({ email }) => {
     try {

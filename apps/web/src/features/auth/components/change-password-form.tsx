@@ -9,14 +9,20 @@ import type { ChangePasswordFormValues } from '../schemas';
 import { NewPasswordFields } from './new-password-fields';
 import { lazyZodResolver } from '../../../lib/lazy-resolver';
 
+const START: ChangePasswordFormValues = { old_password: '', password: '', password_confirmation: '' };
+// One resolver for the module, so that the schema, once fetched, outlives a render (lib/lazy-resolver).
+const resolver = lazyZodResolver<ChangePasswordFormValues>(() => import('../schemas').then((module) => module.changePasswordFormSchema), {
+  invalidStart: START,
+});
+
 /** The signed-in password change (spec §2.10 without a token): old password, new password, confirmation. */
 export function ChangePasswordForm({ onDone }: { onDone?: () => void }) {
   const { t } = useTranslation();
   const mutation = useUpdatePassword();
   const form = useForm<ChangePasswordFormValues>({
-    resolver: lazyZodResolver(() => import('../schemas').then((module) => module.changePasswordFormSchema)),
+    resolver,
     mode: 'onChange',
-    defaultValues: { old_password: '', password: '', password_confirmation: '' },
+    defaultValues: START,
   });
   const onSubmit = form.handleSubmit(async (values) => {
     try {

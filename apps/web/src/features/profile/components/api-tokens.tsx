@@ -1,5 +1,5 @@
 import { TOKEN_EXPIRY_DAYS_DEFAULT, TOKEN_SCOPES } from '@cr/contract/plain';
-import { Alert, Badge, Button, Checkbox, Code, Group, Loader, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Code, Group, Loader, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ApiTokenPublic, CreatedApiToken, NewApiToken, TokenScope } from '@cr/contract/tokens';
 import type { newApiToken } from '@cr/contract/tokens';
@@ -19,6 +19,12 @@ import { lazyZodResolver } from '../../../lib/lazy-resolver';
 
 const EXPIRY_CHOICES = [7, 30, 90, 180, 365];
 type FormValues = z.input<typeof newApiToken>;
+const NEW_TOKEN_START: FormValues = { name: '', scopes: ['read'], expires_in_days: TOKEN_EXPIRY_DAYS_DEFAULT };
+// One resolver for the module, so that the schema, once fetched, outlives a render (lib/lazy-resolver).
+const newTokenResolver = lazyZodResolver<FormValues, unknown, NewApiToken>(
+  () => import('@cr/contract/tokens').then((module) => module.newApiToken),
+  { invalidStart: NEW_TOKEN_START },
+);
 
 /** The form that makes a token: a name, its scopes (admin-read for admins only) and its lifetime. */
 function NewTokenForm({ onCreated }: { onCreated: (token: CreatedApiToken) => void }) {
@@ -26,9 +32,9 @@ function NewTokenForm({ onCreated }: { onCreated: (token: CreatedApiToken) => vo
   const admin = useSession(isAdmin);
   const create = useCreateApiToken();
   const form = useForm<FormValues, unknown, NewApiToken>({
-    resolver: lazyZodResolver(() => import('@cr/contract/tokens').then((module) => module.newApiToken)),
+    resolver: newTokenResolver,
     mode: 'onChange',
-    defaultValues: { name: '', scopes: ['read'], expires_in_days: TOKEN_EXPIRY_DAYS_DEFAULT },
+    defaultValues: NEW_TOKEN_START,
   });
   const scopes = TOKEN_SCOPES.filter((scope) => admin || scope !== 'admin-read');
   const onSubmit = form.handleSubmit(async (values) => {
@@ -79,12 +85,12 @@ function NewTokenForm({ onCreated }: { onCreated: (token: CreatedApiToken) => vo
           control={form.control}
           name="expires_in_days"
           render={({ field }) => (
-            <Select
+            // A native select: Mantine's brings its dropdown machinery into the profile's first load (issue 30 item 5).
+            <NativeSelect
               label={t('tokens.expiry')}
               data={EXPIRY_CHOICES.map((days) => ({ value: String(days), label: t('tokens.days', { count: days }) }))}
               value={String(field.value)}
-              onChange={(value) => field.onChange(Number(value))}
-              allowDeselect={false}
+              onChange={(event) => field.onChange(Number(event.currentTarget.value))}
               w={220}
             />
           )}
