@@ -3,10 +3,13 @@
  * the demo data, opens each route in a fresh Chromium context (Debian's /usr/bin/chromium, or CHROMIUM_PATH) and
  * adds up the JS and CSS it loaded: raw, gzip and brotli bytes (the build's .gz/.br copies). Then, when the
  * `lighthouse` package is installed, Lighthouse's performance, accessibility and layout shift for desktop and mobile.
- * Writes bench/results/web.json. Target: /proposals ≤ 170 KB of JS compressed.
+ * Writes bench/results/web.json. Targets (issue 30 item 5): every page ≤ 170 KB of JS compressed; Lighthouse mobile
+ * ≥ 95 on /proposals and ≥ 90 elsewhere, desktop ≥ 95, accessibility 100, CLS ≤ 0.02. Signed-in pages (`route@who`)
+ * are measured signed in, by Lighthouse too.
  *
- * BENCH_SKIP_BUILD=1 reuses apps/web/dist (BENCH_WEB_DIST: another build, e.g. an older commit's); BENCH_ROUTES=/proposals,/reviews picks the routes; BENCH_LIGHTHOUSE=0 skips it;
- * BENCH_LIGHTHOUSE_JSON=<dir> writes each full Lighthouse report there.
+ * BENCH_SKIP_BUILD=1 reuses apps/web/dist (BENCH_WEB_DIST: another build, e.g. an older commit's); BENCH_ROUTES=/proposals,/reviews picks the routes;
+ * BENCH_LIGHTHOUSE_ROUTES those Lighthouse opens (default: the same); BENCH_LIGHTHOUSE=0 skips it;
+ * BENCH_LIGHTHOUSE_JSON=<dir> writes each full Lighthouse report there; BENCH_LIST_FILES=1 lists each page's scripts.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -53,14 +56,14 @@ const app = await buildApp({ config, db: database.db, jwtSecret: config.JWT_SECR
 await app.listen({ port: 0, host: '127.0.0.1' });
 const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
-/** Signs a demo account in as the app keeps a session (its persisted keys), before the page's first script runs. */
-async function signIn(page: import('@playwright/test').Page, catalystId: string) {
-  const login = await page.request.post(`${origin}/api/reviews/users/token/login`, {
+/** The session the app keeps (its persisted keys) for a demo account signed in through the API. */
+async function sessionFor(request: import('@playwright/test').APIRequestContext, catalystId: string): Promise<string> {
+  const login = await request.post(`${origin}/api/reviews/users/token/login`, {
     form: { username: catalystId, password: 'Demo-pass1' },
   });
   const token = (await login.json()) as { access_token: string };
   const me = await (
-    await page.request.get(`${origin}/api/reviews/users/me/`, { headers: { authorization: `Bearer ${token.access_token}` } })
+    await request.get(`${origin}/api/reviews/users/me/`, { headers: { authorization: `Bearer ${token.access_token}` } })
   ).json();
   const claims = JSON.parse(Buffer.from(token.access_token.split('.')[1]!, 'base64url').toString()) as { exp: number };
   const state = {
@@ -71,7 +74,12 @@ async function signIn(page: import('@playwright/test').Page, catalystId: string)
     auth: { ...token, expires_at: claims.exp * 1000 },
     refreshTokenTimeout: null,
   };
-  const value = JSON.stringify(JSON.stringify({ state, version: 0 }));
+  return JSON.stringify({ state, version: 0 });
+}
+
+/** Signs a demo account in before the page's first script runs. */
+async function signIn(page: import('@playwright/test').Page, catalystId: string) {
+  const value = JSON.stringify(await sessionFor(page.request, catalystId));
   await page.addInitScript({ content: `localStorage.setItem('session', ${value});` });
 }
 
@@ -137,23 +145,53 @@ if (process.env.BENCH_LIGHTHOUSE !== '0') {
   } else {
     const desktop = (await import('lighthouse/core/config/desktop-config.js')).default;
     const chrome = await launcher.launch({ chromePath: chromiumPath, chromeFlags: ['--headless=new', '--no-sandbox'] });
+    // A signed-in page (`route@who`) needs the session in the origin's storage, which Lighthouse's own reset would
+    // clear: this connection does the reset instead (the origin's storage, service workers and the HTTP cache, as
+    // Lighthouse does), then writes the session for a signed-in page.
+    const driver = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+    const setup = await driver.contexts()[0]!.newPage();
+    await setup.goto(`${origin}/env.js`);
+    const cdp = await setup.context().newCDPSession(setup);
+    const prepare = async (who: string | undefined) => {
+      await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+      await cdp.send('Network.clearBrowserCache');
+      if (who) {
+        const value = await sessionFor(setup.request, `cardano/demo-${who}`);
+        await setup.evaluate(
+          (session) =>
+            (globalThis as unknown as { localStorage: { setItem(key: string, value: string): void } }).localStorage.setItem(
+              'session',
+              session,
+            ),
+          value,
+        );
+      }
+    };
     try {
-      for (const route of (process.env.BENCH_LIGHTHOUSE_ROUTES ?? '/proposals').split(',')) {
+      for (const entry of (process.env.BENCH_LIGHTHOUSE_ROUTES ?? routes.join(',')).split(',')) {
+        const [route, who] = entry.split('@') as [string, string | undefined];
         for (const formFactor of ['desktop', 'mobile'] as const) {
+          await prepare(who);
           const result = await lighthouse.default(
             origin + route,
-            { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] },
+            {
+              port: chrome.port,
+              output: 'json',
+              logLevel: 'error',
+              onlyCategories: ['performance', 'accessibility'],
+              disableStorageReset: true,
+            },
             formFactor === 'desktop' ? desktop : undefined,
           );
           const lhr = result!.lhr;
           // BENCH_LIGHTHOUSE_JSON=<dir> keeps each full report (critical chains, LCP breakdown, network requests).
           if (process.env.BENCH_LIGHTHOUSE_JSON) {
-            const name = `${route.replace(/\W+/g, '_')}-${formFactor}-${Date.now()}.json`;
+            const name = `${entry.replace(/\W+/g, '_')}-${formFactor}-${Date.now()}.json`;
             writeFileSync(join(process.env.BENCH_LIGHTHOUSE_JSON, name), JSON.stringify(lhr));
           }
           const score = (id: string) => (lhr.categories[id]?.score == null ? null : round(lhr.categories[id]!.score! * 100, 0));
           const audit = (id: string) => lhr.audits[id]?.numericValue ?? null;
-          lighthouseResults[`${route} ${formFactor}`] = {
+          lighthouseResults[`${entry} ${formFactor}`] = {
             performance: score('performance'),
             accessibility: score('accessibility'),
             fcpMs: round(audit('first-contentful-paint') ?? 0, 0),
@@ -164,6 +202,7 @@ if (process.env.BENCH_LIGHTHOUSE !== '0') {
         }
       }
     } finally {
+      await driver.close().catch(() => undefined);
       chrome.kill();
     }
     console.log('\nLighthouse\n');
