@@ -48,7 +48,7 @@ function PersonalInfo({ user }: { user: UserInfo }) {
         {rows.map(([label, value]) => (
           <Table.Tr key={label}>
             {/* A long address or Catalyst ID wraps inside a phone's width (issue 19). */}
-            <Table.Th w={{ base: 110, sm: 220 }}>{label}</Table.Th>
+            <Table.Th className="profile-label">{label}</Table.Th>
             <Table.Td style={{ overflowWrap: 'anywhere' }}>{value}</Table.Td>
           </Table.Tr>
         ))}
