@@ -116,7 +116,13 @@ export function useCurrentEvents() {
   const list = events.data ?? [];
   const configs = useQueries({ queries: list.map((event) => eventConfigQuery(event.row_id)) });
   const withConfigs = list.map((event, index) => ({ event, config: configs[index]?.data ?? undefined }));
-  return { events: withConfigs, stage: deriveStage(withConfigs.map((item) => item.config)), isLoading: events.isLoading };
+  return {
+    events: withConfigs,
+    stage: deriveStage(withConfigs.map((item) => item.config)),
+    isLoading: events.isLoading,
+    // The events and each one's configuration have answered: the stage is the round's, not a loading default.
+    settled: !events.isLoading && configs.every((query) => !query.isLoading),
+  };
 }
 
 // What each save makes stale (the event lists, which rounds the lists show, the Overview's window…): lib/invalidations.
