@@ -72,8 +72,13 @@ test.describe('the session', () => {
       stored.state.auth.expires_at = Date.now() - 1000;
       localStorage.setItem('session', JSON.stringify(stored));
     });
-    // Watch for the toast from the start: on a slow machine the reload itself can take most of its 5 s on screen.
-    await Promise.all([expectToast(page, 'Session refresh failed, please log in again. Please try again'), page.reload()]);
+    // Watch for the toast from the start: on a slow machine the reload itself can take most of its 5 s on screen. It
+    // shows once the reloaded app has tried the refresh, which on a busy machine took longer than the default 10 s
+    // wait (under-load); it is the toast's arrival that is waited for, not a time.
+    await Promise.all([
+      expectToast(page, 'Session refresh failed, please log in again. Please try again', { timeout: 30_000 }),
+      page.reload(),
+    ]);
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByRole('link', { name: 'Login' })).toBeVisible();
   });

@@ -108,8 +108,8 @@ export async function mailedLink(request: APIRequestContext, email: string, kind
   return link!;
 }
 
-export async function expectToast(page: Page, text: string | RegExp) {
-  await expect(page.locator('.mantine-Notification-root').filter({ hasText: text }).first()).toBeVisible();
+export async function expectToast(page: Page, text: string | RegExp, { timeout }: { timeout?: number } = {}) {
+  await expect(page.locator('.mantine-Notification-root').filter({ hasText: text }).first()).toBeVisible({ timeout });
 }
 
 /** axe-core: no serious or critical violation on the page as it is. */
