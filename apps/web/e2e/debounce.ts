@@ -4,6 +4,25 @@ import { expect, type Locator, type Page } from '@playwright/test';
 export const DEBOUNCE_MS = 300;
 
 /**
+ * Lets the page finish what the last keystroke started. The field shows a typed character at once, but the app's
+ * render and effects (where the debounce's timer is set) follow in tasks of their own: effects run after a
+ * MessageChannel message (lib/preact-options.ts), which the paused clock does not hold. A clock moved on before that
+ * effect ran would leave its timer for later, and the debounce would never run out (seen once in a full run on a busy
+ * machine). Two message round trips in the page come after the app's own.
+ */
+async function appCaughtUp(page: Page) {
+  await page.evaluate(async () => {
+    for (let round = 0; round < 2; round += 1) {
+      await new Promise<void>((resolve) => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => resolve();
+        channel.port2.postMessage(null);
+      });
+    }
+  });
+}
+
+/**
  * Types `parts` into a debounced field while the page's clock stands still (the test must have called
  * `page.clock.install()` before the page loaded), so that however slow the machine, no debounce runs out between
  * keystrokes. Between two parts the clock moves on 1 ms less than the debounce; after the last part, by the
@@ -26,6 +45,7 @@ export async function typeDebounced(page: Page, field: Locator, parts: string[],
     await field.pressSequentially(part);
     typed += part;
     await expect(field).toHaveValue(typed);
+    await appCaughtUp(page);
     await page.clock.runFor(index < parts.length - 1 ? DEBOUNCE_MS - 1 : DEBOUNCE_MS);
   }
   // Still standing: only the debounce that ran out can have moved the page on.
