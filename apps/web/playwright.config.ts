@@ -11,6 +11,10 @@ export const dataDir = process.env.E2E_DATA_DIR ?? join(tmpdir(), 'cr-e2e-data')
 export const baseURL = `http://127.0.0.1:${port}`;
 /** Lets the tests read the outbox (MAIL_OUTBOX_API) without an admin session; a test server's value, not a secret. */
 export const outboxToken = 'e2e-outbox-token-for-tests-only';
+/** `E2E_FRESH_CONTEXTS=1`: Playwright's own fresh context per test instead of the shared profile (e2e/fixtures.ts). */
+const freshContexts = process.env.E2E_FRESH_CONTEXTS === '1';
+// Playwright's error context snapshots the first tab of the context, which with the shared profile is the keeper.
+if (!freshContexts) process.env.PLAYWRIGHT_NO_COPY_PROMPT ??= '1';
 
 export default defineConfig({
   testDir: './e2e',
@@ -31,7 +35,9 @@ export default defineConfig({
     // A trace records a screencast and DOM snapshots of every action: a quarter of the suite's CPU when kept for every
     // test. It is recorded for a retried test (CI retries once); a failure's screenshot and error context are kept always.
     trace: (process.env.E2E_TRACE as 'off' | 'on' | 'retain-on-failure' | 'on-first-retry' | undefined) ?? 'on-first-retry',
-    screenshot: 'only-on-failure',
+    // The shared profile's page fixture (e2e/fixtures.ts) attaches a failed test's screenshot and page snapshot of its
+    // own tab; Playwright's would picture the keeper tab as well.
+    screenshot: freshContexts ? 'only-on-failure' : 'off',
     launchOptions: {
       executablePath: chromium,
       args: [

@@ -17,6 +17,7 @@ import { guardedFetch } from './lib/outbound';
 import { eventsOrConfigsChanged } from './db/read-cache';
 import { createAfterResponse, type AfterResponse } from './lib/concurrency';
 import { createPasswordHasher, type PasswordHasher } from './lib/password-hasher';
+import { meetsOwaspMinimum } from './lib/secrets';
 import { registerDrain } from './plugins/drain';
 import { registerMetrics } from './plugins/metrics';
 import { registerOverload } from './plugins/overload';
@@ -200,9 +201,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       queue: config.PASSWORD_HASH_QUEUE,
       niceness: config.PASSWORD_HASH_NICENESS,
       perSource: config.PASSWORD_HASH_PER_ADDRESS,
+      argon2: { memoryCost: config.PASSWORD_HASH_MEMORY_KIB, timeCost: config.PASSWORD_HASH_ITERATIONS, parallelism: 1 },
     },
     app.log,
   );
+  if (!meetsOwaspMinimum({ memoryCost: config.PASSWORD_HASH_MEMORY_KIB, timeCost: config.PASSWORD_HASH_ITERATIONS, parallelism: 1 }))
+    app.log.warn(
+      { memoryKib: config.PASSWORD_HASH_MEMORY_KIB, iterations: config.PASSWORD_HASH_ITERATIONS },
+      'new password hashes are below OWASP’s minimum cost (PASSWORD_HASH_MEMORY_KIB × PASSWORD_HASH_ITERATIONS): for tests only',
+    );
   app.addHook('onClose', () => passwords.close());
   await registerMetrics(app, {
     db,

@@ -5,6 +5,7 @@ import { testConfig, type RawConfig } from '../src/config';
 import type { Database } from '../src/db/client';
 import { throwawayPostgres } from '../src/db/throwaway';
 import { DEMO_PASSWORD } from '../src/demo';
+import { ARGON2_OPTIONS } from '../src/lib/secrets';
 import { createFixtures, type Fixtures } from './fixtures';
 import { migratedPglite, migratedTemplateOn } from './template-databases';
 import { createWorldFixtures, type WorldFixtures } from './world-fixtures';
@@ -57,6 +58,13 @@ export function useTestApp(kind: 'pglite' | 'postgres' = 'pglite', overrides: Ov
   });
   return ctx;
 }
+
+/** Password hashing at the production cost, for the tests that need hashes to take their real time (testConfig hashes
+ * cheaply). */
+export const productionHashing = {
+  PASSWORD_HASH_MEMORY_KIB: String(ARGON2_OPTIONS.memoryCost),
+  PASSWORD_HASH_ITERATIONS: String(ARGON2_OPTIONS.timeCost),
+};
 
 export const json = <T = any>(response: LightMyRequestResponse): T => response.json() as T;
 export { DEMO_PASSWORD };

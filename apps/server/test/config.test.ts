@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config';
+import { ConfigError, loadConfig, testConfig } from '../src/config';
+import { meetsOwaspMinimum } from '../src/lib/secrets';
 
 describe('configuration from the environment', () => {
   it('has working defaults: embedded database in ./data, port 3000, API base /api/reviews', () => {
@@ -14,6 +15,17 @@ describe('configuration from the environment', () => {
       adminCatalystIds: [],
     });
     expect(config.DATABASE_URL).toBeUndefined();
+  });
+
+  it('hashes new passwords at OWASP’s minimum argon2id cost unless told otherwise; tests ask for cheap hashes', () => {
+    const defaults = loadConfig({});
+    expect([defaults.PASSWORD_HASH_MEMORY_KIB, defaults.PASSWORD_HASH_ITERATIONS]).toEqual([19_456, 2]);
+    expect(meetsOwaspMinimum({ memoryCost: 19_456, timeCost: 2, parallelism: 1 })).toBe(true);
+    expect(meetsOwaspMinimum({ memoryCost: 7_168, timeCost: 5, parallelism: 1 })).toBe(true);
+    expect(meetsOwaspMinimum({ memoryCost: 19_456, timeCost: 1, parallelism: 1 })).toBe(false);
+    const test = testConfig();
+    expect(meetsOwaspMinimum({ memoryCost: test.PASSWORD_HASH_MEMORY_KIB, timeCost: test.PASSWORD_HASH_ITERATIONS, parallelism: 1 })).toBe(false);
+    expect(() => loadConfig({ PASSWORD_HASH_MEMORY_KIB: '4' })).toThrow(ConfigError);
   });
 
   it('reads ADMIN_CATALYST_IDS as a comma-separated list', () => {

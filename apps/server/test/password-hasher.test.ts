@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { busyMessage, createGate, createHashThreads } from '../src/lib/password-hasher';
-import { API, databaseKinds, useTestApp } from './build-test-app';
+import { API, databaseKinds, productionHashing, useTestApp } from './build-test-app';
 
 /** A task the test finishes when it chooses: the gate's slots are held on state, never on time. */
 function heldTask() {
@@ -97,7 +97,12 @@ describe('the hashing threads', () => {
 
 describe.each(databaseKinds)('bounded password hashing on %s', (kind) => {
   // One hash at a time and one waiting: the test holds both places itself, so a login finds the queue full.
-  const ctx = useTestApp(kind, { PASSWORD_HASH_CONCURRENCY: '1', PASSWORD_HASH_QUEUE: '1' });
+  // At the production cost (the other API tests hash cheaply, testConfig).
+  const ctx = useTestApp(kind, {
+    PASSWORD_HASH_CONCURRENCY: '1',
+    PASSWORD_HASH_QUEUE: '1',
+    ...productionHashing,
+  });
   const login = (catalystId: string, password: string) =>
     ctx.app.inject({
       method: 'POST',

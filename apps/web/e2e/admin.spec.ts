@@ -187,6 +187,29 @@ test.describe('the admin area (issue 3)', () => {
     await visitor.close();
   });
 
+  // Found when the suite ran faster: a message added before the saved list had loaded was wiped out by it.
+  test('a status message can be added only once the saved messages have loaded, and is kept', async ({ page }) => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/reviews/configs/status/', async (route) => {
+      if (route.request().method() === 'GET') await held;
+      await route.continue();
+    });
+    await login(page, demo.admin, { to: '/admin/status' });
+    const add = page.getByRole('button', { name: 'Add a message' });
+    await expect(page.getByRole('heading', { name: 'Status messages' })).toBeVisible();
+    await expect(add).toBeDisabled();
+    release();
+    await expect(add).toBeEnabled();
+    const before = await page.getByTestId('status-message-form').count();
+    await add.click();
+    await page.getByTestId('status-message-form').last().getByRole('textbox', { name: /^Message/ }).fill('Kept while typing');
+    await expect(page.getByTestId('status-message-form')).toHaveCount(before + 1);
+    await expect(page.getByTestId('status-message-form').last().getByRole('textbox', { name: /^Message/ })).toHaveValue(
+      'Kept while typing',
+    );
+  });
+
   // B-033, B-034, B-035, C-049, C-050, C-051, C-052
   test('the users tab pages by 25, copies a Catalyst ID and opens a profile', async ({ page, context, request }) => {
     // Enough accounts for a second page.

@@ -74,8 +74,11 @@ const sharedProfile = base.extend<object, { workerContext: BrowserContext }>({
     const page = await context.newPage();
     if (viewport) await page.setViewportSize(viewport);
     await provide(page);
+    // A failed test's screenshot and page snapshot are of its own tab (Playwright's would take the keeper's).
     if (testInfo.status !== testInfo.expectedStatus && !page.isClosed()) {
       await testInfo.attach('screenshot', { body: await page.screenshot().catch(() => Buffer.from('')), contentType: 'image/png' });
+      const snapshot = await page.ariaSnapshot({ mode: 'ai', timeout: 5_000 }).catch(() => '');
+      if (snapshot) await testInfo.attach('page snapshot', { body: snapshot, contentType: 'text/plain' });
     }
     await page.close();
   },

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../errors';
-import { ARGON2_OPTIONS } from './secrets';
+import { ARGON2_OPTIONS, type Argon2Options } from './secrets';
 
 /**
  * Password hashing is CPU-bound (argon2id, ~19 MiB and tens of milliseconds each): a burst of logins could take every
@@ -16,6 +16,8 @@ export interface HashLimits {
   niceness?: number;
   /** Hashes one source (a client address) may have running or waiting at once; beyond that it answers 503. */
   perSource?: number;
+  /** argon2id's cost for new hashes (OWASP's minimum by default; tests lower it); a stored hash keeps its own. */
+  argon2?: Argon2Options;
 }
 
 export const busyMessage = 'The server is busy. Please try again in a moment.';
@@ -103,7 +105,7 @@ type Pending = { resolve: (value: string | boolean) => void; reject: (error: Err
  * time (the gate never gives it more), so a task goes to an idle thread or starts a new one. A thread that dies fails
  * its task with 503 and is replaced by the next task; `close` ends them all.
  */
-export function createHashThreads(size: number, niceness: number, log?: HashLog) {
+export function createHashThreads(size: number, niceness: number, log?: HashLog, argon2: Argon2Options = ARGON2_OPTIONS) {
   const idle: Worker[] = [];
   let closed = false;
   const live = new Set<Worker>();
@@ -153,7 +155,7 @@ export function createHashThreads(size: number, niceness: number, log?: HashLog)
         else resolve(message.value!);
       };
       worker.on('message', answer);
-      worker.postMessage({ id, options: ARGON2_OPTIONS, ...task });
+      worker.postMessage({ id, options: argon2, ...task });
     });
 
   return {
@@ -178,7 +180,7 @@ export interface HashLog {
 
 export function createPasswordHasher(limits: HashLimits, log?: HashLog) {
   const gate = createGate(limits);
-  const threads = createHashThreads(limits.concurrency, limits.niceness ?? 0, log);
+  const threads = createHashThreads(limits.concurrency, limits.niceness ?? 0, log, limits.argon2);
   // Verified against when the account does not exist, so that a wrong Catalyst ID takes as long as a wrong password.
   let dummyHash: Promise<string> | undefined;
   const verify = (passwordHash: string, password: string, ticket?: HashTicket) =>

@@ -35,8 +35,11 @@ export default function AdminStatus() {
     defaultValues: { messages: [] },
   });
   const { fields, append, remove } = useFieldArray({ control: form.control, name: 'messages' });
+  void form.formState.isDirty; // read while rendering, so react-hook-form keeps it up to date for the effect below
+  // The saved list fills the form when it loads, and again when it changes (after a save, say) unless the admin is
+  // editing: a refetch must never erase a message being written.
   useEffect(() => {
-    if (data) form.reset(toForm(data));
+    if (data && !form.formState.isDirty) form.reset(toForm(data));
   }, [data, form]);
   useEffect(() => {
     if (isError) notifyError(error, 'errors.fetchStatus');
@@ -54,6 +57,7 @@ export default function AdminStatus() {
       }));
     try {
       await save.mutateAsync(messages);
+      form.reset(values); // saved: no longer edited, so the refetched list (with the new messages' ids) fills the form
       notifySuccess('notify.statusSaved');
     } catch (failure) {
       notifyError(failure, 'notify.statusSaveFailed');
@@ -145,9 +149,11 @@ export default function AdminStatus() {
           );
         })}
         <Group>
+          {/* A message added before the saved list loaded would be replaced by it. */}
           <Button
             variant="default"
             leftSection={<IconPlus size={16} />}
+            disabled={!data}
             onClick={() => append({ message: '', severity: 'info', is_active: true, action_text: '', action_url: '' })}
           >
             {t('status.add')}
