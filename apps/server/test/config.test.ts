@@ -24,7 +24,9 @@ describe('configuration from the environment', () => {
     expect(meetsOwaspMinimum({ memoryCost: 7_168, timeCost: 5, parallelism: 1 })).toBe(true);
     expect(meetsOwaspMinimum({ memoryCost: 19_456, timeCost: 1, parallelism: 1 })).toBe(false);
     const test = testConfig();
-    expect(meetsOwaspMinimum({ memoryCost: test.PASSWORD_HASH_MEMORY_KIB, timeCost: test.PASSWORD_HASH_ITERATIONS, parallelism: 1 })).toBe(false);
+    expect(meetsOwaspMinimum({ memoryCost: test.PASSWORD_HASH_MEMORY_KIB, timeCost: test.PASSWORD_HASH_ITERATIONS, parallelism: 1 })).toBe(
+      false,
+    );
     expect(() => loadConfig({ PASSWORD_HASH_MEMORY_KIB: '4' })).toThrow(ConfigError);
   });
 

@@ -203,11 +203,18 @@ test.describe('the admin area (issue 3)', () => {
     await expect(add).toBeEnabled();
     const before = await page.getByTestId('status-message-form').count();
     await add.click();
-    await page.getByTestId('status-message-form').last().getByRole('textbox', { name: /^Message/ }).fill('Kept while typing');
+    await page
+      .getByTestId('status-message-form')
+      .last()
+      .getByRole('textbox', { name: /^Message/ })
+      .fill('Kept while typing');
     await expect(page.getByTestId('status-message-form')).toHaveCount(before + 1);
-    await expect(page.getByTestId('status-message-form').last().getByRole('textbox', { name: /^Message/ })).toHaveValue(
-      'Kept while typing',
-    );
+    await expect(
+      page
+        .getByTestId('status-message-form')
+        .last()
+        .getByRole('textbox', { name: /^Message/ }),
+    ).toHaveValue('Kept while typing');
   });
 
   // B-033, B-034, B-035, C-049, C-050, C-051, C-052
