@@ -118,7 +118,10 @@ export async function expectAccessible(page: Page) {
   // gathering their nodes took a fifth of each call). Legacy mode runs axe.run in the page itself: the default runs
   // each frame's part, then merges them in a new blank tab, which cost a second of CPU a call (half of it) for frames
   // the app does not have (issue 26 item 18).
-  const results = await new AxeBuilder({ page }).setLegacyMode().options({ resultTypes: ['violations'] }).analyze();
+  const results = await new AxeBuilder({ page })
+    .setLegacyMode()
+    .options({ resultTypes: ['violations'] })
+    .analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const describe = (n: (typeof bad)[number]['nodes'][number]) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`;
   expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map(describe).join('; ')})`)).toEqual([]);
