@@ -195,17 +195,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     graceSeconds: config.REFRESH_GRACE_SECONDS,
   });
 
+  const argon2 = { memoryCost: config.PASSWORD_HASH_MEMORY_KIB, timeCost: config.PASSWORD_HASH_ITERATIONS, parallelism: 1 };
   const passwords = createPasswordHasher(
     {
       concurrency: config.PASSWORD_HASH_CONCURRENCY,
       queue: config.PASSWORD_HASH_QUEUE,
       niceness: config.PASSWORD_HASH_NICENESS,
       perSource: config.PASSWORD_HASH_PER_ADDRESS,
-      argon2: { memoryCost: config.PASSWORD_HASH_MEMORY_KIB, timeCost: config.PASSWORD_HASH_ITERATIONS, parallelism: 1 },
+      argon2,
     },
     app.log,
   );
-  if (!meetsOwaspMinimum({ memoryCost: config.PASSWORD_HASH_MEMORY_KIB, timeCost: config.PASSWORD_HASH_ITERATIONS, parallelism: 1 }))
+  if (!meetsOwaspMinimum(argon2))
     app.log.warn(
       { memoryKib: config.PASSWORD_HASH_MEMORY_KIB, iterations: config.PASSWORD_HASH_ITERATIONS },
       'new password hashes are below OWASP’s minimum cost (PASSWORD_HASH_MEMORY_KIB × PASSWORD_HASH_ITERATIONS): for tests only',

@@ -1,7 +1,7 @@
 import { ActionIcon, Button, Card, Group, Select, Stack, Text, TextInput, Textarea, Title, Tooltip } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { SEVERITIES, type StatusMessage } from '@cr/contract/events';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Controller, useFieldArray, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -29,6 +29,7 @@ export default function AdminStatus() {
   const { t } = useTranslation();
   const { data, isError, error } = useQuery(statusQuery);
   const save = useSaveStatus();
+  const queryClient = useQueryClient();
   const form = useForm<StatusFormValues>({
     resolver: lazyZodResolver(() => import('../../../features/events/schemas').then((module) => module.statusFormSchema)),
     mode: 'onChange',
@@ -57,7 +58,10 @@ export default function AdminStatus() {
       }));
     try {
       await save.mutateAsync(messages);
-      form.reset(values); // saved: no longer edited, so the refetched list (with the new messages' ids) fills the form
+      // The mutation refetched the list (with the new messages' ids) while the form was still being edited: it fills
+      // the form now, which is no longer edited.
+      const saved = queryClient.getQueryData(statusQuery.queryKey);
+      form.reset(saved ? toForm(saved) : values);
       notifySuccess('notify.statusSaved');
     } catch (failure) {
       notifyError(failure, 'notify.statusSaveFailed');
