@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, lint, unit and API tests (PGlite, and PostgreSQL when TEST_DATABASE_URL is set) and, beside
-// them, the browser tests in Debian's Chromium against the real server. Never downloads a browser.
+// `npm test`: typecheck, lint, unit and API tests (PGlite, and PostgreSQL when TEST_DATABASE_URL is set), then the
+// browser tests in Debian's Chromium against the real server. Never downloads a browser.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
