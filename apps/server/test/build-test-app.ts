@@ -7,7 +7,7 @@ import { throwawayPostgres } from '../src/db/throwaway';
 import { DEMO_PASSWORD } from '../src/demo';
 import { ARGON2_OPTIONS } from '../src/lib/secrets';
 import { createFixtures, type Fixtures } from './fixtures';
-import { migratedPglite, migratedTemplateOn } from './template-databases';
+import { borrowedPglite, migratedTemplateOn } from './template-databases';
 import { createWorldFixtures, type WorldFixtures } from './world-fixtures';
 
 export const API = '/api/reviews';
@@ -18,10 +18,7 @@ export const databaseKinds: ('pglite' | 'postgres')[] = process.env.TEST_DATABAS
  * copy of one migrated database (template-databases.ts).
  */
 async function freshDatabase(kind: 'pglite' | 'postgres'): Promise<Database & { drop(): Promise<void> }> {
-  if (kind === 'pglite') {
-    const database = await migratedPglite();
-    return { ...database, drop: async () => {} };
-  }
+  if (kind === 'pglite') return borrowedPglite();
   const adminUrl = process.env.TEST_DATABASE_URL!;
   return throwawayPostgres(adminUrl, 'cr_test', { template: await migratedTemplateOn(adminUrl) });
 }

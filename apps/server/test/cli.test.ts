@@ -13,6 +13,7 @@ import { ConfigError } from '../src/config';
 import { DatabaseLockedError, openPglite, type Database } from '../src/db/client';
 import { auditLog, catalystIds, users } from '../src/db/schema/index';
 import { seedDemo } from '../src/demo';
+import { migratedPglite } from './template-databases';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const run = promisify(execFile);
@@ -22,8 +23,7 @@ describe('operator commands (runCli) on PGlite', () => {
   let output: { out: string[]; err: string[]; opened: number; closed: number; migrated: number };
 
   beforeAll(async () => {
-    database = await openPglite();
-    await database.migrate();
+    database = await migratedPglite();
     await seedDemo(database.db);
   });
   afterAll(() => database.close());

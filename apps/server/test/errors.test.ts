@@ -2,10 +2,10 @@ import { count } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { testConfig } from '../src/config';
-import { openPglite } from '../src/db/client';
 import { catalystIds } from '../src/db/schema/index';
 import { API, databaseKinds, useTestApp } from './build-test-app';
 import { PASSWORD, uniqueName } from './fixtures';
+import { migratedPglite } from './template-databases';
 
 const acks = { policy_acknowledgments: { privacy_policy: true, terms_and_conditions: true } };
 
@@ -123,8 +123,7 @@ describe.each(databaseKinds)('bad requests on %s', (kind) => {
 
 describe('unexpected errors', () => {
   it('answers 500 without internals when a route throws', async () => {
-    const database = await openPglite();
-    await database.migrate();
+    const database = await migratedPglite();
     const config = testConfig();
     const app = await buildApp({ config, db: database.db, jwtSecret: config.JWT_SECRET!, logger: false });
     app.get(`${API}/test-throws`, { config: { access: 'public' } }, () => {
@@ -143,8 +142,7 @@ describe('unexpected errors', () => {
   });
 
   it('answers 500 without internals when the database fails under a request', async () => {
-    const database = await openPglite();
-    await database.migrate();
+    const database = await migratedPglite();
     const config = testConfig();
     const app = await buildApp({ config, db: database.db, jwtSecret: config.JWT_SECRET!, logger: false });
     await app.ready();
@@ -164,7 +162,7 @@ describe('unexpected errors', () => {
   });
 
   it('refuses to start when an API route does not say who may call it', async () => {
-    const database = await openPglite();
+    const database = await migratedPglite();
     const config = testConfig();
     const app = await buildApp({ config, db: database.db, jwtSecret: config.JWT_SECRET!, logger: false });
     try {

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, loggerOptions } from '../src/app';
 import { testConfig } from '../src/config';
-import { openPglite, type Database } from '../src/db/client';
+import type { Database } from '../src/db/client';
+import { migratedPglite } from './template-databases';
 import { API } from './build-test-app';
 import { createFixtures, REFRESH_COOKIE, refreshCookieOf, type Fixtures } from './fixtures';
 
@@ -14,8 +15,7 @@ describe('request logs', () => {
   let fixtures: Fixtures;
 
   beforeAll(async () => {
-    database = await openPglite();
-    await database.migrate();
+    database = await migratedPglite();
     const config = testConfig({ PUBLIC_URL: 'http://app.test' });
     const stream = new Writable({
       write(chunk, _encoding, done) {

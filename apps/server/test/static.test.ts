@@ -6,7 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { testConfig } from '../src/config';
-import { openPglite, type Database } from '../src/db/client';
+import type { Database } from '../src/db/client';
+import { migratedPglite } from './template-databases';
 
 const BIG = `export const words = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `word-${i}`))};\n`;
 
@@ -25,8 +26,7 @@ describe('serving the built web app', () => {
     writeFileSync(join(webDist, 'assets', 'big-abcd.js.br'), brotliCompressSync(BIG));
     writeFileSync(join(webDist, 'assets', 'big-abcd.js.gz'), gzipSync(BIG));
     writeFileSync(join(webDist, 'index.html.br'), brotliCompressSync('<!doctype html><title>Community Review</title>'));
-    database = await openPglite();
-    await database.migrate();
+    database = await migratedPglite();
     const config = testConfig({ WEB_DIST: webDist, BUILD_REVISION: 'abc1234' });
     app = await buildApp({ config, db: database.db, jwtSecret: config.JWT_SECRET!, logger: false });
     await app.ready();
