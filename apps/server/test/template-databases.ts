@@ -23,6 +23,9 @@ const migrationsDigest = (() => {
 
 let pgliteDump: Promise<Blob> | undefined;
 
+/** The PGlite client under a database that `openPglite` opened. */
+export const pgliteClient = (database: Pick<Database, 'db'>) => (database.db as unknown as { $client: PGlite }).$client;
+
 /** A migrated in-memory PGlite database: a copy of the dump, which the first caller on this machine writes. */
 export async function migratedPglite() {
   pgliteDump ??= (async () => {
@@ -30,7 +33,7 @@ export async function migratedPglite() {
     if (existsSync(file)) return new Blob([readFileSync(file)]);
     const database = await openPglite();
     await database.migrate();
-    const dump = await ((database.db as unknown as { $client: PGlite }).$client.dumpDataDir('none') as Promise<Blob>);
+    const dump = await (pgliteClient(database).dumpDataDir('none') as Promise<Blob>);
     await database.close();
     // Another worker may write the same file at once: each writes its own and renames it into place.
     const partial = `${file}.${process.pid}`;
@@ -94,12 +97,13 @@ const idlePglites: Database[] = [];
  */
 export async function borrowedPglite(): Promise<Database & { drop(): Promise<void> }> {
   const database = idlePglites.pop() ?? (await migratedPglite());
-  const client = (database.db as unknown as { $client: PGlite }).$client;
+  const client = pgliteClient(database);
   pgliteReset ??= resetScript(client);
   const script = await pgliteReset;
   return {
     ...database,
-    // The file's app closes before `drop`, and with it the database's last user: `close` waits for `drop`.
+    // The file's app is closed before `drop`, which gives the database back (or closes it for good): `close` has
+    // nothing left to do.
     close: async () => {},
     drop: async () => {
       if (client.closed) return;
