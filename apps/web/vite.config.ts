@@ -35,15 +35,19 @@ function precompress(): Plugin {
 }
 
 /**
- * Two of Mantine's imports replaced (issue 16: /proposals first load): ScrollArea takes one hook, `useMergeRefs`, from
+ * Three of Mantine's imports replaced (issue 16: /proposals first load; issue 30 item 5: its first render): ScrollArea takes one hook, `useMergeRefs`, from
  * @floating-ui/react, which brings the whole positioning library (16 KB compressed) along; it gets a local copy
  * (src/lib/merge-refs.ts). And Table imports ScrollArea (5 KB) for `Table.ScrollContainer`, which the app does not use;
- * it gets a plain scrolling box (src/lib/table-scroll-area.tsx). Popovers, menus, tooltips and dialogs still use
+ * it gets a plain scrolling box (src/lib/table-scroll-area.tsx). And MantineProvider's CSS variables component, which
+ * computes the whole theme's variables on every start (and, on loading, Mantine's default theme's): the app turns it off
+ * (`withCssVariables={false}`) and ships them as a stylesheet (src/app/theme-variables.css), so its code is left out
+ * (src/lib/no-css-variables.ts). Popovers, menus, tooltips and dialogs still use
  * floating-ui and ScrollArea, loaded with them.
  */
 function leanMantineImports(): Plugin {
   const mergeRefs = fileURLToPath(new URL('./src/lib/merge-refs.ts', import.meta.url));
   const tableScrollArea = fileURLToPath(new URL('./src/lib/table-scroll-area.tsx', import.meta.url));
+  const noCssVariables = fileURLToPath(new URL('./src/lib/no-css-variables.ts', import.meta.url));
   const mantine = (path: string) => new RegExp(`[\\\\/]@mantine[\\\\/]core[\\\\/]esm[\\\\/]components[\\\\/]${path}`);
   return {
     name: 'cr-lean-mantine-imports',
@@ -53,6 +57,12 @@ function leanMantineImports(): Plugin {
       if (source === '@floating-ui/react' && mantine('ScrollArea[\\\\/]').test(importer)) return mergeRefs;
       if (source === '../ScrollArea/ScrollArea.mjs' && mantine('Table[\\\\/]TableScrollContainer\\.mjs$').test(importer)) {
         return tableScrollArea;
+      }
+      if (
+        source === './MantineCssVariables/MantineCssVariables.mjs' &&
+        /[\\/]@mantine[\\/]core[\\/]esm[\\/]core[\\/]MantineProvider[\\/]MantineProvider\.mjs$/.test(importer)
+      ) {
+        return noCssVariables;
       }
       return null;
     },

@@ -1,6 +1,7 @@
 import './lib/preact-options';
 import './lib/zod-config';
 import '@mantine/core/styles.css';
+import './app/theme-variables.css';
 import './styles.css';
 import { languageReady } from './lib/i18n';
 import { StrictMode } from 'react';

@@ -1,68 +1,15 @@
-import { DEFAULT_THEME, MantineProvider, createTheme, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
+import { MantineProvider } from '@mantine/core';
 import { notificationsStore } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useReducedMotion } from '@mantine/hooks';
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { setAuthHandlers } from '../lib/api-client';
-import i18n from '../lib/i18n';
 import { useModalsWanted } from '../lib/modals';
 import { notifyError } from '../lib/notify';
 import { queryClient } from '../lib/query-client';
 import { listenAcrossTabs, refreshSession, resumeSession, setSessionEndedHandler, useSession } from '../lib/session';
 import { router } from './router';
-
-/**
- * An indigo whose shade 8, the primary shade (filled buttons, links, light variants of every colour), keeps a 4.5:1
- * contrast against white (WCAG AA).
- */
-const brand: MantineColorsTuple = [
-  '#eef0fd',
-  '#dde2fb',
-  '#c3cbf6',
-  '#a3b0f1',
-  '#8597ee',
-  '#6a7feb',
-  '#5468e2',
-  '#4659d6',
-  '#3a50c9',
-  '#2d3fa6',
-];
-
-/** Mantine's palette with shades 8 and 9 darkened where the stock shade falls below 4.5:1 on white or on its light tint. */
-function darker(name: keyof typeof DEFAULT_THEME.colors, shade8: string, shade9: string): MantineColorsTuple {
-  const [c0, c1, c2, c3, c4, c5, c6, c7] = DEFAULT_THEME.colors[name] ?? DEFAULT_THEME.colors.gray!;
-  return [c0, c1, c2, c3, c4, c5, c6, c7, shade8, shade9];
-}
-
-/** Dimmed text and error messages darker than Mantine's defaults, for the same contrast. */
-const cssVariablesResolver: CSSVariablesResolver = () => ({
-  variables: {},
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-error': 'var(--mantine-color-red-9)' },
-  dark: {},
-});
-
-const theme = createTheme({
-  colors: {
-    brand,
-    green: darker('green', '#1a6e2e', '#145a25'),
-    teal: darker('teal', '#087563', '#065a4c'),
-    red: darker('red', '#c92a2a', '#a51d1d'),
-    orange: darker('orange', '#b34a06', '#8f3a04'),
-    yellow: darker('yellow', '#8a6100', '#704f00'),
-  },
-  primaryColor: 'brand',
-  primaryShade: 8,
-  respectReducedMotion: true,
-  components: {
-    // Close buttons of dialogs carry a name (axe 'button-name').
-    // Plain objects, not Modal.extend(): the theme must not pull the dialogs into every page's first load (issue 16).
-    Modal: { defaultProps: { closeButtonProps: { 'aria-label': i18n.t('common.close') } } },
-    Drawer: { defaultProps: { closeButtonProps: { 'aria-label': i18n.t('common.close') } } },
-    Notification: { styles: { description: { color: 'var(--mantine-color-gray-7)' } } },
-  },
-  defaultRadius: 'md',
-  fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
-});
+import { theme } from './theme';
 
 setAuthHandlers({
   token: () => {
@@ -115,7 +62,8 @@ export function AppProvider({ children }: { children: ReactNode }) {
     return listenAcrossTabs();
   }, []);
   return (
-    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
+    // The theme's CSS variables are a stylesheet (theme-variables.css), not computed and injected on each start.
+    <MantineProvider theme={theme} withCssVariables={false}>
       <QueryClientProvider client={queryClient}>
         <NotificationsHost transitionDuration={reduceMotion ? 0 : 250} />
         {modalsWanted && (

@@ -1,8 +1,8 @@
-import { ActionIcon, CopyButton as MantineCopyButton } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import type CopyTooltipComponent from './copy-tooltip';
+import { ACTION_ICON_CLASS, ACTION_ICON_ICON_CLASS } from './plain';
 
 // The tooltip is loaded when a pointer first rests on a copy button: a list of them does not bring the tooltip's
 // positioning code into the page's first load (issue 16).
@@ -13,8 +13,20 @@ const loadTooltip = () =>
     return module.default;
   });
 
+/** The subtle ActionIcon's colours, gray and (once copied) teal, as Mantine's variant resolver gives them. */
+const colours = (color: 'gray' | 'teal') =>
+  ({
+    '--ai-bg': 'transparent',
+    '--ai-hover': `var(--mantine-color-${color}-light-hover)`,
+    '--ai-color': `var(--mantine-color-${color}-light-color)`,
+    '--ai-bd': 'calc(0.0625rem * var(--mantine-scale)) solid transparent',
+  }) as CSSProperties;
+const GRAY = colours('gray');
+const TEAL = colours('teal');
+
 /**
- * Copies a value to the clipboard and says so: a tooltip while the pointer is on it ('Copied' once it did).
+ * Copies a value to the clipboard and says so: a tooltip while the pointer is on it ('Copied' once it did). A plain
+ * button with Mantine's ActionIcon classes (components/plain.ts): a list shows one a row (issue 30 item 5).
  *
  * Wrapping the button in the tooltip mounts it anew. That must never happen between a press and its click (the click
  * would be lost): the tooltip goes around the button only once it is loaded and no press is under way, and it stays.
@@ -24,41 +36,51 @@ export function CopyButton({ value, label }: { value: string; label?: string }) 
   const [hovered, setHovered] = useState(false);
   const [Tooltip, setTooltip] = useState(() => loadedTooltip);
   const [pressed, setPressed] = useState(false);
+  const [copied, setCopied] = useState(false);
+  const reset = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(reset.current), []);
   const wrapped = useRef(false);
   wrapped.current ||= Tooltip !== undefined && !pressed;
-  return (
-    <MantineCopyButton value={value} timeout={1500}>
-      {({ copied, copy }) => {
-        const button = (
-          <ActionIcon
-            variant="subtle"
-            color={copied ? 'teal' : 'gray'}
-            onPointerDown={() => setPressed(true)}
-            onPointerCancel={() => setPressed(false)}
-            onClick={() => {
-              setPressed(false);
-              copy();
-            }}
-            onMouseEnter={() => {
-              setHovered(true);
-              if (!Tooltip) void loadTooltip().then((component) => setTooltip(() => component));
-            }}
-            onMouseLeave={() => {
-              setHovered(false);
-              setPressed(false);
-            }}
-            aria-label={`${label ?? t('common.copy')}: ${value}`}
-          >
-            {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-          </ActionIcon>
-        );
-        if (!Tooltip || !wrapped.current) return button;
-        return (
-          <Tooltip label={copied ? t('common.copied') : (label ?? t('common.copy'))} opened={hovered}>
-            {button}
-          </Tooltip>
-        );
+  const copy = () => {
+    // As Mantine's CopyButton: 'Copied' once the Clipboard API says it is done, for 1.5 s.
+    void navigator.clipboard?.writeText(value).then(
+      () => {
+        setCopied(true);
+        clearTimeout(reset.current);
+        reset.current = setTimeout(() => setCopied(false), 1500);
+      },
+      () => undefined,
+    );
+  };
+  const button = (
+    <button
+      type="button"
+      data-variant="subtle"
+      className={ACTION_ICON_CLASS}
+      style={copied ? TEAL : GRAY}
+      onPointerDown={() => setPressed(true)}
+      onPointerCancel={() => setPressed(false)}
+      onClick={() => {
+        setPressed(false);
+        copy();
       }}
-    </MantineCopyButton>
+      onMouseEnter={() => {
+        setHovered(true);
+        if (!Tooltip) void loadTooltip().then((component) => setTooltip(() => component));
+      }}
+      onMouseLeave={() => {
+        setHovered(false);
+        setPressed(false);
+      }}
+      aria-label={`${label ?? t('common.copy')}: ${value}`}
+    >
+      <span className={ACTION_ICON_ICON_CLASS}>{copied ? <IconCheck size={16} /> : <IconCopy size={16} />}</span>
+    </button>
+  );
+  if (!Tooltip || !wrapped.current) return button;
+  return (
+    <Tooltip label={copied ? t('common.copied') : (label ?? t('common.copy'))} opened={hovered}>
+      {button}
+    </Tooltip>
   );
 }

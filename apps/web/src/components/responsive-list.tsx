@@ -1,8 +1,9 @@
-import { Box, Group, Paper, Stack, Text, useMantineTheme, type MantineBreakpoint } from '@mantine/core';
+import { Box, Group, Stack, Text, useMantineTheme, type MantineBreakpoint } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import type { Key, ReactNode } from 'react';
+import { memo, useEffect, useState, type Key, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadingLine } from './loading-line';
+import { CARD_CLASS } from './plain';
 
 /**
  * Whether the window is narrower than a breakpoint (Mantine's `sm` = 768 px by default). Read at the first render, so
@@ -21,8 +22,11 @@ interface ResponsiveListProps<Row> {
   isLoading: boolean;
   isFetching?: boolean | undefined;
   rowKey: (row: Row) => Key;
-  /** The table as wide screens show it; called only on wide screens. */
-  table: () => ReactNode;
+  /**
+   * The table as wide screens show it, of the rows to show now (see useRowsInStages) and whether more are coming
+   * (the table then says it is busy); called only on wide screens.
+   */
+  table: (rows: Row[], filling: boolean) => ReactNode;
   /** One row as a compact card: what a person needs first, then the action. */
   card: (row: Row) => ReactNode;
   /** Below this width the rows show as cards (issue 19). */
@@ -47,6 +51,26 @@ export function reservedHeight(rows: number, narrow: boolean) {
   return narrow ? rows * RESERVED.card : RESERVED.header + rows * RESERVED.row;
 }
 
+/** Rows a list mounts with its first rows, then how many more in each following task (issue 30 item 5). */
+const FIRST_ROWS = 6;
+const MORE_ROWS = 4;
+
+/**
+ * A page of rows mounted a few at a time, each few in a task of its own (effects run one task after their render,
+ * lib/preact-options.ts): mounting 25 rows of Mantine components at once was one task of 100–150 ms on a desktop,
+ * four times that on a phone, during which the page answered nothing (issue 30 item 5: total blocking time). The
+ * first rows fill the first screen; the rest follow within a few frames. Once shown, rows stay: a new page of rows
+ * (a filter, the pager) renders at once.
+ */
+export function useRowsInStages<Row>(rows: Row[]): { shown: Row[]; filling: boolean } {
+  const [count, setCount] = useState(FIRST_ROWS);
+  const filling = count < rows.length;
+  useEffect(() => {
+    if (filling) setCount((current) => current + MORE_ROWS);
+  }, [filling, count]);
+  return { shown: filling ? rows.slice(0, count) : rows, filling };
+}
+
 /**
  * A list that is a table on wide screens and a list of cards on narrow ones (issue 19 item 1). Only one of the two is
  * rendered, so the accessibility tree never holds the rows twice.
@@ -63,10 +87,11 @@ export function ResponsiveList<Row>({
   reserveRows = 0,
 }: ResponsiveListProps<Row>) {
   const isNarrow = useIsNarrow(breakpoint);
+  const { shown, filling } = useRowsInStages(rows);
   const list = isNarrow ? (
-    <CardList rows={rows} label={label} isLoading={isLoading} isFetching={isFetching} rowKey={rowKey} card={card} />
+    <CardList rows={shown} label={label} isLoading={isLoading} isFetching={isFetching} filling={filling} rowKey={rowKey} card={card} />
   ) : (
-    table()
+    table(shown, filling)
   );
   // Always the same wrapper, so that the rows do not mount again when the loading ends.
   return <Box mih={isLoading ? reservedHeight(reserveRows, isNarrow) : undefined}>{list}</Box>;
@@ -77,25 +102,24 @@ function CardList<Row>({
   label,
   isLoading,
   isFetching,
+  filling,
   rowKey,
   card,
-}: Pick<ResponsiveListProps<Row>, 'rows' | 'label' | 'isLoading' | 'isFetching' | 'rowKey' | 'card'>) {
+}: Pick<ResponsiveListProps<Row>, 'rows' | 'label' | 'isLoading' | 'isFetching' | 'rowKey' | 'card'> & { filling: boolean }) {
   const { t } = useTranslation();
   return (
     <Stack
       component="ul"
       gap="sm"
       aria-label={label}
-      aria-busy={isLoading || isFetching}
+      aria-busy={isLoading || isFetching || filling}
       p={0}
       m={0}
       style={{ listStyle: 'none', opacity: isFetching && !isLoading ? 0.6 : 1 }}
       data-testid="card-list"
     >
       {rows.map((row) => (
-        <Paper key={rowKey(row)} component="li" withBorder radius="md" p="sm" data-testid="list-card">
-          {card(row)}
-        </Paper>
+        <CardItem key={rowKey(row)} row={row} card={card as (row: unknown) => ReactNode} />
       ))}
       {isLoading && (
         <li>
@@ -112,6 +136,18 @@ function CardList<Row>({
     </Stack>
   );
 }
+
+/**
+ * One card, memoised: the rows arrive a few at a time (useRowsInStages), and the cards already shown are not rendered
+ * again as the rest arrive (the list's `card` stays the same function while only the list renders).
+ */
+const CardItem = memo(function CardItem({ row, card }: { row: unknown; card: (row: unknown) => ReactNode }) {
+  return (
+    <li className={CARD_CLASS} data-with-border data-testid="list-card">
+      {card(row)}
+    </li>
+  );
+});
 
 /** A label and its value on one line of a card. */
 export function CardField({ label, children }: { label: string; children: ReactNode }) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { setFormatLocale } from './locale';
 import {
   displayCatalystId,
   formatAda,
@@ -102,6 +103,20 @@ describe('scores (spec §9)', () => {
     expect(formatScore(null)).toBe('');
     expect(formatScore(undefined)).toBe('');
     expect(formatScore(Number.NaN)).toBe('');
+  });
+});
+
+describe('negative zero in Spanish (issue 31)', () => {
+  it('drops the minus of a score, percentage or amount that rounds to zero, with its comma and spaced percent sign', () => {
+    setFormatLocale('es');
+    try {
+      expect(formatScore(-0.001)).toBe('0,00');
+      expect(formatPercent(-0.00001)).toBe('0,00\u00a0%');
+      expect(formatAda(-0.4)).toBe('₳ 0');
+      expect(formatAda(-12345.6)).toBe('₳ -12.346');
+    } finally {
+      setFormatLocale('en-US');
+    }
   });
 });
 

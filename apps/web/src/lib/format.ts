@@ -1,4 +1,5 @@
 import dayjs from 'dayjs';
+import { formatDecimal } from './decimal-format';
 import { formatLocale, perLocale } from './locale';
 export { displayCatalystId } from '@cr/contract/plain';
 
@@ -40,58 +41,38 @@ export function formatMonth(value: string | number | Date | null | undefined): s
   return date.isValid() ? month().format(date.toDate()) : '';
 }
 
-/** Drops the minus of a number that rounds to zero ('-0', '-0.00%' → '0', '0.00%'). */
+/** Drops the minus of a number that rounds to zero ('-0', '-0.00%', '-0,00 %' → '0', '0.00%', '0,00 %'). */
 function withoutNegativeZero(text: string): string {
-  return text.replace(/^-(?=[0.]+%?$)/, '');
+  return text.replace(/^-(?=[0.,]+(\u00a0?%)?$)/, '');
 }
 
-// Intl rounds the shortest decimal form half away from zero (1.005 → '1.01', -2.5 → '-3'), unlike toFixed and
-// Math.round, which round the binary value ('1.00') or towards +∞ ('-2').
-const ada = perLocale((locale) => new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }));
+// Rounded half away from zero on the shortest decimal form (1.005 → '1.01', -2.5 → '-3'), as Intl rounds, unlike
+// toFixed and Math.round, which round the binary value ('1.00') or towards +∞ ('-2'); written without Intl's first-use
+// cost (lib/decimal-format.ts).
+
 /** ADA amounts without decimals: '₳ 1,234,568'. */
 export function formatAda(value: number | null | undefined): string {
   if (value === null || value === undefined || Number.isNaN(value)) return '';
-  return `₳ ${withoutNegativeZero(ada().format(value))}`;
+  return `₳ ${withoutNegativeZero(formatDecimal(value, { decimals: 0, grouping: true }))}`;
 }
 
-const score = perLocale(
-  (locale) => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false }),
-);
 /** Scores to 2 decimals. */
 export function formatScore(value: number | null | undefined): string {
   if (value === null || value === undefined || Number.isNaN(value)) return '';
-  return withoutNegativeZero(score().format(value));
+  return withoutNegativeZero(formatDecimal(value, { decimals: 2, grouping: false }));
 }
 
-const rating = perLocale(
-  (locale) => new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false }),
-);
 /** A displayed rating, everywhere in the app: always one decimal, '4.0', '3.7' (spec §5, E-024). Stars show whole numbers. */
 export function formatRating(value: number | null | undefined): string {
   if (value === null || value === undefined || Number.isNaN(value)) return '';
-  return rating().format(value);
+  return formatDecimal(value, { decimals: 1, grouping: false });
 }
 
-const percentFormats = new Map<string, Intl.NumberFormat>();
-function percentFormat(decimals: number): Intl.NumberFormat {
-  const key = `${formatLocale()} ${decimals}`;
-  let format = percentFormats.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(formatLocale(), {
-      style: 'percent',
-      minimumFractionDigits: decimals,
-      maximumFractionDigits: decimals,
-      useGrouping: false,
-    });
-    percentFormats.set(key, format);
-  }
-  return format;
-}
 /** A ratio 0..1 as a percentage with the given decimals ('87.50%'). */
 export function formatPercent(ratio: number | null | undefined, decimals = 2): string {
   if (ratio === null || ratio === undefined || Number.isNaN(ratio)) return '';
-  // The percent style scales by 100 in decimal, so 0.145 is 14.5 % (ratio * 100 would give 14.499999999999998).
-  return withoutNegativeZero(percentFormat(decimals).format(ratio));
+  // Scaled by 100 in decimal, so 0.145 is 14.5 % (ratio * 100 would give 14.499999999999998).
+  return withoutNegativeZero(formatDecimal(ratio, { decimals, grouping: false, percent: true }));
 }
 
 /** The part of a proposal id before the first hyphen (spec §9). */

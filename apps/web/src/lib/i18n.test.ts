@@ -18,6 +18,7 @@ const FIRST_LOAD_MODULES = [
   'app/layout/subscribe-button.tsx',
   'app/layout/top-bars.tsx',
   'app/provider.tsx',
+  'app/theme.ts',
   'app/routes/route-error.tsx',
   'app/routes/home.tsx',
   'app/routes/not-found.tsx',

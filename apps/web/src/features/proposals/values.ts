@@ -1,20 +1,16 @@
 import type { ProposalExtraField } from '@cr/contract/proposals';
-import { perLocale } from '../../lib/locale';
+import { formatDecimal } from '../../lib/decimal-format';
 
 /**
  * Pure helpers of the proposal screens: how amounts, answers and titles read. Kept apart from the components so
  * that they are unit-tested without a browser.
  */
 
-const wholeNumber = perLocale((locale) => new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }));
-
 /** A whole number with grouping ('150,000'); '' when there is none. */
 export function formatWholeNumber(value: unknown): string {
   if (typeof value !== 'number' || !Number.isFinite(value)) return '';
   // Intl keeps the sign of a value that rounds to zero ('-0'); an amount never reads that way.
-  return wholeNumber()
-    .format(value)
-    .replace(/^-(?=0$)/, '');
+  return formatDecimal(value, { decimals: 0, grouping: true }).replace(/^-(?=0$)/, '');
 }
 
 /** Funds in their currency without decimals (spec §2.11, §9): '150,000 ADA'; '' when the proposal asks for none. */

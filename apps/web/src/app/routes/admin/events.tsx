@@ -87,10 +87,17 @@ export default function AdminEvents() {
         reserveRows={3}
         rowKey={(event) => event.row_id}
         card={(event) => <EventCard event={event} onEdit={() => openForm(event)} />}
-        table={() => (
+        table={(shown, filling) => (
           <ScrollTable minWidth={720} label={t('admin.events')}>
             {/* Fixed column widths: the header keeps its layout when the rows arrive (no layout shift). */}
-            <Table striped highlightOnHover verticalSpacing="sm" layout="fixed" aria-label={t('admin.events')}>
+            <Table
+              striped
+              highlightOnHover
+              verticalSpacing="sm"
+              layout="fixed"
+              aria-label={t('admin.events')}
+              aria-busy={isLoading || filling}
+            >
               <Table.Thead>
                 <Table.Tr>
                   {(
@@ -113,7 +120,7 @@ export default function AdminEvents() {
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {rows.map((event) => (
+                {shown.map((event) => (
                   <Table.Tr key={event.row_id} data-testid={`event-row-${event.row_id}`}>
                     <Table.Td>{event.row_id}</Table.Td>
                     <Table.Td>

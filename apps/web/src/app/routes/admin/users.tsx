@@ -99,9 +99,9 @@ export default function AdminUsers() {
         reserveRows={PAGE_SIZE}
         rowKey={(user) => user.id}
         card={(user) => <UserCard user={user} />}
-        table={() => (
+        table={(shown, filling) => (
           <ScrollTable minWidth={760} label={t('admin.users')}>
-            <Table striped highlightOnHover verticalSpacing="sm" aria-label={t('admin.users')}>
+            <Table striped highlightOnHover verticalSpacing="sm" aria-label={t('admin.users')} aria-busy={isLoading || filling}>
               <Table.Thead>
                 <Table.Tr>
                   {columns.map((name) => (
@@ -113,7 +113,7 @@ export default function AdminUsers() {
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {rows.map((user) => (
+                {shown.map((user) => (
                   <Table.Tr key={user.id}>
                     <Table.Td>
                       <Group gap={4} wrap="nowrap">

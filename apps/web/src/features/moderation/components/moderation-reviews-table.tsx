@@ -1,11 +1,12 @@
 import { rankingLabel, levelLabel } from '@cr/contract/plain';
 import { memo } from 'react';
-import { Badge, Button, Checkbox, Group, Stack, Table, Text } from '@mantine/core';
+import { Button, Checkbox, Group, Stack, Table, Text } from '@mantine/core';
 import { IconArrowRight } from '@tabler/icons-react';
 import type { ReviewPublic } from '@cr/contract/reviews';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { TableStatusRows } from '../../../components/table-status-rows';
+import { PlainBadge } from '../../../components/plain';
 import { ResponsiveList } from '../../../components/responsive-list';
 import { MODERATION_PAGE_SIZE } from '../api/keys';
 import { ScrollTable } from '../../../components/scroll-table';
@@ -28,14 +29,12 @@ const RANKING_COLORS = {
 
 function Assessor({ review }: { review: ReviewPublic }) {
   return (
-    <Group gap={6} wrap="nowrap">
-      <Text size="sm" ff="monospace">
-        {review.assessor}
-      </Text>
-      <Badge size="sm" variant="outline" color="gray" style={{ minWidth: 'max-content' }}>
+    <div className="plain-row" style={{ gap: 'calc(0.375rem * var(--mantine-scale))' }}>
+      <p className="plain-text-sm plain-mono">{review.assessor}</p>
+      <PlainBadge size="sm" variant="outline" color="gray" style={{ minWidth: 'max-content' }}>
         {levelLabel(review.assessor_level)}
-      </Badge>
-    </Group>
+      </PlainBadge>
+    </div>
   );
 }
 
@@ -43,26 +42,26 @@ function Ranking({ review }: { review: ReviewPublic }) {
   const { t } = useTranslation();
   const ranking = rankingLabel(review.ranking, review.moderated);
   return (
-    <Badge color={RANKING_COLORS[ranking]} variant="light" size="sm" style={{ textTransform: 'none', minWidth: 'max-content' }}>
+    <PlainBadge color={RANKING_COLORS[ranking]} variant="light" size="sm" style={{ textTransform: 'none', minWidth: 'max-content' }}>
       {t(`reviews.ranking.${ranking}`)}
-    </Badge>
+    </PlainBadge>
   );
 }
 
 function Ratings({ review, inline = false }: { review: ReviewPublic; inline?: boolean }) {
   const { t } = useTranslation();
-  const Wrapper = inline ? Group : Stack;
   return (
-    <Wrapper gap={inline ? 'sm' : 0}>
+    <div
+      className={inline ? 'plain-row' : 'plain-stack'}
+      style={inline ? { flexWrap: 'wrap', gap: 'var(--mantine-spacing-sm)' } : { gap: 0 }}
+    >
       {RATINGS.map(([key, field]) => (
-        <Text key={key} size="sm" style={{ whiteSpace: 'nowrap' }}>
-          <Text span size="xs" c="dimmed">
-            {t(`reviews.short.${key}`)}
-          </Text>{' '}
+        <p key={key} className="plain-text-sm" style={{ whiteSpace: 'nowrap' }}>
+          <span className="plain-text-xs plain-dimmed">{t(`reviews.short.${key}`)}</span>{' '}
           {t('moderation.outOf5', { value: formatRating(review[field]) })}
-        </Text>
+        </p>
       ))}
-    </Wrapper>
+    </div>
   );
 }
 
@@ -151,7 +150,7 @@ function ModerationReviewsTableView(props: ModerationReviewsTableProps) {
       isLoading={props.isLoading}
       reserveRows={MODERATION_PAGE_SIZE}
       rowKey={(review) => review.row_id}
-      table={() => <WideTable {...props} />}
+      table={(shown, filling) => <WideTable {...props} rows={shown} filling={filling} />}
       card={(review) => <ModerationCard review={review} />}
     />
   );
@@ -161,11 +160,50 @@ function ModerationReviewsTableView(props: ModerationReviewsTableProps) {
  * queries settle; issue 30 item 5: mobile total blocking time). */
 export const ModerationReviewsTable = memo(ModerationReviewsTableView);
 
-function WideTable({ rows, label, isLoading }: ModerationReviewsTableProps) {
+/**
+ * One review's row, memoised: a list mounts its rows a few at a time (useRowsInStages), and the rows already shown
+ * are not rendered again as the rest arrive.
+ */
+const ModerationTableRow = memo(function ModerationTableRow({ review }: { review: ReviewPublic }) {
+  return (
+    <Table.Tr data-testid="moderation-row">
+      <Table.Td>{review.row_id}</Table.Td>
+      <Table.Td>
+        <Stack gap={2}>
+          <Text size="sm" fw={500}>
+            {review.proposal.title}
+          </Text>
+          {review.proposal.objective_title && (
+            <Text size="xs" c="dimmed">
+              {review.proposal.objective_title}
+            </Text>
+          )}
+        </Stack>
+      </Table.Td>
+      <Table.Td>
+        <Assessor review={review} />
+      </Table.Td>
+      <Table.Td>
+        <Ranking review={review} />
+      </Table.Td>
+      <Table.Td>
+        <Ratings review={review} />
+      </Table.Td>
+      <Table.Td>
+        <Flagged review={review} />
+      </Table.Td>
+      <Table.Td>
+        <OpenButton review={review} />
+      </Table.Td>
+    </Table.Tr>
+  );
+});
+
+function WideTable({ rows, label, isLoading, filling }: ModerationReviewsTableProps & { filling: boolean }) {
   const { t } = useTranslation();
   return (
     <ScrollTable minWidth={860} label={label} stickyFirstColumn>
-      <Table striped highlightOnHover verticalSpacing="sm" aria-label={label} aria-busy={isLoading}>
+      <Table striped highlightOnHover verticalSpacing="sm" aria-label={label} aria-busy={isLoading || filling}>
         <Table.Thead>
           <Table.Tr>
             {COLUMNS.map((name) => (
@@ -175,36 +213,7 @@ function WideTable({ rows, label, isLoading }: ModerationReviewsTableProps) {
         </Table.Thead>
         <Table.Tbody>
           {rows.map((review) => (
-            <Table.Tr key={review.row_id} data-testid="moderation-row">
-              <Table.Td>{review.row_id}</Table.Td>
-              <Table.Td>
-                <Stack gap={2}>
-                  <Text size="sm" fw={500}>
-                    {review.proposal.title}
-                  </Text>
-                  {review.proposal.objective_title && (
-                    <Text size="xs" c="dimmed">
-                      {review.proposal.objective_title}
-                    </Text>
-                  )}
-                </Stack>
-              </Table.Td>
-              <Table.Td>
-                <Assessor review={review} />
-              </Table.Td>
-              <Table.Td>
-                <Ranking review={review} />
-              </Table.Td>
-              <Table.Td>
-                <Ratings review={review} />
-              </Table.Td>
-              <Table.Td>
-                <Flagged review={review} />
-              </Table.Td>
-              <Table.Td>
-                <OpenButton review={review} />
-              </Table.Td>
-            </Table.Tr>
+            <ModerationTableRow key={review.row_id} review={review} />
           ))}
           <TableStatusRows isLoading={isLoading} isEmpty={rows.length === 0} colSpan={COLUMNS.length} />
         </Table.Tbody>

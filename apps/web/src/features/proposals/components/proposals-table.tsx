@@ -1,4 +1,4 @@
-import { Anchor, Badge, Group, Stack, Table, Text } from '@mantine/core';
+import { Badge, Table, Text } from '@mantine/core';
 import { memo } from 'react';
 import { IconCheck } from '@tabler/icons-react';
 import type { ProposalRow } from '@cr/contract/proposals';
@@ -6,6 +6,7 @@ import { shortId } from '@cr/contract/plain';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CopyButton } from '../../../components/copy-button';
+import { ANCHOR_CLASS, TABLE_CELL_CLASS, TABLE_ROW_PROPS } from '../../../components/plain';
 import { TableStatusRows } from '../../../components/table-status-rows';
 import { ResponsiveList } from '../../../components/responsive-list';
 import { ScrollTable } from '../../../components/scroll-table';
@@ -40,33 +41,32 @@ function ReviewedMark({ reviewed }: { reviewed: boolean }) {
   );
 }
 
-/** A proposal on a phone (issue 19): the title to open it, then funds, objective, short id and the reviewed mark. */
+/**
+ * A proposal on a phone (issue 19): the title to open it, then funds, objective, short id and the reviewed mark. Plain
+ * elements styled as Mantine's (components/plain.ts): a page shows 25 (issue 30 item 5).
+ */
 function ProposalCard({ proposal, showReviewed }: { proposal: ProposalRow; showReviewed: boolean }) {
   const { t } = useTranslation();
   return (
-    <Stack gap={6}>
-      <Anchor component={Link} to={paths.proposal(proposal.row_id)} fw={600}>
+    <div className="plain-stack">
+      <Link to={paths.proposal(proposal.row_id)} className={ANCHOR_CLASS} data-underline="hover" style={{ fontWeight: 600 }}>
         {proposal.title}
-      </Anchor>
-      <Group justify="space-between" gap="xs" wrap="nowrap">
-        <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
+      </Link>
+      <div className="plain-row plain-row-between">
+        <p className="plain-text-sm" style={{ whiteSpace: 'nowrap', fontWeight: 600 }}>
           {formatFunds(proposal.funds, proposal.currency)}
-        </Text>
+        </p>
         {showReviewed && <ReviewedMark reviewed={proposal.has_reviewed} />}
-      </Group>
-      <Text size="sm" c={proposal.objective_title ? undefined : 'dimmed'} fs={proposal.objective_title ? undefined : 'italic'}>
+      </div>
+      <p className={proposal.objective_title ? 'plain-text-sm' : 'plain-text-sm plain-dimmed plain-italic'}>
         {proposal.objective_title ?? t('proposals.noCategory')}
-      </Text>
-      <Group gap={4} wrap="nowrap">
-        <Text size="xs" c="dimmed">
-          {t('proposals.columns.id')}
-        </Text>
-        <Text size="sm" ff="monospace">
-          {shortId(proposal.pr_id)}
-        </Text>
+      </p>
+      <div className="plain-row">
+        <p className="plain-text-xs plain-dimmed">{t('proposals.columns.id')}</p>
+        <p className="plain-text-sm plain-mono">{shortId(proposal.pr_id)}</p>
         <CopyButton value={shortId(proposal.pr_id)} label={t('proposals.copyIdOf', { title: proposal.title })} />
-      </Group>
-    </Stack>
+      </div>
+    </div>
   );
 }
 
@@ -84,7 +84,7 @@ function ProposalsTableView(props: ProposalsTableProps) {
       isFetching={isFetching}
       reserveRows={PROPOSALS_PAGE_SIZE}
       rowKey={(proposal) => proposal.row_id}
-      table={() => <WideTable {...props} />}
+      table={(shown, filling) => <WideTable {...props} rows={shown} filling={filling} />}
       card={(proposal) => <ProposalCard proposal={proposal} showReviewed={showReviewed} />}
     />
   );
@@ -100,7 +100,48 @@ export const ProposalsTable = memo(ProposalsTableView);
  */
 const COLUMN_WIDTHS: Record<string, number | undefined> = { id: 150, funds: 150, reviewed: 140 };
 
-function WideTable({ rows, label, isLoading, isFetching = false, showReviewed = false }: ProposalsTableProps) {
+/**
+ * One proposal's row, memoised: a list mounts its rows a few at a time (useRowsInStages), and the rows already shown
+ * are not rendered again as the rest arrive.
+ */
+const ProposalTableRow = memo(function ProposalTableRow({ proposal, showReviewed }: { proposal: ProposalRow; showReviewed: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <tr {...TABLE_ROW_PROPS}>
+      <td className={TABLE_CELL_CLASS}>
+        <div className="plain-row">
+          <p className="plain-text-sm plain-mono">{shortId(proposal.pr_id)}</p>
+          <CopyButton value={shortId(proposal.pr_id)} label={t('proposals.copyIdOf', { title: proposal.title })} />
+        </div>
+      </td>
+      <td className={TABLE_CELL_CLASS}>
+        <Link to={paths.proposal(proposal.row_id)} className={ANCHOR_CLASS} data-underline="hover" style={{ fontWeight: 500 }}>
+          {proposal.title}
+        </Link>
+      </td>
+      <td className={TABLE_CELL_CLASS}>
+        {proposal.objective_title ?? <span className="plain-text-sm plain-dimmed plain-italic">{t('proposals.noCategory')}</span>}
+      </td>
+      <td className={TABLE_CELL_CLASS} style={{ whiteSpace: 'nowrap', textAlign: 'right' }}>
+        {formatFunds(proposal.funds, proposal.currency)}
+      </td>
+      {showReviewed && (
+        <td className={TABLE_CELL_CLASS}>
+          <ReviewedMark reviewed={proposal.has_reviewed} />
+        </td>
+      )}
+    </tr>
+  );
+});
+
+function WideTable({
+  rows,
+  label,
+  isLoading,
+  isFetching = false,
+  showReviewed = false,
+  filling,
+}: ProposalsTableProps & { filling: boolean }) {
   const { t } = useTranslation();
   const columns = ['id', 'title', 'objective', 'funds', ...(showReviewed ? ['reviewed'] : [])];
   return (
@@ -111,7 +152,7 @@ function WideTable({ rows, label, isLoading, isFetching = false, showReviewed = 
         verticalSpacing="sm"
         layout="fixed"
         aria-label={label}
-        aria-busy={isLoading || isFetching}
+        aria-busy={isLoading || isFetching || filling}
         style={{ opacity: isFetching && !isLoading ? 0.6 : 1 }}
       >
         <Table.Thead>
@@ -125,36 +166,7 @@ function WideTable({ rows, label, isLoading, isFetching = false, showReviewed = 
         </Table.Thead>
         <Table.Tbody>
           {rows.map((proposal) => (
-            <Table.Tr key={proposal.row_id}>
-              <Table.Td>
-                <Group gap={4} wrap="nowrap">
-                  <Text size="sm" ff="monospace">
-                    {shortId(proposal.pr_id)}
-                  </Text>
-                  <CopyButton value={shortId(proposal.pr_id)} label={t('proposals.copyIdOf', { title: proposal.title })} />
-                </Group>
-              </Table.Td>
-              <Table.Td>
-                <Anchor component={Link} to={paths.proposal(proposal.row_id)} fw={500}>
-                  {proposal.title}
-                </Anchor>
-              </Table.Td>
-              <Table.Td>
-                {proposal.objective_title ?? (
-                  <Text span size="sm" c="dimmed" fs="italic">
-                    {t('proposals.noCategory')}
-                  </Text>
-                )}
-              </Table.Td>
-              <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                {formatFunds(proposal.funds, proposal.currency)}
-              </Table.Td>
-              {showReviewed && (
-                <Table.Td>
-                  <ReviewedMark reviewed={proposal.has_reviewed} />
-                </Table.Td>
-              )}
-            </Table.Tr>
+            <ProposalTableRow key={proposal.row_id} proposal={proposal} showReviewed={showReviewed} />
           ))}
           <TableStatusRows isLoading={isLoading} isEmpty={rows.length === 0} colSpan={columns.length} />
         </Table.Tbody>

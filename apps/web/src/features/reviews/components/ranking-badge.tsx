@@ -1,5 +1,5 @@
 import { rankingLabel } from '@cr/contract/plain';
-import { Badge } from '@mantine/core';
+import { PlainBadge } from '../../../components/plain';
 import { useTranslation } from 'react-i18next';
 
 /** The one colour of each ranking, wherever a ranking shows (spec §4). */
@@ -11,7 +11,10 @@ export const RANKING_COLORS = {
   excluded_threshold: 'orange',
 } as const;
 
-/** A review's ranking as shown (spec §4): pending reads 'pending moderation' unless the review is moderated (E-041). */
+/**
+ * A review's ranking as shown (spec §4): pending reads 'pending moderation' unless the review is moderated (E-041).
+ * A plain Badge (components/plain.tsx): lists show one a row (issue 30 item 5).
+ */
 export function RankingBadge({
   ranking,
   moderated,
@@ -26,7 +29,7 @@ export function RankingBadge({
   const { t } = useTranslation();
   const label = rankingLabel(ranking, moderated);
   return (
-    <Badge
+    <PlainBadge
       color={RANKING_COLORS[label]}
       variant="light"
       size={size}
@@ -35,6 +38,6 @@ export function RankingBadge({
       style={{ textTransform: 'none', minWidth: 'max-content' }}
     >
       {t(`reviews.ranking.${label}`)}
-    </Badge>
+    </PlainBadge>
   );
 }

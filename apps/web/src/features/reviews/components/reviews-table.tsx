@@ -1,6 +1,6 @@
 import { levelLabel } from '@cr/contract/plain';
-import { memo } from 'react';
-import { Anchor, Badge, Group, Stack, Table, Text } from '@mantine/core';
+import { memo, type CSSProperties } from 'react';
+import { Table } from '@mantine/core';
 import type { ReviewPublic } from '@cr/contract/reviews';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -8,6 +8,7 @@ import { TableStatusRows } from '../../../components/table-status-rows';
 import { ResponsiveList } from '../../../components/responsive-list';
 import { REVIEWS_PAGE_SIZE } from '../api/keys';
 import { ScrollTable } from '../../../components/scroll-table';
+import { ANCHOR_CLASS, PlainBadge, TABLE_CELL_CLASS, TABLE_ROW_PROPS } from '../../../components/plain';
 import { paths } from '../../../config/paths';
 import { formatRating } from '../../../lib/format';
 import { CRITERIA } from '../values';
@@ -18,14 +19,12 @@ const COLUMNS = ['id', 'proposal', 'assessor', 'ranking', 'ratings'] as const;
 /** The assessor as shown everywhere: anonymous id and level 'LV'+number (spec §4). */
 export function AssessorLabel({ assessor, level }: { assessor: string; level: number }) {
   return (
-    <Group gap={6} wrap="nowrap">
-      <Text size="sm" ff="monospace">
-        {assessor}
-      </Text>
-      <Badge size="sm" variant="outline" color="gray" style={{ minWidth: 'max-content' }}>
+    <div className="plain-row" style={{ gap: 'calc(0.375rem * var(--mantine-scale))' }}>
+      <p className="plain-text-sm plain-mono">{assessor}</p>
+      <PlainBadge size="sm" variant="outline" color="gray" style={{ minWidth: 'max-content' }}>
         {levelLabel(level)}
-      </Badge>
-    </Group>
+      </PlainBadge>
+    </div>
   );
 }
 
@@ -58,23 +57,29 @@ interface ReviewsTableProps {
   isFetching?: boolean;
 }
 
+const SMALL_LINK_STYLE = {
+  '--text-fz': 'var(--mantine-font-size-sm)',
+  '--text-lh': 'var(--mantine-line-height-sm)',
+  fontWeight: 500,
+} as CSSProperties;
+
 /** A review on a phone (issue 19): the proposal, the ranking and ratings, the assessor, and the link that opens it. */
 function ReviewCard({ review }: { review: ReviewPublic }) {
   const { t } = useTranslation();
   return (
-    <Stack gap={6}>
-      <Anchor component={Link} to={paths.proposal(review.proposal_id)} fw={600}>
+    <div className="plain-stack">
+      <Link to={paths.proposal(review.proposal_id)} className={ANCHOR_CLASS} data-underline="hover" style={{ fontWeight: 600 }}>
         {review.proposal.title}
-      </Anchor>
-      <Group gap="xs" justify="space-between">
+      </Link>
+      <div className="plain-row plain-row-between" style={{ flexWrap: 'wrap' }}>
         <RankingBadge ranking={review.ranking} moderated={review.moderated} />
         <AssessorLabel assessor={review.assessor} level={review.assessor_level} />
-      </Group>
+      </div>
       <Ratings review={review} />
-      <Anchor component={Link} to={paths.review(review.row_id)} size="sm" fw={500}>
+      <Link to={paths.review(review.row_id)} className={ANCHOR_CLASS} data-underline="hover" data-size="sm" style={SMALL_LINK_STYLE}>
         {t('reviews.openReview', { id: review.row_id })}
-      </Anchor>
-    </Stack>
+      </Link>
+    </div>
   );
 }
 
@@ -88,7 +93,7 @@ function ReviewsTableView(props: ReviewsTableProps) {
       isFetching={props.isFetching}
       reserveRows={REVIEWS_PAGE_SIZE}
       rowKey={(review) => review.row_id}
-      table={() => <WideTable {...props} />}
+      table={(shown, filling) => <WideTable {...props} rows={shown} filling={filling} />}
       card={(review) => <ReviewCard review={review} />}
     />
   );
@@ -98,7 +103,43 @@ function ReviewsTableView(props: ReviewsTableProps) {
  * queries settle; issue 30 item 5: mobile total blocking time). */
 export const ReviewsTable = memo(ReviewsTableView);
 
-function WideTable({ rows, label, isLoading, isFetching = false }: ReviewsTableProps) {
+/**
+ * One review's row, memoised: a list mounts its rows a few at a time (useRowsInStages), and the rows already shown
+ * are not rendered again as the rest arrive.
+ */
+const ReviewTableRow = memo(function ReviewTableRow({ review }: { review: ReviewPublic }) {
+  const { t } = useTranslation();
+  return (
+    <tr {...TABLE_ROW_PROPS}>
+      <td className={TABLE_CELL_CLASS}>
+        <Link
+          to={paths.review(review.row_id)}
+          className={ANCHOR_CLASS}
+          data-underline="hover"
+          aria-label={t('reviews.openReview', { id: review.row_id })}
+        >
+          {review.row_id}
+        </Link>
+      </td>
+      <td className={TABLE_CELL_CLASS}>
+        <Link to={paths.proposal(review.proposal_id)} className={ANCHOR_CLASS} data-underline="hover" style={{ fontWeight: 500 }}>
+          {review.proposal.title}
+        </Link>
+      </td>
+      <td className={TABLE_CELL_CLASS}>
+        <AssessorLabel assessor={review.assessor} level={review.assessor_level} />
+      </td>
+      <td className={TABLE_CELL_CLASS}>
+        <RankingBadge ranking={review.ranking} moderated={review.moderated} />
+      </td>
+      <td className={TABLE_CELL_CLASS}>
+        <Ratings review={review} />
+      </td>
+    </tr>
+  );
+});
+
+function WideTable({ rows, label, isLoading, isFetching = false, filling }: ReviewsTableProps & { filling: boolean }) {
   const { t } = useTranslation();
   return (
     <ScrollTable minWidth={760} label={label} stickyFirstColumn>
@@ -107,7 +148,7 @@ function WideTable({ rows, label, isLoading, isFetching = false }: ReviewsTableP
         highlightOnHover
         verticalSpacing="sm"
         aria-label={label}
-        aria-busy={isLoading || isFetching}
+        aria-busy={isLoading || isFetching || filling}
         style={{ opacity: isFetching && !isLoading ? 0.6 : 1 }}
       >
         <Table.Thead>
@@ -119,27 +160,7 @@ function WideTable({ rows, label, isLoading, isFetching = false }: ReviewsTableP
         </Table.Thead>
         <Table.Tbody>
           {rows.map((review) => (
-            <Table.Tr key={review.row_id}>
-              <Table.Td>
-                <Anchor component={Link} to={paths.review(review.row_id)} aria-label={t('reviews.openReview', { id: review.row_id })}>
-                  {review.row_id}
-                </Anchor>
-              </Table.Td>
-              <Table.Td>
-                <Anchor component={Link} to={paths.proposal(review.proposal_id)} fw={500}>
-                  {review.proposal.title}
-                </Anchor>
-              </Table.Td>
-              <Table.Td>
-                <AssessorLabel assessor={review.assessor} level={review.assessor_level} />
-              </Table.Td>
-              <Table.Td>
-                <RankingBadge ranking={review.ranking} moderated={review.moderated} />
-              </Table.Td>
-              <Table.Td>
-                <Ratings review={review} />
-              </Table.Td>
-            </Table.Tr>
+            <ReviewTableRow key={review.row_id} review={review} />
           ))}
           <TableStatusRows isLoading={isLoading} isEmpty={rows.length === 0} colSpan={COLUMNS.length} />
         </Table.Tbody>

@@ -1,0 +1,56 @@
+import { ActionIcon, Anchor, Badge, Paper, Table, Text, UnstyledButton } from '@mantine/core';
+import type { CSSProperties, HTMLAttributes, ReactNode } from 'react';
+
+/**
+ * Mantine's own class names, for the parts of list rows rendered as plain elements (issue 30 item 5). A Mantine
+ * component is a tree of components (Box, its props, styles and variables) that costs ~0.3 ms to mount on a desktop,
+ * four times that on a phone; a page of 25 rows mounted ~300 of them. Rows render plain elements with the classes
+ * Mantine would give them, so they look the same and Mantine's stylesheet styles them.
+ */
+
+/** An Anchor as Mantine renders it (underlined on hover): put `data-underline="hover"` beside it. */
+export const ANCHOR_CLASS = `mantine-focus-auto ${Text.classes.root} mantine-Text-root ${Anchor.classes.root} mantine-Anchor-root`;
+
+/** A body row of a `striped highlightOnHover` table with row borders, and its cells. */
+export const TABLE_ROW_PROPS = {
+  className: `${Table.classes.tr} mantine-Table-tr`,
+  'data-with-row-border': true,
+  'data-striped': 'odd',
+  'data-hover': true,
+} as const;
+export const TABLE_CELL_CLASS = `${Table.classes.td} mantine-Table-td`;
+
+/** A Paper with a border (the list's cards): the radius and padding come from `.plain-card` (styles.css). */
+export const CARD_CLASS = `${Paper.classes.root} mantine-Paper-root plain-card`;
+
+/** A subtle ActionIcon (its colour from `--ai-*` variables, see copy-button.tsx). */
+export const ACTION_ICON_CLASS = `mantine-focus-auto mantine-active ${ActionIcon.classes.root} mantine-ActionIcon-root ${UnstyledButton.classes.root} mantine-UnstyledButton-root`;
+export const ACTION_ICON_ICON_CLASS = `${ActionIcon.classes.icon} mantine-ActionIcon-icon`;
+
+const BADGE_ROOT_CLASS = `${Badge.classes.root} mantine-Badge-root`;
+const BADGE_LABEL_CLASS = `${Badge.classes.label} mantine-Badge-label`;
+
+interface PlainBadgeProps extends HTMLAttributes<HTMLDivElement> {
+  color: string;
+  variant: 'light' | 'outline';
+  size?: 'sm' | 'md' | 'lg';
+  children: ReactNode;
+  [data: `data-${string}`]: string | undefined;
+}
+
+/** A Badge of the light or outline variant, with the variables Mantine's variant resolver gives it. */
+export function PlainBadge({ color, variant, size = 'md', children, style, ...rest }: PlainBadgeProps) {
+  const variables = {
+    '--badge-height': `var(--badge-height-${size})`,
+    '--badge-padding-x': `var(--badge-padding-x-${size})`,
+    '--badge-fz': `var(--badge-fz-${size})`,
+    '--badge-bg': variant === 'light' ? `var(--mantine-color-${color}-light)` : 'transparent',
+    '--badge-color': `var(--mantine-color-${color}-${variant === 'light' ? 'light-color' : 'outline'})`,
+    '--badge-bd': `calc(0.0625rem * var(--mantine-scale)) solid ${variant === 'light' ? 'transparent' : `var(--mantine-color-${color}-outline)`}`,
+  } as CSSProperties;
+  return (
+    <div data-variant={variant} data-size={size} className={BADGE_ROOT_CLASS} style={{ ...variables, ...style }} {...rest}>
+      <span className={BADGE_LABEL_CLASS}>{children}</span>
+    </div>
+  );
+}
