@@ -93,8 +93,9 @@ export function ResponsiveList<Row>({
   ) : (
     table(shown, filling)
   );
-  // Always the same wrapper, so that the rows do not mount again when the loading ends.
-  return <Box mih={isLoading ? reservedHeight(reserveRows, isNarrow) : undefined}>{list}</Box>;
+  // Always the same wrapper, so that the rows do not mount again when the loading ends. It keeps a page of rows' height
+  // until the last rows are in, so that what follows does not move as they arrive (layout shift).
+  return <Box mih={isLoading || filling ? reservedHeight(reserveRows, isNarrow) : undefined}>{list}</Box>;
 }
 
 function CardList<Row>({

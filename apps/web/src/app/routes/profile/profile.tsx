@@ -7,6 +7,7 @@ import type { SubscriptionPublic } from '@cr/contract/users';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { fieldError } from '../../../components/form-field';
+import { InTurn } from '../../../components/in-turn';
 import { PageHeading } from '../../../components/page-heading';
 import { MyAppeals } from '../../../features/appeals/components/my-appeals';
 import { NotificationPreferencesSection } from '../../../features/profile/components/notification-preferences';
@@ -112,29 +113,41 @@ export default function Profile() {
     <Stack>
       <PageHeading title={t('profile.title')} />
       <ProfileView user={user} own subscriptionAction={invitationAction}>
-        <Section title={t('profile.changeEmail')}>
-          <ChangeEmailForm />
-        </Section>
-        <Section title={t('profile.changePassword')}>
-          <ChangePasswordForm />
-        </Section>
-        <Section title={t('nav.language')}>
-          <Stack gap="xs">
-            <Text size="sm" c="dimmed">
-              {t('profile.languageHint')}
-            </Text>
-            <LanguageSelect label testId="profile-language" />
-          </Stack>
-        </Section>
-        <Section title={t('notifications.title')}>
-          <NotificationPreferencesSection />
-        </Section>
-        <Section title={t('appeals.mineTitle')}>
-          <MyAppeals />
-        </Section>
-        <Section title={t('tokens.title')}>
-          <ApiTokensSection />
-        </Section>
+        <InTurn>
+          <Section title={t('profile.changeEmail')}>
+            <ChangeEmailForm />
+          </Section>
+        </InTurn>
+        <InTurn>
+          <Section title={t('profile.changePassword')}>
+            <ChangePasswordForm />
+          </Section>
+        </InTurn>
+        <InTurn>
+          <Section title={t('nav.language')}>
+            <Stack gap="xs">
+              <Text size="sm" c="dimmed">
+                {t('profile.languageHint')}
+              </Text>
+              <LanguageSelect label testId="profile-language" />
+            </Stack>
+          </Section>
+        </InTurn>
+        <InTurn>
+          <Section title={t('notifications.title')}>
+            <NotificationPreferencesSection />
+          </Section>
+        </InTurn>
+        <InTurn>
+          <Section title={t('appeals.mineTitle')}>
+            <MyAppeals />
+          </Section>
+        </InTurn>
+        <InTurn>
+          <Section title={t('tokens.title')}>
+            <ApiTokensSection />
+          </Section>
+        </InTurn>
       </ProfileView>
       {answering && (
         <Suspense fallback={null}>

@@ -1,6 +1,7 @@
 import { Typography } from '@mantine/core';
 import { Marked } from 'marked';
-import { useMemo } from 'react';
+import { useEffect, useState } from 'react';
+import { inTurn } from '../../../lib/in-turn';
 import { sanitizeHtml } from '../../../lib/sanitize';
 
 /** Headings written in an answer sit below the page's own (h1 title, h2 segment, h3 section). */
@@ -39,8 +40,42 @@ export function markdownToSafeHtml(text: string): string {
   return sanitizeHtml(withImageAlternatives(markdown.parse(text, { async: false })));
 }
 
-/** A multi-line markdown answer (spec §2.12, D-027, D-031). */
+/** The answers rendered lately (a proposal opened again shows at once), at most this many. */
+const rendered = new Map<string, string>();
+const RENDERED_KEPT = 200;
+
+function renderedHtml(text: string): string | undefined {
+  return rendered.get(text);
+}
+
+function render(text: string): string {
+  const html = markdownToSafeHtml(text);
+  if (rendered.size >= RENDERED_KEPT) rendered.delete(rendered.keys().next().value!);
+  rendered.set(text, html);
+  return html;
+}
+
+/**
+ * A multi-line markdown answer (spec §2.12, D-027, D-031). A proposal has a dozen, some long: each is parsed and
+ * sanitised in a turn of its own (lib/in-turn.ts), not all in the page's first render (issue 30 item 5: ~70 ms of a
+ * desktop's, four times that on a phone); until then its box is empty, and says it is busy.
+ */
 export function MarkdownText({ text }: { text: string }) {
-  const html = useMemo(() => markdownToSafeHtml(text), [text]);
-  return <Typography className="proposal-markdown" fz="sm" dangerouslySetInnerHTML={{ __html: html }} />;
+  const [shown, setShown] = useState(() => {
+    const html = renderedHtml(text);
+    return html === undefined ? undefined : { text, html };
+  });
+  const current = shown?.text === text;
+  useEffect(() => {
+    if (current) return undefined;
+    return inTurn(() => setShown({ text, html: renderedHtml(text) ?? render(text) }));
+  }, [text, current]);
+  return (
+    <Typography
+      className="proposal-markdown"
+      fz="sm"
+      aria-busy={!current || undefined}
+      dangerouslySetInnerHTML={{ __html: current ? shown.html : '' }}
+    />
+  );
 }
