@@ -33,7 +33,7 @@ function readPagePreloads(webDist: string): PagePreload[] {
 }
 
 function variantOf(html: string, page: PagePreload): IndexVariant {
-  const links = page.files.map((path) => `<link rel="modulepreload" crossorigin href="${path}">`).join('\n    ');
+  const links = page.files.map((path) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="${path}">`).join('\n    ');
   const identity = Buffer.from(html.replace('</head>', `  ${links}\n  </head>`));
   return {
     pattern: new RegExp(page.path),
@@ -61,8 +61,8 @@ export function acceptedEncoding(header: string | undefined): 'br' | 'gzip' | un
 /**
  * index.html as sent for an app path (issue 16: mobile first paint). For the pages the web build lists, it names that
  * page's code with `<link rel="modulepreload">`, so that the browser fetches it beside the entry's instead of one round
- * trip after the entry has run; the list is read from the build, again when index.html changes. Other paths get the
- * file as built.
+ * trip after the entry has run, at low priority so that the entry and the stylesheet (the first paint) come first; the
+ * list is read from the build, again when index.html changes. Other paths get the file as built.
  * Always `Cache-Control: no-cache`: a new build's index.html names new files.
  */
 export function indexHtmlSender(webDist: string) {

@@ -1,7 +1,8 @@
 import { FieldType } from '@cr/contract/plain';
 import { Box, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ProposalExtraField } from '@cr/contract/proposals';
-import { memo, useId } from 'react';
+import { memo, useId, type ReactNode } from 'react';
+import { InTurn } from '../../../components/in-turn';
 import { displayTitle } from '../values';
 import { FieldAnswer } from './field-answer';
 
@@ -76,25 +77,40 @@ function Segment({ segment }: { segment: ProposalExtraField }) {
         {displayTitle(segment.title)}
       </Title>
       <Stack gap="lg">
-        {children.map((child, index) => (isGroup(child) ? <Section key={index} section={child} /> : <Field key={index} field={child} />))}
+        {children.map((child, index) => (
+          <Later key={index} now={index === 0}>
+            {isGroup(child) ? <Section section={child} /> : <Field field={child} />}
+          </Later>
+        ))}
       </Stack>
     </Paper>
   );
 }
 
-/** The extra information of a proposal (spec §2.12, D-023): segments (h2) holding sections (h3) holding fields. */
+/** The first part now, the others each in a turn of their own (components/in-turn.tsx): a proposal is long. */
+function Later({ now, children }: { now: boolean; children: ReactNode }) {
+  return now ? children : <InTurn>{children}</InTurn>;
+}
+
+/**
+ * The extra information of a proposal (spec §2.12, D-023): segments (h2) holding sections (h3) holding fields. The
+ * first segment and each segment's first section render with the page, the rest in turns (issue 30 item 5: the page's
+ * render was one task of ~120 ms on a desktop); what is added only ever goes below what is shown.
+ */
 function ExtraInformationView({ fields }: { fields: ProposalExtraField[] }) {
   return (
     <Stack gap="lg">
-      {fields.map((segment, index) =>
-        isGroup(segment) ? (
-          <Segment key={index} segment={segment} />
-        ) : (
-          <Paper key={index} withBorder radius="md" p="lg">
-            <Field field={segment} />
-          </Paper>
-        ),
-      )}
+      {fields.map((segment, index) => (
+        <Later key={index} now={index === 0}>
+          {isGroup(segment) ? (
+            <Segment segment={segment} />
+          ) : (
+            <Paper withBorder radius="md" p="lg">
+              <Field field={segment} />
+            </Paper>
+          )}
+        </Later>
+      ))}
     </Stack>
   );
 }

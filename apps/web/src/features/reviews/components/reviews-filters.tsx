@@ -1,7 +1,7 @@
 import { Button, Checkbox, Collapse, Paper, Select, Stack, TagsInput, TextInput, Title } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal, IconX } from '@tabler/icons-react';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppMultiSelect } from '../../../components/app-multi-select';
 import { RANKING_VALUES, type FilterDefaults } from '../filters';
@@ -25,6 +25,10 @@ export function ReviewsFilters({ state, defaults, categories }: ReviewsFiltersPr
   const { t } = useTranslation();
   const isWide = useMediaQuery('(min-width: 62em)', true, { getInitialValueInEffect: false });
   const [opened, { toggle }] = useDisclosure(false);
+  // On a phone the panel starts folded: its inputs (three of them comboboxes) mount when it is first opened, not with
+  // the page (issue 30 item 5: the page's first render on a phone), and stay for the fold's animation after.
+  const [unfolded, setUnfolded] = useState(false);
+  if (opened && !unfolded) setUnfolded(true);
   const panelId = useId();
   const { filters, inputs, setInput, set, clear, isFiltered } = state;
   const rankingOptions = RANKING_VALUES.map((value, index) => ({
@@ -51,63 +55,65 @@ export function ReviewsFilters({ state, defaults, categories }: ReviewsFiltersPr
         </Button>
       )}
       <Collapse in={isWide || opened} id={panelId}>
-        <Stack gap="sm" role="search" aria-label={t('reviews.filters')} mt={isWide ? 0 : 'sm'}>
-          <TextInput
-            label={t('reviews.fields.proposalId')}
-            inputMode="numeric"
-            value={inputs.proposalId}
-            onChange={(event) => setInput.proposalId(event.currentTarget.value)}
-            maxLength={12}
-          />
-          <TextInput
-            label={t('reviews.fields.proposal')}
-            value={inputs.proposal}
-            onChange={(event) => setInput.proposal(event.currentTarget.value)}
-            maxLength={200}
-          />
-          <Select
-            label={t('reviews.fields.objective')}
-            data={categories}
-            value={filters.objective || null}
-            onChange={(value) => set('objective', value ?? '')}
-            clearable
-            searchable
-            nothingFoundMessage={t(categories.length === 0 ? 'multiSelect.empty' : 'multiSelect.noMatch')}
-            placeholder={t('reviews.anyObjective')}
-          />
-          <AppMultiSelect
-            label={t('reviews.fields.rankings')}
-            data={rankingOptions}
-            value={filters.rankings.map(String)}
-            onChange={(values) => set('rankings', values.map(Number))}
-            clearable
-          />
-          <Checkbox
-            label={t('reviews.fields.includePending')}
-            checked={filters.includePending}
-            onChange={(event) => set('includePending', event.currentTarget.checked)}
-          />
-          {defaults.myReviewsAllowed && (
-            <Checkbox
-              label={t('reviews.fields.myReviews')}
-              description={defaults.myReviewsLocked ? t('reviews.myReviewsLocked') : undefined}
-              checked={filters.myReviews}
-              disabled={defaults.myReviewsLocked}
-              onChange={(event) => set('myReviews', event.currentTarget.checked)}
+        {(isWide || unfolded) && (
+          <Stack gap="sm" role="search" aria-label={t('reviews.filters')} mt={isWide ? 0 : 'sm'}>
+            <TextInput
+              label={t('reviews.fields.proposalId')}
+              inputMode="numeric"
+              value={inputs.proposalId}
+              onChange={(event) => setInput.proposalId(event.currentTarget.value)}
+              maxLength={12}
             />
-          )}
-          <TagsInput
-            label={t('reviews.fields.assessors')}
-            description={t('reviews.assessorsHint')}
-            value={filters.assessors}
-            onChange={(values) => set('assessors', [...new Set(values.map((value) => value.trim()).filter(Boolean))])}
-            clearable
-            maxTags={100}
-          />
-          <Button variant="default" leftSection={<IconX size={16} aria-hidden />} onClick={clear} disabled={!isFiltered}>
-            {t('reviews.clearFilters')}
-          </Button>
-        </Stack>
+            <TextInput
+              label={t('reviews.fields.proposal')}
+              value={inputs.proposal}
+              onChange={(event) => setInput.proposal(event.currentTarget.value)}
+              maxLength={200}
+            />
+            <Select
+              label={t('reviews.fields.objective')}
+              data={categories}
+              value={filters.objective || null}
+              onChange={(value) => set('objective', value ?? '')}
+              clearable
+              searchable
+              nothingFoundMessage={t(categories.length === 0 ? 'multiSelect.empty' : 'multiSelect.noMatch')}
+              placeholder={t('reviews.anyObjective')}
+            />
+            <AppMultiSelect
+              label={t('reviews.fields.rankings')}
+              data={rankingOptions}
+              value={filters.rankings.map(String)}
+              onChange={(values) => set('rankings', values.map(Number))}
+              clearable
+            />
+            <Checkbox
+              label={t('reviews.fields.includePending')}
+              checked={filters.includePending}
+              onChange={(event) => set('includePending', event.currentTarget.checked)}
+            />
+            {defaults.myReviewsAllowed && (
+              <Checkbox
+                label={t('reviews.fields.myReviews')}
+                description={defaults.myReviewsLocked ? t('reviews.myReviewsLocked') : undefined}
+                checked={filters.myReviews}
+                disabled={defaults.myReviewsLocked}
+                onChange={(event) => set('myReviews', event.currentTarget.checked)}
+              />
+            )}
+            <TagsInput
+              label={t('reviews.fields.assessors')}
+              description={t('reviews.assessorsHint')}
+              value={filters.assessors}
+              onChange={(values) => set('assessors', [...new Set(values.map((value) => value.trim()).filter(Boolean))])}
+              clearable
+              maxTags={100}
+            />
+            <Button variant="default" leftSection={<IconX size={16} aria-hidden />} onClick={clear} disabled={!isFiltered}>
+              {t('reviews.clearFilters')}
+            </Button>
+          </Stack>
+        )}
       </Collapse>
     </Paper>
   );
