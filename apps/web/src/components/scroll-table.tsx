@@ -29,7 +29,8 @@ export function ScrollTable({ minWidth, label, stickyFirstColumn = false, childr
       const right = element.scrollLeft + element.clientWidth < element.scrollWidth - 1;
       setOverflow((previous) => (previous.left === left && previous.right === right ? previous : { left, right }));
     };
-    update();
+    // No first reading here: reading the widths in the effect forced a layout of the page in the middle of its first
+    // render (issue 30 item 5: ~25 ms on a phone's profile). The observer reports the box once it is laid out anyway.
     element.addEventListener('scroll', update, { passive: true });
     const observer = new ResizeObserver(update);
     observer.observe(element);

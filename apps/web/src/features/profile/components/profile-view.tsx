@@ -1,9 +1,10 @@
 import { displayCatalystId, excludedReviews, levelLabel, SubscriptionStatus, DueDiligenceStatus, UserRole } from '@cr/contract/plain';
 import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { ReactNode } from 'react';
+import { memo, type ReactNode } from 'react';
 import type { SubscriptionPublic, UserInfo } from '@cr/contract/users';
 import { CopyButton } from '../../../components/copy-button';
+import { InTurn } from '../../../components/in-turn';
 import { ScrollTable } from '../../../components/scroll-table';
 import { formatDateLong } from '../../../lib/format';
 
@@ -18,7 +19,7 @@ export function Section({ title, children }: { title: string; children: ReactNod
   );
 }
 
-function PersonalInfo({ user }: { user: UserInfo }) {
+function PersonalInfoView({ user }: { user: UserInfo }) {
   const { t } = useTranslation();
   const rows: [string, ReactNode][] = [
     [
@@ -56,6 +57,7 @@ function PersonalInfo({ user }: { user: UserInfo }) {
     </Table>
   );
 }
+const PersonalInfo = memo(PersonalInfoView);
 
 /** One figure with its label and, where it is computed, how (the formula shown under it). */
 function Stat({ label, value, testId, hint }: { label: string; value: number | string; testId: string; hint?: string }) {
@@ -79,7 +81,7 @@ function Stat({ label, value, testId, hint }: { label: string; value: number | s
  * approval rate (valid / (submitted − blank), the figure the level qualifiers read) as a rounded percent; excluded =
  * submitted − blank − valid.
  */
-function HistoricStats({ user }: { user: UserInfo }) {
+function HistoricStatsView({ user }: { user: UserInfo }) {
   const { t } = useTranslation();
   const { reviews, moderations } = user.extra.historic_stats;
   const counts = { submitted: reviews.submitted, blank: reviews.blank, valid: reviews.valid };
@@ -112,9 +114,10 @@ function HistoricStats({ user }: { user: UserInfo }) {
     </Stack>
   );
 }
+const HistoricStats = memo(HistoricStatsView);
 
 /** The current events' figures (spec §3 "Reviewer stats"), worded for the user themselves or, for an admin, about them. */
-function CurrentStats({ user, own }: { user: UserInfo; own: boolean }) {
+function CurrentStatsView({ user, own }: { user: UserInfo; own: boolean }) {
   const { t } = useTranslation();
   const current = user.extra.stats.reviews;
   const person = own ? 'own' : 'other';
@@ -126,11 +129,12 @@ function CurrentStats({ user, own }: { user: UserInfo; own: boolean }) {
     </Group>
   );
 }
+const CurrentStats = memo(CurrentStatsView);
 
 const dueDiligenceColor: Record<number, string> = { 1: 'red', 2: 'orange', 3: 'green', 4: 'red' };
 
 /** Shown only once due diligence has started (status above 0, spec §2.16). */
-function DueDiligence({ user }: { user: UserInfo }) {
+function DueDiligenceView({ user }: { user: UserInfo }) {
   const { t } = useTranslation();
   const { status, url } = user.extra.due_diligence;
   const open = status === DueDiligenceStatus.initialized || status === DueDiligenceStatus.pending;
@@ -147,6 +151,7 @@ function DueDiligence({ user }: { user: UserInfo }) {
     </Group>
   );
 }
+const DueDiligence = memo(DueDiligenceView);
 
 /**
  * What a subscription row may offer beyond its data (the viewer's own profile adds Subscribe on an invitation): null
@@ -228,18 +233,23 @@ export function ProfileView({
       <Section title={t('profile.subscriptions')}>
         <Subscriptions user={user} action={subscriptionAction} />
       </Section>
-      <SimpleGrid cols={{ base: 1, md: 2 }}>
-        <Section title={t('profile.historic')}>
-          <HistoricStats user={user} />
-        </Section>
-        <Section title={t('profile.current')}>
-          <CurrentStats user={user} own={own} />
-        </Section>
-      </SimpleGrid>
+      {/* Below the first screen of a phone: in turns of their own (issue 30 item 5). */}
+      <InTurn>
+        <SimpleGrid cols={{ base: 1, md: 2 }}>
+          <Section title={t('profile.historic')}>
+            <HistoricStats user={user} />
+          </Section>
+          <Section title={t('profile.current')}>
+            <CurrentStats user={user} own={own} />
+          </Section>
+        </SimpleGrid>
+      </InTurn>
       {user.extra.due_diligence.status > 0 && (
-        <Section title={t('dueDiligence.title')}>
-          <DueDiligence user={user} />
-        </Section>
+        <InTurn>
+          <Section title={t('dueDiligence.title')}>
+            <DueDiligence user={user} />
+          </Section>
+        </InTurn>
       )}
       {children}
     </Stack>

@@ -18,7 +18,8 @@ function useScrollButtons() {
         const next = readScroll();
         return next.toTop === previous.toTop && next.toReviews === previous.toReviews ? previous : next;
       });
-    update();
+    // The observer's first report, once the page is laid out, is the first reading: one here would force a layout in
+    // the middle of the page's first render (issue 30 item 5).
     window.addEventListener('scroll', update, { passive: true });
     window.addEventListener('resize', update);
     const observer = new ResizeObserver(update);
