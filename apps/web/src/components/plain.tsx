@@ -1,4 +1,5 @@
 import { ActionIcon, Anchor, Badge, Paper, Table, Text, UnstyledButton } from '@mantine/core';
+import { levelLabel } from '@cr/contract/plain';
 import type { CSSProperties, HTMLAttributes, ReactNode } from 'react';
 
 /**
@@ -51,6 +52,18 @@ export function PlainBadge({ color, variant, size = 'md', children, style, ...re
   return (
     <div data-variant={variant} data-size={size} className={BADGE_ROOT_CLASS} style={{ ...variables, ...style }} {...rest}>
       <span className={BADGE_LABEL_CLASS}>{children}</span>
+    </div>
+  );
+}
+
+/** The assessor as shown everywhere: anonymous id and level 'LV'+number (spec §4), in the reviews' and the moderator's lists. */
+export function AssessorLabel({ assessor, level }: { assessor: string; level: number }) {
+  return (
+    <div className="plain-row" style={{ gap: 'calc(0.375rem * var(--mantine-scale))' }}>
+      <p className="plain-text-sm plain-mono">{assessor}</p>
+      <PlainBadge size="sm" variant="outline" color="gray" style={{ minWidth: 'max-content' }}>
+        {levelLabel(level)}
+      </PlainBadge>
     </div>
   );
 }

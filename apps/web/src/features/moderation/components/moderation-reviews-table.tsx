@@ -1,4 +1,4 @@
-import { rankingLabel, levelLabel } from '@cr/contract/plain';
+import { rankingLabel } from '@cr/contract/plain';
 import { memo } from 'react';
 import { Button, Checkbox, Group, Stack, Table, Text } from '@mantine/core';
 import { IconArrowRight } from '@tabler/icons-react';
@@ -6,7 +6,7 @@ import type { ReviewPublic } from '@cr/contract/reviews';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { TableStatusRows } from '../../../components/table-status-rows';
-import { PlainBadge } from '../../../components/plain';
+import { AssessorLabel, PlainBadge } from '../../../components/plain';
 import { ResponsiveList } from '../../../components/responsive-list';
 import { MODERATION_PAGE_SIZE } from '../api/keys';
 import { ScrollTable } from '../../../components/scroll-table';
@@ -26,17 +26,6 @@ const RANKING_COLORS = {
   excluded_moderation: 'red',
   excluded_threshold: 'orange',
 } as const;
-
-function Assessor({ review }: { review: ReviewPublic }) {
-  return (
-    <div className="plain-row" style={{ gap: 'calc(0.375rem * var(--mantine-scale))' }}>
-      <p className="plain-text-sm plain-mono">{review.assessor}</p>
-      <PlainBadge size="sm" variant="outline" color="gray" style={{ minWidth: 'max-content' }}>
-        {levelLabel(review.assessor_level)}
-      </PlainBadge>
-    </div>
-  );
-}
 
 function Ranking({ review }: { review: ReviewPublic }) {
   const { t } = useTranslation();
@@ -115,7 +104,7 @@ function ModerationCard({ review }: { review: ReviewPublic }) {
       </Group>
       <Group gap="xs" justify="space-between">
         <Ranking review={review} />
-        <Assessor review={review} />
+        <AssessorLabel assessor={review.assessor} level={review.assessor_level} />
       </Group>
       <Ratings review={review} inline />
       <Group justify="space-between">
@@ -181,7 +170,7 @@ const ModerationTableRow = memo(function ModerationTableRow({ review }: { review
         </Stack>
       </Table.Td>
       <Table.Td>
-        <Assessor review={review} />
+        <AssessorLabel assessor={review.assessor} level={review.assessor_level} />
       </Table.Td>
       <Table.Td>
         <Ranking review={review} />

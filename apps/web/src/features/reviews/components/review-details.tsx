@@ -9,7 +9,7 @@ import { paths } from '../../../config/paths';
 import { formatRating } from '../../../lib/format';
 import { CRITERIA, type Criterion } from '../values';
 import { RankingBadge } from './ranking-badge';
-import { AssessorLabel } from './reviews-table';
+import { AssessorLabel } from '../../../components/plain';
 
 /** The head of a single review (spec §2.15): proposal (linked, E-044), category (E-045), reviewer and level (E-046). */
 export function ReviewHeader({ review, showRanking }: { review: ReviewPublic; showRanking: boolean }) {

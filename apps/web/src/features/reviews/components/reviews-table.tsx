@@ -1,4 +1,3 @@
-import { levelLabel } from '@cr/contract/plain';
 import { memo, type CSSProperties } from 'react';
 import { Table } from '@mantine/core';
 import type { ReviewPublic } from '@cr/contract/reviews';
@@ -8,25 +7,13 @@ import { TableStatusRows } from '../../../components/table-status-rows';
 import { ResponsiveList } from '../../../components/responsive-list';
 import { REVIEWS_PAGE_SIZE } from '../api/keys';
 import { ScrollTable } from '../../../components/scroll-table';
-import { ANCHOR_CLASS, PlainBadge, TABLE_CELL_CLASS, TABLE_ROW_PROPS } from '../../../components/plain';
+import { ANCHOR_CLASS, AssessorLabel, TABLE_CELL_CLASS, TABLE_ROW_PROPS } from '../../../components/plain';
 import { paths } from '../../../config/paths';
 import { formatRating } from '../../../lib/format';
 import { CRITERIA } from '../values';
 import { RankingBadge } from './ranking-badge';
 
 const COLUMNS = ['id', 'proposal', 'assessor', 'ranking', 'ratings'] as const;
-
-/** The assessor as shown everywhere: anonymous id and level 'LV'+number (spec §4). */
-export function AssessorLabel({ assessor, level }: { assessor: string; level: number }) {
-  return (
-    <div className="plain-row" style={{ gap: 'calc(0.375rem * var(--mantine-scale))' }}>
-      <p className="plain-text-sm plain-mono">{assessor}</p>
-      <PlainBadge size="sm" variant="outline" color="gray" style={{ minWidth: 'max-content' }}>
-        {levelLabel(level)}
-      </PlainBadge>
-    </div>
-  );
-}
 
 /**
  * The four figures of a row, in plain elements styled by `.review-ratings` (styles.css): a list page renders 25 of
