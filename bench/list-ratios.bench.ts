@@ -11,7 +11,9 @@
  * moderators with their allocations and moderations). BENCH_KEEP=1 keeps the seeded round as database
  * `cr_bench_lists_<proposals>_<reviewers>` and reuses it on the next run (quick iterations, e.g. BENCH_PROPOSALS=2000
  * BENCH_REVIEWERS=5000); drop it with psql when done. BENCH_SECONDS (5), BENCH_CONCURRENCY (8), BENCH_ONLY
- * (comma-separated words of the scenario names). Writes bench/results/list-ratios.json.
+ * (comma-separated words of the scenario names), BENCH_LOADER (wrk when /usr/bin/wrk is installed — a C load generator,
+ * as pgbench is a C client on the SQL side; else node: lib/load.mjs; `both`), BENCH_CPU_PROF=<dir> (the server's CPU
+ * profile). Writes bench/results/list-ratios.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,7 +24,7 @@ import { testConfig } from '../apps/server/src/config';
 import { SCALE_PASSWORD } from '../apps/server/src/scale-seed';
 import { benchDatabase, keptBenchDatabase, round } from './lib/database';
 import { pgbenchLoad } from './lib/pgbench';
-import { captureQueries, load, loadAverage, login, startServer } from './lib/processes';
+import { captureQueries, hasWrk, load, loadAverage, loadWithWrk, login, startServer } from './lib/processes';
 import { bareRoute, type Statement } from './lib/ratios';
 import { roundAccounts, seedRound } from './lib/round';
 
@@ -33,6 +35,9 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 const ONLY = process.env.BENCH_ONLY?.split(',');
+// Who loads the API: wrk (a C client, as pgbench is on the SQL side) when installed, else lib/load.mjs (Node's http
+// client, which shares the two cores at about the server's own cost per request); `both` measures each in turn.
+const LOADERS = (process.env.BENCH_LOADER ?? (hasWrk() ? 'wrk' : 'node')).split(',').flatMap((name) => (name === 'both' ? ['wrk', 'node'] : [name]));
 const rowsOf = <T>(result: unknown) => (result as { rows?: T[] }).rows ?? (result as T[]);
 
 type Seeded = Awaited<ReturnType<typeof seedRound>>;
@@ -58,7 +63,9 @@ try {
     await db.execute(sql`select id from reviews where event_id = ${eventId} order by id desc limit 20`),
   ).map((row) => row.id);
 
-  server = await startServer(database.url, [], { BENCH_SERVER_LOG_LEVEL: LOG_LEVEL });
+  // BENCH_CPU_PROF=<dir>: the server writes a CPU profile of the whole run there when it stops (node --cpu-prof).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  server = await startServer(database.url, profile, { BENCH_SERVER_LOG_LEVEL: LOG_LEVEL });
   const moderatorToken = await login(server.origin, moderator!.catalystId, SCALE_PASSWORD);
   const scenarios = [
     { name: 'healthz', path: 'healthz', token: undefined },
@@ -90,42 +97,48 @@ try {
       body = response.body;
     })) as Statement[];
     const settings = { concurrency: CONCURRENCY, seconds: SECONDS };
-    const loadAvg = loadAverage();
-    // The server's CPU (user + system) over the load and its 1 s warm-up, per request: what a busy machine disturbs least.
-    const cpuBefore = server.cpuSeconds();
-    const api = await load({ urls: [`${server.origin}/api/reviews/${scenario.path}`], headers, ...settings });
-    const cpuMs = ((server.cpuSeconds() - cpuBefore) * 1000) / Math.max(1, api.rps * (SECONDS + 1));
-    const sqlLimit = await pgbenchLoad({ url: database.url, statements, ...settings });
-    let bare: Awaited<ReturnType<typeof load>> | undefined;
-    if (scenario.name === 'healthz') {
-      const route = await bareRoute(body);
-      bare = await load({ urls: [route.url], ...settings });
-      await route.close();
+    const url = `${server.origin}/api/reviews/${scenario.path}`;
+    for (const loader of LOADERS) {
+      const loadUrl = (target: string, withHeaders?: Record<string, string>) =>
+        loader === 'wrk' ? loadWithWrk({ url: target, headers: withHeaders, ...settings }) : load({ urls: [target], headers: withHeaders, ...settings });
+      const loadAvg = loadAverage();
+      // The server's CPU (user + system) over the load and its 1 s warm-up, per request: what a busy machine disturbs least.
+      const cpuBefore = server.cpuSeconds();
+      const api = await loadUrl(url, headers);
+      const cpuMs = ((server.cpuSeconds() - cpuBefore) * 1000) / Math.max(1, api.rps * (SECONDS + 1));
+      const sqlLimit = await pgbenchLoad({ url: database.url, statements, ...settings });
+      let bare: Awaited<ReturnType<typeof load>> | undefined;
+      if (scenario.name === 'healthz') {
+        const route = await bareRoute(body);
+        bare = await loadUrl(route.url);
+        await route.close();
+      }
+      const ratio = (a: number, b: number | undefined) => (b ? round(a / b, 2) : null);
+      const row = {
+        scenario: scenario.name,
+        loader,
+        stmts: statements.length,
+        kb: round(Buffer.byteLength(body) / 1024, 1),
+        rps: api.rps,
+        p50: api.p50_ms,
+        p95: api.p95_ms,
+        p99: api.p99_ms,
+        err: api.errors,
+        'cpu ms': round(cpuMs, 3),
+        'sql rps': sqlLimit.rps,
+        'sql p50': sqlLimit.p50_ms,
+        'sql p95': sqlLimit.p95_ms,
+        'p50 ÷ sql': ratio(api.p50_ms, sqlLimit.p50_ms),
+        'p95 ÷ sql': ratio(api.p95_ms, sqlLimit.p95_ms),
+        'rps ÷ sql': ratio(api.rps, sqlLimit.rps),
+        'bare rps': bare?.rps ?? null,
+        'bare p95': bare?.p95_ms ?? null,
+        'rps ÷ bare': ratio(api.rps, bare?.rps),
+        load: loadAvg,
+      };
+      console.error(JSON.stringify(row));
+      rows.push(row);
     }
-    const ratio = (a: number, b: number | undefined) => (b ? round(a / b, 2) : null);
-    const row = {
-      scenario: scenario.name,
-      stmts: statements.length,
-      kb: round(Buffer.byteLength(body) / 1024, 1),
-      rps: api.rps,
-      p50: api.p50_ms,
-      p95: api.p95_ms,
-      p99: api.p99_ms,
-      err: api.errors,
-      'cpu ms': round(cpuMs, 3),
-      'sql rps': sqlLimit.rps,
-      'sql p50': sqlLimit.p50_ms,
-      'sql p95': sqlLimit.p95_ms,
-      'p50 ÷ sql': ratio(api.p50_ms, sqlLimit.p50_ms),
-      'p95 ÷ sql': ratio(api.p95_ms, sqlLimit.p95_ms),
-      'rps ÷ sql': ratio(api.rps, sqlLimit.rps),
-      'bare rps': bare?.rps ?? null,
-      'bare p95': bare?.p95_ms ?? null,
-      'rps ÷ bare': ratio(api.rps, bare?.rps),
-      load: loadAvg,
-    };
-    console.error(JSON.stringify(row));
-    rows.push(row);
   }
   await app.close();
   report.rows = rows;

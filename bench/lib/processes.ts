@@ -1,6 +1,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -131,6 +132,49 @@ export async function load(settings: {
     p50_ms: round(percentile(latencies, 50), 2),
     p95_ms: round(percentile(latencies, 95), 2),
     p99_ms: round(percentile(latencies, 99), 2),
+  };
+}
+
+/** wrk's summary as JSON (latencies in microseconds), written by its `done` hook. */
+const WRK_SCRIPT = `done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('{"requests":%d,"errors":%d,"non2xx":%d,"p50":%d,"p95":%d,"p99":%d}\\n',
+    summary.requests, e.connect + e.read + e.write + e.timeout, e.status,
+    latency:percentile(50), latency:percentile(95), latency:percentile(99)))
+end
+`;
+
+/** Whether wrk (Debian's `wrk`: a C load generator, like pgbench on the SQL side) is installed. */
+export const hasWrk = () => existsSync('/usr/bin/wrk');
+
+/**
+ * The same closed loop as `load` (one URL, `concurrency` keep-alive connections, a 1 s warm-up, then `seconds`)
+ * driven by wrk, one thread: a load generator that costs the shared CPU next to nothing, as pgbench does on the
+ * SQL side (lib/load.mjs, Node's http client, costs about as much CPU per request as the server's proposals list).
+ */
+export async function loadWithWrk(settings: { url: string; concurrency: number; seconds: number; headers?: Record<string, string> }) {
+  const dir = mkdtempSync(join(tmpdir(), 'cr-wrk-'));
+  const script = join(dir, 'summary.lua');
+  writeFileSync(script, WRK_SCRIPT);
+  const headerArgs = Object.entries(settings.headers ?? {}).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
+  const wrk = (seconds: number) =>
+    run('wrk', ['-t1', `-c${settings.concurrency}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, ...headerArgs, settings.url], {
+      maxBuffer: 16 * 1024 * 1024,
+    });
+  await wrk(1);
+  const { stdout } = await wrk(settings.seconds);
+  rmSync(dir, { recursive: true, force: true });
+  const line = stdout.split('\n').find((text) => text.startsWith('{"requests"'));
+  if (!line) throw new Error(`wrk printed no summary: ${stdout}`);
+  const summary = JSON.parse(line) as { requests: number; errors: number; non2xx: number; p50: number; p95: number; p99: number };
+  return {
+    requests: summary.requests,
+    errors: summary.errors + summary.non2xx,
+    statuses: '',
+    rps: round(summary.requests / settings.seconds, 0),
+    p50_ms: round(summary.p50 / 1000, 2),
+    p95_ms: round(summary.p95 / 1000, 2),
+    p99_ms: round(summary.p99 / 1000, 2),
   };
 }
 

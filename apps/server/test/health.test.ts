@@ -8,6 +8,7 @@ import type { Db } from '../src/db/client';
 import { databaseUnavailable } from '../src/db/errors';
 import * as schema from '../src/db/schema/index';
 import { databaseUnavailableMessage } from '../src/errors';
+import { sharedProbe } from '../src/modules/system/system.routes';
 import { API, databaseKinds, useTestApp } from './build-test-app';
 
 describe.each(databaseKinds)('system routes on %s', (kind) => {
@@ -104,6 +105,35 @@ describe('while the database is away', () => {
       expect(response.statusCode).toBe(503);
       expect(response.json()).toEqual({ message: databaseUnavailableMessage });
     }
+  });
+});
+
+// Issue 30 item 6: a burst of health checks costs the database one statement, never a remembered answer.
+describe('sharedProbe', () => {
+  it('answers the calls that arrive while a probe runs from that probe, and starts a new one for later calls', async () => {
+    const answers: ((up: boolean) => void)[] = [];
+    const probe = sharedProbe(() => new Promise<boolean>((resolve) => answers.push(resolve)));
+    const first = probe();
+    const second = probe();
+    expect(answers).toHaveLength(1);
+    answers[0]!(true);
+    expect(await Promise.all([first, second])).toEqual([true, true]);
+    const third = probe();
+    expect(answers).toHaveLength(2);
+    answers[1]!(false);
+    expect(await third).toBe(false);
+  });
+
+  it('starts afresh after a probe that threw', async () => {
+    let calls = 0;
+    const probe = sharedProbe(async () => {
+      calls += 1;
+      if (calls === 1) throw new Error('refused');
+      return true;
+    });
+    await expect(probe()).rejects.toThrow('refused');
+    expect(await probe()).toBe(true);
+    expect(calls).toBe(2);
   });
 });
 

@@ -33,6 +33,19 @@ async function databaseAnswers(db: Db): Promise<boolean> {
 }
 
 /**
+ * The readiness probe shared by the calls that arrive while it runs: one `select 1` answers them all (a load balancer's
+ * or a monitor's burst of checks costs the database one connection and one statement), and every call still gets an
+ * answer from a probe that ended after it arrived or was running when it did — never a remembered one.
+ */
+export function sharedProbe(probe: () => Promise<boolean>): () => Promise<boolean> {
+  let running: Promise<boolean> | undefined;
+  return () =>
+    (running ??= probe().finally(() => {
+      running = undefined;
+    }));
+}
+
+/**
  * `GET healthz` and `GET readyz` (readiness, for a load balancer): 200 when the server and its database are up, 503
  * with a clear message while the database is away. `GET livez` (liveness): 200 while the process serves requests,
  * whatever the database does, so that an orchestrator restarts only a hung process, never every instance at once
@@ -40,8 +53,9 @@ async function databaseAnswers(db: Db): Promise<boolean> {
  */
 export async function healthRoutes(app: FastifyInstance, options: { db: Db }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
+  const probe = sharedProbe(() => databaseAnswers(options.db));
   const ready = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (await databaseAnswers(options.db)) return { status: 'ok' as const, database: 'ok' as const };
+    if (await probe()) return { status: 'ok' as const, database: 'ok' as const };
     const message = translateMessage(databaseUnavailableMessage, requestLanguage(request.headers));
     return reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send({ message });
   };
