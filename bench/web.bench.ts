@@ -187,6 +187,7 @@ if (process.env.BENCH_LIGHTHOUSE !== '0') {
           // BENCH_LIGHTHOUSE_JSON=<dir> keeps each full report (critical chains, LCP breakdown, network requests).
           if (process.env.BENCH_LIGHTHOUSE_JSON) {
             const name = `${entry.replace(/\W+/g, '_')}-${formFactor}-${Date.now()}.json`;
+            mkdirSync(process.env.BENCH_LIGHTHOUSE_JSON, { recursive: true });
             writeFileSync(join(process.env.BENCH_LIGHTHOUSE_JSON, name), JSON.stringify(lhr));
           }
           const score = (id: string) => (lhr.categories[id]?.score == null ? null : round(lhr.categories[id]!.score! * 100, 0));

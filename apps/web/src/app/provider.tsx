@@ -8,7 +8,7 @@ import { useModalsWanted } from '../lib/modals';
 import { notifyError } from '../lib/notify';
 import { queryClient } from '../lib/query-client';
 import { listenAcrossTabs, refreshSession, resumeSession, setSessionEndedHandler, useSession } from '../lib/session';
-import { router } from './router';
+import { appRouter } from './router';
 import { theme } from './theme';
 
 setAuthHandlers({
@@ -22,7 +22,7 @@ setAuthHandlers({
 setSessionEndedHandler((reason) => {
   queryClient.clear();
   if (reason === 'refresh-failed') notifyError(undefined, 'notify.refreshFailed');
-  void router.navigate('/login');
+  void appRouter().navigate('/login');
 });
 
 // The toasts' container (and its transitions) loads with the first toast (issue 16: first load); the store that

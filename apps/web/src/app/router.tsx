@@ -124,5 +124,22 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const router = createBrowserRouter(routes);
-registerRouter(router);
+let router: ReturnType<typeof createBrowserRouter> | undefined;
+
+/**
+ * Creates the app's router (once): matching the location against the route table and starting the first navigation
+ * cost ~35 ms of a phone's first task, so main.tsx does it in a task of its own (issue 30 item 5).
+ */
+export function createAppRouter() {
+  if (!router) {
+    router = createBrowserRouter(routes);
+    registerRouter(router);
+  }
+  return router;
+}
+
+/** The app's router, once main.tsx created it. */
+export function appRouter() {
+  if (!router) throw new Error('The router is created by main.tsx before the first render.');
+  return router;
+}

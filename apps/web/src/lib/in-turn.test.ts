@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { inTurn } from './in-turn';
+import { inTurn, nextTask } from './in-turn';
 
 /** Resolves once the turns queued so far have run (the MessageChannel's messages come before a timer's). */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
@@ -51,5 +51,21 @@ describe('inTurn with alone', () => {
     await settle();
     expect(ran).toEqual(['a', 'b', 'c', 'd']);
     expect([...turnEnds]).toEqual([2, 3, 4]);
+  });
+});
+
+describe('nextTask', () => {
+  it('resolves in a task of its own: after the microtasks and the current task’s own work', async () => {
+    const order: string[] = [];
+    const awaited = nextTask().then(() => order.push('next task'));
+    queueMicrotask(() => order.push('microtask'));
+    order.push('this task');
+    await awaited;
+    expect(order).toEqual(['this task', 'microtask', 'next task']);
+  });
+
+  it('resolves each of many awaited at once', async () => {
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => nextTask().then(() => i)));
+    expect(results).toEqual(Array.from({ length: 20 }, (_, i) => i));
   });
 });

@@ -47,3 +47,22 @@ export function inTurn(run: () => void, { alone = false }: { alone?: boolean } =
     if (index >= 0) queue.splice(index, 1);
   };
 }
+
+/**
+ * A promise that resolves in a task of its own: code that awaits it lets the browser paint and answer input first.
+ * The app's start awaits it between its steps (main.tsx), so that no one task holds them all.
+ */
+export function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof MessageChannel === 'undefined') {
+      setTimeout(resolve, 0);
+      return;
+    }
+    const next = new MessageChannel();
+    next.port1.onmessage = () => {
+      next.port1.close();
+      resolve();
+    };
+    next.port2.postMessage(null);
+  });
+}

@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
+import { useIsNarrow } from '../../components/responsive-list';
 import { paths } from '../../config/paths';
 import { StageBadge } from '../../features/events/components/stage-badge';
 import { LanguageSelect } from '../../features/profile/components/language-select';
@@ -46,6 +47,9 @@ function AccountButton({ onOpen, pressed }: { onOpen: () => void; pressed: boole
 export function NavBar() {
   const { t } = useTranslation();
   const logged = useSession((state) => state.logged);
+  // The bar's links and language menu show from `lg` up; narrower screens do not render them at all (a phone's first
+  // render, issue 30 item 5), they have the drawer's. CSS (`visibleFrom`) still hides them until the query answers.
+  const wide = !useIsNarrow('lg');
   const [opened, { toggle, close }] = useDisclosure(false);
   const [drawerWanted, setDrawerWanted] = useState(false);
   const [menuWanted, setMenuWanted] = useState(false);
@@ -71,14 +75,18 @@ export function NavBar() {
                 </Text>
               </Group>
             </Anchor>
-            <Box component="nav" aria-label={t('nav.label')} visibleFrom="lg">
-              <Links direction="row" />
-            </Box>
+            {wide && (
+              <Box component="nav" aria-label={t('nav.label')} visibleFrom="lg">
+                <Links direction="row" />
+              </Box>
+            )}
           </Group>
           <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
-            <Box visibleFrom="lg">
-              <LanguageSelect testId="nav-language" />
-            </Box>
+            {wide && (
+              <Box visibleFrom="lg">
+                <LanguageSelect testId="nav-language" />
+              </Box>
+            )}
             <StageBadge />
             <Box visibleFrom="xs">
               <SubscribeButton />
