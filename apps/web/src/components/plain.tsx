@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Badge, Paper, Table, Text, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Container, Group, Paper, Table, Text, UnstyledButton } from '@mantine/core';
 import { levelLabel } from '@cr/contract/plain';
 import type { CSSProperties, HTMLAttributes, ReactNode } from 'react';
 
@@ -11,6 +11,42 @@ import type { CSSProperties, HTMLAttributes, ReactNode } from 'react';
 
 /** An Anchor as Mantine renders it (underlined on hover): put `data-underline="hover"` beside it. */
 export const ANCHOR_CLASS = `mantine-focus-auto ${Text.classes.root} mantine-Text-root ${Anchor.classes.root} mantine-Anchor-root`;
+
+/** A Text (its size from `--text-fz`/`--text-lh`, as `textSize` gives them). */
+export const TEXT_CLASS = `${Text.classes.root} mantine-Text-root`;
+export const textSize = (size: 'xs' | 'sm' | 'md') =>
+  ({ '--text-fz': `var(--mantine-font-size-${size})`, '--text-lh': `var(--mantine-line-height-${size})` }) as CSSProperties;
+const CONTAINER_CLASS = `${Container.classes.root} mantine-Container-root`;
+const GROUP_CLASS = `${Group.classes.root} mantine-Group-root`;
+
+type Spacing = 'xs' | 'sm' | 'md' | 'lg' | 'xl';
+interface PlainGroupProps extends HTMLAttributes<HTMLElement> {
+  gap?: Spacing | number;
+  justify?: CSSProperties['justifyContent'];
+  align?: CSSProperties['alignItems'];
+  wrap?: 'wrap' | 'nowrap';
+  component?: 'div' | 'nav';
+}
+
+/** A Group (a flex row) with the variables Mantine's Group gives it; for the frame's bars (app/layout). */
+export function PlainGroup({ gap = 'md', justify = 'flex-start', align = 'center', wrap = 'wrap', component: Element = 'div', style, ...rest }: PlainGroupProps) {
+  const variables = {
+    '--group-gap': typeof gap === 'number' ? `calc(${gap / 16}rem * var(--mantine-scale))` : `var(--mantine-spacing-${gap})`,
+    '--group-align': align,
+    '--group-justify': justify,
+    '--group-wrap': wrap,
+  } as CSSProperties;
+  return <Element className={GROUP_CLASS} style={{ ...variables, ...style }} {...rest} />;
+}
+
+/** A Container of one of the theme's sizes. */
+export function PlainContainer({ size, children }: { size: 'lg' | 'xl'; children: ReactNode }) {
+  return (
+    <div className={CONTAINER_CLASS} data-strategy="block" data-size={size} style={{ '--container-size': `var(--container-size-${size})` } as CSSProperties}>
+      {children}
+    </div>
+  );
+}
 
 /** A body row of a `striped highlightOnHover` table with row borders, and its cells. */
 export const TABLE_ROW_PROPS = {
@@ -40,17 +76,26 @@ interface PlainBadgeProps extends HTMLAttributes<HTMLDivElement> {
 }
 
 /** A Badge of the light or outline variant, with the variables Mantine's variant resolver gives it. */
-export function PlainBadge({ color, variant, size = 'md', children, style, ...rest }: PlainBadgeProps) {
+export function PlainBadge({ color, variant, size = 'md', children, style, className, ...rest }: PlainBadgeProps) {
+  // md is the stylesheet's default: not set here, so that a class can change it (the stage badge on phones).
+  const sizes: Record<string, string> =
+    size === 'md'
+      ? {}
+      : { '--badge-height': `var(--badge-height-${size})`, '--badge-padding-x': `var(--badge-padding-x-${size})`, '--badge-fz': `var(--badge-fz-${size})` };
   const variables = {
-    '--badge-height': `var(--badge-height-${size})`,
-    '--badge-padding-x': `var(--badge-padding-x-${size})`,
-    '--badge-fz': `var(--badge-fz-${size})`,
+    ...sizes,
     '--badge-bg': variant === 'light' ? `var(--mantine-color-${color}-light)` : 'transparent',
     '--badge-color': `var(--mantine-color-${color}-${variant === 'light' ? 'light-color' : 'outline'})`,
     '--badge-bd': `calc(0.0625rem * var(--mantine-scale)) solid ${variant === 'light' ? 'transparent' : `var(--mantine-color-${color}-outline)`}`,
   } as CSSProperties;
   return (
-    <div data-variant={variant} data-size={size} className={BADGE_ROOT_CLASS} style={{ ...variables, ...style }} {...rest}>
+    <div
+      data-variant={variant}
+      data-size={size}
+      className={className ? `${BADGE_ROOT_CLASS} ${className}` : BADGE_ROOT_CLASS}
+      style={{ ...variables, ...style }}
+      {...rest}
+    >
       <span className={BADGE_LABEL_CLASS}>{children}</span>
     </div>
   );

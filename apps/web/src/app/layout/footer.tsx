@@ -1,5 +1,5 @@
-import { Anchor, Box, Container, Group, Image, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { ANCHOR_CLASS, PlainContainer, PlainGroup, TEXT_CLASS, textSize } from '../../components/plain';
 import { env } from '../../config/env';
 
 /** The programme's five external links (spec §1). */
@@ -11,37 +11,57 @@ export const FOOTER_LINKS = [
   { key: 'footer.terms', href: 'https://projectcatalyst.io/terms-and-conditions' },
 ] as const;
 
+const LINK_STYLE = { ...textSize('sm'), color: 'var(--mantine-color-dark-6)' };
+const REVISION_STYLE = { ...textSize('xs'), marginTop: 'var(--mantine-spacing-sm)' };
+
+/**
+ * The footer, of plain elements with Mantine's classes (components/plain.tsx): as Mantine components it was a phone's
+ * task of ~130 ms on every first load (issue 30 item 5).
+ */
 export function Footer() {
   const { t } = useTranslation();
   const revision = env.buildRevision;
   return (
-    <Box
-      component="footer"
-      py="lg"
-      mt="xl"
-      style={{ borderTop: '1px solid var(--mantine-color-gray-3)', background: 'var(--mantine-color-gray-0)' }}
+    <footer
+      style={{
+        paddingBlock: 'var(--mantine-spacing-lg)',
+        marginTop: 'var(--mantine-spacing-xl)',
+        borderTop: '1px solid var(--mantine-color-gray-3)',
+        background: 'var(--mantine-color-gray-0)',
+      }}
     >
-      <Container size="lg">
-        <Group justify="space-between" align="center" gap="md">
-          <Group gap="xs">
-            <Image src="/logo.svg" alt={t('app.logoAlt')} w={32} h={32} />
-            <Text fw={600}>{t('app.title')}</Text>
-          </Group>
-          <Group gap="md" component="nav" aria-label="Programme links">
+      <PlainContainer size="lg">
+        <PlainGroup justify="space-between" gap="md">
+          <PlainGroup gap="xs">
+            <img src="/logo.svg" alt={t('app.logoAlt')} width={32} height={32} style={{ display: 'block' }} />
+            <p className={TEXT_CLASS} style={{ fontWeight: 600 }}>
+              {t('app.title')}
+            </p>
+          </PlainGroup>
+          <PlainGroup gap="md" component="nav" aria-label="Programme links">
             {FOOTER_LINKS.map((link) => (
-              <Anchor key={link.key} href={link.href} target="_blank" rel="noopener noreferrer" size="sm" c="dark.6">
+              <a
+                key={link.key}
+                href={link.href}
+                target="_blank"
+                rel="noopener noreferrer"
+                className={ANCHOR_CLASS}
+                data-underline="hover"
+                style={LINK_STYLE}
+              >
                 {t(link.key)}
                 <span className="visually-hidden"> {t('footer.newTab')}</span>
-              </Anchor>
+              </a>
             ))}
-          </Group>
-        </Group>
+          </PlainGroup>
+        </PlainGroup>
         {revision && (
-          <Text size="xs" c="dimmed" mt="sm" data-testid="build-revision">
+          <p className={`${TEXT_CLASS} plain-dimmed`} style={REVISION_STYLE} data-testid="build-revision">
             {t('app.build', { hash: revision.slice(0, 7) })}
-          </Text>
+          </p>
         )}
-      </Container>
-    </Box>
+      </PlainContainer>
+    </footer>
   );
 }
+

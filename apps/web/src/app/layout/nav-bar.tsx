@@ -1,8 +1,9 @@
-import { Anchor, Box, Burger, Button, Container, Group, Image, Text } from '@mantine/core';
+import { Burger, Button } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
+import { ANCHOR_CLASS, PlainContainer, PlainGroup, TEXT_CLASS } from '../../components/plain';
 import { useIsNarrow } from '../../components/responsive-list';
 import { paths } from '../../config/paths';
 import { StageBadge } from '../../features/events/components/stage-badge';
@@ -44,6 +45,17 @@ function AccountButton({ onOpen, pressed }: { onOpen: () => void; pressed: boole
  * below it a drawer holds the links and the account, leaving brand, stage, Subscribe and the burger; below `xs` the stage
  * reads short and Subscribe moves into the drawer, so that brand, stage and burger keep one line at 390 px (issue 19).
  */
+const HEADER_STYLE = {
+  paddingBlock: 'var(--mantine-spacing-sm)',
+  borderBottom: '1px solid var(--mantine-color-gray-3)',
+  background: 'white',
+};
+const BRAND_STYLE = { color: 'var(--mantine-color-dark-8)', flexShrink: 1, minWidth: 0 };
+
+/**
+ * The bar: its layout (header, container, groups, the brand) of plain elements with Mantine's classes
+ * (components/plain.tsx), a phone's first render of the frame being ~0.3 s at Lighthouse's speed (issue 30 item 5).
+ */
 export function NavBar() {
   const { t } = useTranslation();
   const logged = useSession((state) => state.logged);
@@ -54,45 +66,44 @@ export function NavBar() {
   const [drawerWanted, setDrawerWanted] = useState(false);
   const [menuWanted, setMenuWanted] = useState(false);
   return (
-    <Box component="header" py="sm" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)', background: 'white' }}>
-      <Container size="xl">
-        <Group justify="space-between" wrap="nowrap" gap="md">
-          <Group gap="md" wrap="nowrap" miw={0}>
+    <header style={HEADER_STYLE}>
+      <PlainContainer size="xl">
+        <PlainGroup justify="space-between" wrap="nowrap" gap="md">
+          <PlainGroup gap="md" wrap="nowrap" style={{ minWidth: 0 }}>
             {/* The brand gives way first: a longer name (a translation) ends in an ellipsis, never under the stage. */}
-            <Anchor
-              component={NavLink}
+            <NavLink
               to={paths.home()}
-              underline="never"
-              c="dark.8"
-              style={{ flexShrink: 1, minWidth: 0 }}
+              className={ANCHOR_CLASS}
+              data-underline="never"
+              style={BRAND_STYLE}
               data-testid="nav-brand"
               title={t('app.title')}
             >
-              <Group gap={8} wrap="nowrap">
-                <Image src="/logo.svg" alt="" w={28} h={28} style={{ flexShrink: 0 }} />
-                <Text fw={700} truncate="end">
+              <PlainGroup gap={8} wrap="nowrap">
+                <img src="/logo.svg" alt="" width={28} height={28} style={{ display: 'block', flexShrink: 0 }} />
+                <p className={TEXT_CLASS} data-truncate="end" style={{ fontWeight: 700 }}>
                   {t('app.title')}
-                </Text>
-              </Group>
-            </Anchor>
+                </p>
+              </PlainGroup>
+            </NavLink>
             {wide && (
-              <Box component="nav" aria-label={t('nav.label')} visibleFrom="lg">
+              <nav aria-label={t('nav.label')} className="mantine-visible-from-lg">
                 <Links direction="row" />
-              </Box>
+              </nav>
             )}
-          </Group>
-          <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
+          </PlainGroup>
+          <PlainGroup gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
             {wide && (
-              <Box visibleFrom="lg">
+              <div className="mantine-visible-from-lg">
                 <LanguageSelect testId="nav-language" />
-              </Box>
+              </div>
             )}
             <StageBadge />
-            <Box visibleFrom="xs">
+            <div className="mantine-visible-from-xs">
               <SubscribeButton />
-            </Box>
+            </div>
             {logged && (
-              <Box visibleFrom="lg">
+              <div className="mantine-visible-from-lg">
                 {menuWanted ? (
                   <Suspense fallback={<AccountButton onOpen={() => undefined} pressed />}>
                     <AccountMenu defaultOpened />
@@ -100,7 +111,7 @@ export function NavBar() {
                 ) : (
                   <AccountButton onOpen={() => setMenuWanted(true)} pressed={false} />
                 )}
-              </Box>
+              </div>
             )}
             <Burger
               opened={opened}
@@ -111,14 +122,14 @@ export function NavBar() {
               hiddenFrom="lg"
               aria-label={t('nav.openMenu')}
             />
-          </Group>
-        </Group>
-      </Container>
+          </PlainGroup>
+        </PlainGroup>
+      </PlainContainer>
       {drawerWanted && (
         <Suspense fallback={null}>
           <NavDrawer opened={opened} onClose={close} />
         </Suspense>
       )}
-    </Box>
+    </header>
   );
 }

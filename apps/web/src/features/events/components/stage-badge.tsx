@@ -1,6 +1,6 @@
-import { Badge } from '@mantine/core';
 import type { EventStage } from '@cr/contract/events';
 import { useTranslation } from 'react-i18next';
+import { PlainBadge } from '../../../components/plain';
 import { useCurrentEvents } from '../api/events';
 
 export const STAGE_COLORS: Record<EventStage, string> = {
@@ -20,7 +20,7 @@ export function StageBadge() {
   const { stage } = useCurrentEvents();
   if (stage === 'inactive') return null;
   return (
-    <Badge
+    <PlainBadge
       variant="light"
       color={STAGE_COLORS[stage]}
       data-testid="stage-badge"
@@ -32,6 +32,6 @@ export function StageBadge() {
       <span className="stage-badge-short" aria-hidden>
         {t(`stage.short.${stage}`)}
       </span>
-    </Badge>
+    </PlainBadge>
   );
 }
