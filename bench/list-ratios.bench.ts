@@ -37,7 +37,9 @@ const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 const ONLY = process.env.BENCH_ONLY?.split(',');
 // Who loads the API: wrk (a C client, as pgbench is on the SQL side) when installed, else lib/load.mjs (Node's http
 // client, which shares the two cores at about the server's own cost per request); `both` measures each in turn.
-const LOADERS = (process.env.BENCH_LOADER ?? (hasWrk() ? 'wrk' : 'node')).split(',').flatMap((name) => (name === 'both' ? ['wrk', 'node'] : [name]));
+const LOADERS = (process.env.BENCH_LOADER ?? (hasWrk() ? 'wrk' : 'node'))
+  .split(',')
+  .flatMap((name) => (name === 'both' ? ['wrk', 'node'] : [name]));
 const rowsOf = <T>(result: unknown) => (result as { rows?: T[] }).rows ?? (result as T[]);
 
 type Seeded = Awaited<ReturnType<typeof seedRound>>;
@@ -100,7 +102,9 @@ try {
     const url = `${server.origin}/api/reviews/${scenario.path}`;
     for (const loader of LOADERS) {
       const loadUrl = (target: string, withHeaders?: Record<string, string>) =>
-        loader === 'wrk' ? loadWithWrk({ url: target, headers: withHeaders, ...settings }) : load({ urls: [target], headers: withHeaders, ...settings });
+        loader === 'wrk'
+          ? loadWithWrk({ url: target, headers: withHeaders, ...settings })
+          : load({ urls: [target], headers: withHeaders, ...settings });
       const loadAvg = loadAverage();
       // The server's CPU (user + system) over the load and its 1 s warm-up, per request: what a busy machine disturbs least.
       const cpuBefore = server.cpuSeconds();

@@ -91,7 +91,10 @@ try {
     results.push(await loadHealth(`${variant}: healthz alone (${HEALTH_LOADER})`));
     // The burst starts first: wrk warms up for 1 s before it measures.
     const burstLoad = HEALTH_LOADER === 'wrk' ? { ...logins, seconds: SECONDS + 1 } : logins;
-    const [during, burst] = await Promise.all([loadHealth(`${variant}: healthz during the login burst (${HEALTH_LOADER})`), load(burstLoad)]);
+    const [during, burst] = await Promise.all([
+      loadHealth(`${variant}: healthz during the login burst (${HEALTH_LOADER})`),
+      load(burstLoad),
+    ]);
     results.push(during);
     results.push(figures(`${variant}: the logins`, burst));
     await app.close();

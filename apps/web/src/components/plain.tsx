@@ -29,7 +29,15 @@ interface PlainGroupProps extends HTMLAttributes<HTMLElement> {
 }
 
 /** A Group (a flex row) with the variables Mantine's Group gives it; for the frame's bars (app/layout). */
-export function PlainGroup({ gap = 'md', justify = 'flex-start', align = 'center', wrap = 'wrap', component: Element = 'div', style, ...rest }: PlainGroupProps) {
+export function PlainGroup({
+  gap = 'md',
+  justify = 'flex-start',
+  align = 'center',
+  wrap = 'wrap',
+  component: Element = 'div',
+  style,
+  ...rest
+}: PlainGroupProps) {
   const variables = {
     '--group-gap': typeof gap === 'number' ? `calc(${gap / 16}rem * var(--mantine-scale))` : `var(--mantine-spacing-${gap})`,
     '--group-align': align,
@@ -42,7 +50,12 @@ export function PlainGroup({ gap = 'md', justify = 'flex-start', align = 'center
 /** A Container of one of the theme's sizes. */
 export function PlainContainer({ size, children }: { size: 'lg' | 'xl'; children: ReactNode }) {
   return (
-    <div className={CONTAINER_CLASS} data-strategy="block" data-size={size} style={{ '--container-size': `var(--container-size-${size})` } as CSSProperties}>
+    <div
+      className={CONTAINER_CLASS}
+      data-strategy="block"
+      data-size={size}
+      style={{ '--container-size': `var(--container-size-${size})` } as CSSProperties}
+    >
       {children}
     </div>
   );
@@ -81,7 +94,11 @@ export function PlainBadge({ color, variant, size = 'md', children, style, class
   const sizes: Record<string, string> =
     size === 'md'
       ? {}
-      : { '--badge-height': `var(--badge-height-${size})`, '--badge-padding-x': `var(--badge-padding-x-${size})`, '--badge-fz': `var(--badge-fz-${size})` };
+      : {
+          '--badge-height': `var(--badge-height-${size})`,
+          '--badge-padding-x': `var(--badge-padding-x-${size})`,
+          '--badge-fz': `var(--badge-fz-${size})`,
+        };
   const variables = {
     ...sizes,
     '--badge-bg': variant === 'light' ? `var(--mantine-color-${color}-light)` : 'transparent',

@@ -64,7 +64,10 @@ const STAGES = { table: { first: 6, more: 4 }, cards: { first: 3, more: 2 } };
  * first rows fill the first screen; the rest follow within a few frames. Once shown, rows stay: a new page of rows
  * (a filter, the pager) renders at once.
  */
-export function useRowsInStages<Row>(rows: Row[], stages: { first: number; more: number } = STAGES.table): { shown: Row[]; filling: boolean } {
+export function useRowsInStages<Row>(
+  rows: Row[],
+  stages: { first: number; more: number } = STAGES.table,
+): { shown: Row[]; filling: boolean } {
   const [count, setCount] = useState(stages.first);
   const filling = count < rows.length;
   useEffect(() => {
