@@ -1,10 +1,9 @@
 import { Box, Container } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { AccountLanguage } from '../../features/profile/components/account-language';
 import { InTurn } from '../../components/in-turn';
-import { inTurn } from '../../lib/in-turn';
 import { Footer } from './footer';
 import { NavBar } from './nav-bar';
 import { TopBars } from './top-bars';
@@ -16,31 +15,6 @@ function ScrollToTop() {
     window.scrollTo(0, 0);
   }, [location.key]);
   return null;
-}
-
-/** Whether a page has been shown since the app started. */
-let pageShown = false;
-
-/**
- * The page: on the app's first render a turn after the frame (nav bar, banners, footer), so that the two first renders
- * are two tasks, not one (issue 30 item 5: ~0.6 s of a phone's main thread at once); on every later navigation at once.
- */
-function PageOutlet() {
-  const [ready, setReady] = useState(pageShown);
-  useEffect(
-    () =>
-      ready
-        ? undefined
-        : inTurn(
-            () => {
-              pageShown = true;
-              setReady(true);
-            },
-            { alone: true },
-          ),
-    [ready],
-  );
-  return ready ? <Outlet /> : null;
 }
 
 export function AppLayout() {
@@ -59,7 +33,14 @@ export function AppLayout() {
        * shift of 0.08 on a proposal; issue 30 item 5).
        */}
       <Container component="main" id="main" size="lg" py="lg" style={{ flex: 1, width: '100%', minHeight: 'calc(100vh - 59px)' }}>
-        <PageOutlet />
+        {/*
+         * The page mounts a turn after the frame (nav bar, banners) when the app starts, so that the two first renders
+         * are two tasks, not one (issue 30 item 5: ~0.6 s of a phone's main thread at once); the layout stays mounted,
+         * so every later navigation renders its page at once.
+         */}
+        <InTurn>
+          <Outlet />
+        </InTurn>
       </Container>
       {/* Below the fold and without a view of its own: a turn after the page (issue 30 item 5). */}
       <InTurn>

@@ -40,11 +40,6 @@ function AccountButton({ onOpen, pressed }: { onOpen: () => void; pressed: boole
   );
 }
 
-/**
- * The navigation bar (spec §2.3), one row at any width: from `lg` the links, stage, Subscribe and the account menu;
- * below it a drawer holds the links and the account, leaving brand, stage, Subscribe and the burger; below `xs` the stage
- * reads short and Subscribe moves into the drawer, so that brand, stage and burger keep one line at 390 px (issue 19).
- */
 const HEADER_STYLE = {
   paddingBlock: 'var(--mantine-spacing-sm)',
   borderBottom: '1px solid var(--mantine-color-gray-3)',
@@ -53,8 +48,11 @@ const HEADER_STYLE = {
 const BRAND_STYLE = { color: 'var(--mantine-color-dark-8)', flexShrink: 1, minWidth: 0 };
 
 /**
- * The bar: its layout (header, container, groups, the brand) of plain elements with Mantine's classes
- * (components/plain.tsx), a phone's first render of the frame being ~0.3 s at Lighthouse's speed (issue 30 item 5).
+ * The navigation bar (spec §2.3), one row at any width: from `lg` the links, stage, Subscribe and the account menu;
+ * below it a drawer holds the links and the account, leaving brand, stage, Subscribe and the burger; below `xs` the stage
+ * reads short and Subscribe moves into the drawer, so that brand, stage and burger keep one line at 390 px (issue 19).
+ * Its layout (header, container, groups, the brand) is plain elements with Mantine's classes (components/plain.tsx):
+ * a phone's first render of the frame was ~0.3 s at Lighthouse's speed (issue 30 item 5).
  */
 export function NavBar() {
   const { t } = useTranslation();

@@ -1,4 +1,4 @@
-import { memo, type CSSProperties } from 'react';
+import { memo } from 'react';
 import { Table } from '@mantine/core';
 import type { ReviewPublic } from '@cr/contract/reviews';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +7,7 @@ import { TableStatusRows } from '../../../components/table-status-rows';
 import { ResponsiveList } from '../../../components/responsive-list';
 import { REVIEWS_PAGE_SIZE } from '../api/keys';
 import { ScrollTable } from '../../../components/scroll-table';
-import { ANCHOR_CLASS, AssessorLabel, TABLE_CELL_CLASS, TABLE_ROW_PROPS } from '../../../components/plain';
+import { ANCHOR_CLASS, AssessorLabel, TABLE_CELL_CLASS, TABLE_ROW_PROPS, textSize } from '../../../components/plain';
 import { paths } from '../../../config/paths';
 import { formatRating } from '../../../lib/format';
 import { CRITERIA } from '../values';
@@ -44,11 +44,7 @@ interface ReviewsTableProps {
   isFetching?: boolean;
 }
 
-const SMALL_LINK_STYLE = {
-  '--text-fz': 'var(--mantine-font-size-sm)',
-  '--text-lh': 'var(--mantine-line-height-sm)',
-  fontWeight: 500,
-} as CSSProperties;
+const SMALL_LINK_STYLE = { ...textSize('sm'), fontWeight: 500 };
 
 /** A review on a phone (issue 19): the proposal, the ranking and ratings, the assessor, and the link that opens it. */
 function ReviewCard({ review }: { review: ReviewPublic }) {
