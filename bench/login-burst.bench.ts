@@ -85,7 +85,7 @@ try {
       if (HEALTH_LOADER !== 'wrk') return figures(name, await load(health));
       const wrk = await loadWithWrk({ url: health.urls[0]!, concurrency: CONCURRENCY, seconds: SECONDS });
       const statuses = wrk.errors > 0 ? `errors×${wrk.errors}` : '200';
-      return { scenario: name, requests: wrk.requests, statuses, rps: wrk.rps, p50_ms: wrk.p50_ms, p99_ms: wrk.p99_ms, max_ms: NaN };
+      return { scenario: name, requests: wrk.requests, statuses, rps: wrk.rps, p50_ms: wrk.p50_ms, p99_ms: wrk.p99_ms, max_ms: wrk.max_ms };
     };
     await load({ ...health, seconds: 1 });
     results.push(await loadHealth(`${variant}: healthz alone (${HEALTH_LOADER})`));

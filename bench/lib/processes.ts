@@ -138,9 +138,9 @@ export async function load(settings: {
 /** wrk's summary as JSON (latencies in microseconds), written by its `done` hook. */
 const WRK_SCRIPT = `done = function(summary, latency, requests)
   local e = summary.errors
-  io.write(string.format('{"requests":%d,"errors":%d,"non2xx":%d,"p50":%d,"p95":%d,"p99":%d}\\n',
+  io.write(string.format('{"requests":%d,"errors":%d,"non2xx":%d,"p50":%d,"p95":%d,"p99":%d,"max":%d}\\n',
     summary.requests, e.connect + e.read + e.write + e.timeout, e.status,
-    latency:percentile(50), latency:percentile(95), latency:percentile(99)))
+    latency:percentile(50), latency:percentile(95), latency:percentile(99), latency.max))
 end
 `;
 
@@ -166,7 +166,15 @@ export async function loadWithWrk(settings: { url: string; concurrency: number; 
   rmSync(dir, { recursive: true, force: true });
   const line = stdout.split('\n').find((text) => text.startsWith('{"requests"'));
   if (!line) throw new Error(`wrk printed no summary: ${stdout}`);
-  const summary = JSON.parse(line) as { requests: number; errors: number; non2xx: number; p50: number; p95: number; p99: number };
+  const summary = JSON.parse(line) as {
+    requests: number;
+    errors: number;
+    non2xx: number;
+    p50: number;
+    p95: number;
+    p99: number;
+    max: number;
+  };
   return {
     requests: summary.requests,
     errors: summary.errors + summary.non2xx,
@@ -175,6 +183,7 @@ export async function loadWithWrk(settings: { url: string; concurrency: number; 
     p50_ms: round(summary.p50 / 1000, 2),
     p95_ms: round(summary.p95 / 1000, 2),
     p99_ms: round(summary.p99 / 1000, 2),
+    max_ms: round(summary.max / 1000, 1),
   };
 }
 
