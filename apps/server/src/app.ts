@@ -275,7 +275,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     eventConfig,
     lookups,
     moderationOf: (viewer, reviewIds) => moderations.reviewModeration(viewer, reviewIds),
-    moderationFromRows: (viewer, rows) => moderations.moderationFromRows(viewer, rows),
+    moderationSight: (viewer) => moderations.moderationSight(viewer),
   });
   const proposals = createProposalsService({ db, lookups });
   const imports = createProposalImportService({

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { paged } from '@cr/contract/common';
 import { FlagType } from '@cr/contract/flags';
-import { reviewPublic } from '@cr/contract/reviews';
+import { reviewPublic, type ReviewPublic } from '@cr/contract/reviews';
 import { canReview, deriveStage, isModerator, switchActive } from '@cr/contract/plain';
 import type { UserInfo } from '@cr/contract/users';
 import { DEMO_EVENT, DEMO_MODERATION_EVENT, DEMO_PASSWORD, seedDemo } from '../src/demo';
@@ -172,5 +172,65 @@ describe.each(databaseKinds)('the demo moderation round on %s', (kind) => {
     expect(past).toEqual({ data: [], page: { total: allocated.page.total, size: 100, page: 9 } });
     const withFlags = (allocated.data as { flags: unknown[] }[]).filter((review) => review.flags.length > 0);
     expect(withFlags.length).toBeGreaterThan(0);
+  });
+  // Issue 30 item 6: the lists' answers are written by PostgreSQL (reviews.repository `wireReviewColumns`), a review's
+  // detail by the server from its row and the moderations service's rules: both must say the same of every review.
+  it('the lists written in SQL answer each review as its detail does, for a moderator, a reviewer, an admin and anonymously', async () => {
+    await seedDemo(ctx.db);
+    const event = await eventNamed(DEMO_MODERATION_EVENT.name);
+    const viewers: [string, Record<string, string> | undefined][] = [
+      ['moderator', await loginAs('cardano/demo-moderator')],
+      ['reviewer', await loginAs('cardano/demo-reviewer')],
+      ['admin', await loginAs('cardano/demo-admin')],
+      ['anonymous', undefined],
+    ];
+    const get = async (path: string, headers: Record<string, string> | undefined) =>
+      json(await ctx.app.inject({ method: 'GET', url: `${API}/${path}`, headers }));
+    // The moderator moderates the second review allocated to them: their own moderation, and a queue around it.
+    const moderator = viewers[0]![1];
+    const queued = (await get('proposal-reviews/allocated/?size=100', moderator)).data as ReviewPublic[];
+    const saved = await ctx.app.inject({
+      method: 'POST',
+      url: `${API}/moderations/`,
+      headers: moderator,
+      payload: { new_moderation: { review_id: queued[1]!.row_id, classification: 1, rationale: 'Checked against the proposal.' } },
+    });
+    expect(saved.statusCode, saved.body).toBe(201);
+    let compared = 0;
+    for (const [who, headers] of viewers) {
+      const page = (await get(`proposal-reviews/filtered?size=100&event_id=${event!.row_id}`, headers)).data as ReviewPublic[];
+      const moderatorPages =
+        who === 'moderator'
+          ? [
+              ...(await get('proposal-reviews/allocated/?size=100', headers)).data,
+              ...(await get('proposal-reviews/moderated/?size=100', headers)).data,
+            ]
+          : [];
+      const byIds =
+        page.length > 0
+          ? ((await get(
+              `proposal-reviews/by-ids/?${page
+                .slice(0, 30)
+                .map((r) => `ids=${r.row_id}`)
+                .join('&')}`,
+              headers,
+            )) as ReviewPublic[])
+          : [];
+      for (const listed of [...page.slice(0, 30), ...byIds, ...(moderatorPages as ReviewPublic[])]) {
+        const {
+          edit_count: _edits,
+          changed_after_moderation: _changed,
+          ...detail
+        } = (await get(`proposal-reviews/${listed.row_id}/`, headers)) as ReviewPublic;
+        expect(listed, `${who} ${listed.row_id}`).toEqual(detail);
+        compared += 1;
+      }
+      if (who === 'moderator') {
+        expect(moderatorPages.some((review: ReviewPublic) => review.moderation !== null)).toBe(true);
+        expect(moderatorPages.some((review: ReviewPublic) => review.next_allocation !== null)).toBe(true);
+      }
+      if (who === 'admin') expect(page.some((review) => review.moderated && review.moderation === null)).toBe(true);
+    }
+    expect(compared).toBeGreaterThan(90);
   });
 });

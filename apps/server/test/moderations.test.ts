@@ -287,6 +287,12 @@ describe.each(databaseKinds)('moderations on %s', (kind) => {
       }
       const review = await call('GET', `proposal-reviews/${w.reviewIds[0]}/`, null);
       expect(review.json()).toMatchObject({ moderated: true, moderation: null, allocated_for_moderation: false });
+      // The lists, whose answers PostgreSQL writes, say the same now that the event's moderations are public.
+      const moderatedIn = async (path: string) =>
+        ((await call('GET', path, null)).json() as { row_id: number; moderated: boolean }[]).find((row) => row.row_id === w.reviewIds[0]);
+      expect(await moderatedIn(`proposal-reviews/by-ids/?ids=${w.reviewIds[0]}`)).toMatchObject({ moderated: true, moderation: null });
+      const filtered = (await call('GET', `proposal-reviews/filtered?event_id=${w.event.id}&size=100`, null)).json();
+      expect(filtered.data.find((row: { row_id: number }) => row.row_id === w.reviewIds[0])).toMatchObject({ moderated: true });
     });
   });
 

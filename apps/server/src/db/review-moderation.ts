@@ -83,3 +83,28 @@ export const reviewModerationColumns = sql`coalesce((select json_agg(json_build_
 /** Whether review `r` is allocated to one of the viewer's active LV2 subscriptions (`allocation.allocated`). */
 export const moderationLateral = sql`cross join lateral (select exists (select 1 from mine s join ${moderationAllocations} a
       on a.subscription_id = s.id and a.review_id = r.id where s.active) as allocated) allocation`;
+
+/**
+ * The moderation fields of review `r`'s wire answer (contract `reviewPublic`) as columns named as its fields, for a
+ * statement that writes the answers as JSON text (reviews.repository `wireReviewColumns`); the same rules as the
+ * moderations service's `moderationFromRows`. `moderated` is true for the viewer's own moderation, and for anyone's
+ * when `seeAll` (SQL: an admin, or the review's event's moderations are public). Needs what reviewModerationColumns
+ * needs, and `ownModerationLateral` in the from list.
+ */
+export const wireModerationColumns = (seeAll: SQL) => ({
+  allocatedForModeration: sql`allocation.allocated as allocated_for_moderation`,
+  nextAllocation: sql`case when allocation.allocated then coalesce(
+        (select n.next_id from after n where n.id = r.id),
+        (select min(q.review_id) from queue q where q.event_id = r.event_id and q.review_id <> r.id)) end as next_allocation`,
+  moderation: sql`own_moderation.moderation`,
+  moderated: sql`(own_moderation.moderation is not null
+        or (${seeAll} and exists (select 1 from ${moderations} m where m.review_id = r.id))) as moderated`,
+  flags: sql`coalesce((select array_to_json(array_agg(f order by f.flag_type)) from (
+          select fl.flag_type, fl.score, fl.related_reviews, fl.related_criteria from ${reviewFlags} fl where fl.review_id = r.id) f),
+        '[]'::json) as flags`,
+});
+
+/** The viewer's own moderation of review `r` as its wire object (`own_moderation.moderation`), or null. */
+export const ownModerationLateral = sql`left join lateral (select row_to_json(o) as moderation from (
+      select m.id as row_id, m.review_id, m.classification, m.rationale from ${moderations} m join mine s on s.id = m.subscription_id
+      where m.review_id = r.id order by m.id limit 1) o) own_moderation on true`;

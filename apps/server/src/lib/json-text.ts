@@ -9,3 +9,7 @@ import type { FastifyReply } from 'fastify';
 export function sendJsonText(reply: { type(contentType: string): unknown }, json: string): FastifyReply {
   return (reply as FastifyReply).type('application/json; charset=utf-8').send(json);
 }
+
+/** A paged answer (contract `paged`) around a JSON array already written (by PostgreSQL). */
+export const pagedJson = (data: string, total: number, page: { size: number; page: number }) =>
+  `{"data":${data},"page":${JSON.stringify({ total, size: page.size, page: page.page })}}`;

@@ -5,7 +5,7 @@ import { errorBody, paged, pageQuery, validationErrorBody, type PageQuery } from
 import { moderationIdParams, moderationPublic, moderationUpdateBody, newModerationBody, reviewIdParams } from '@cr/contract/moderations';
 import { moderationVersionsOfReview } from '@cr/contract/history';
 import { reviewPublic } from '@cr/contract/reviews';
-import { sendJsonText } from '../../lib/json-text';
+import { pagedJson, sendJsonText } from '../../lib/json-text';
 import { currentUser, type AuthUser } from '../../plugins/auth';
 import type { ReviewsService } from '../reviews/reviews.service';
 import type { ModerationsService } from './moderations.service';
@@ -23,13 +23,12 @@ export async function moderationsRoutes(app: FastifyInstance, options: { moderat
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { moderations, reviews } = options;
   /**
-   * The moderator's list (reviews service `moderatorPage`: rows and total in one statement; an empty page is counted
-   * apart). Sent as JSON.stringify of the answer, like the reviews lists (reviews.routes).
+   * The moderator's list (reviews service `moderatorPageJson`: the page's ids and total, then its answers written by
+   * PostgreSQL), sent as that text, like the reviews lists (reviews.routes).
    */
   const moderatorList = async (user: AuthUser, which: 'allocated' | 'moderated', query: PageQuery) => {
-    const { data, total } = await reviews.moderatorPage(user, which, query);
-    const counted = total ?? (which === 'allocated' ? await moderations.allocatedCount(user) : await moderations.moderatedCount(user));
-    return JSON.stringify({ data, page: { total: counted, size: query.size, page: query.page } });
+    const { data, total } = await reviews.moderatorPageJson(user, which, query);
+    return pagedJson(data, total, query);
   };
 
   api.get(

@@ -71,12 +71,16 @@ export function createModerationsService(deps: { db: Db; eventConfig: Pick<Event
    */
   async function publicEvents(eventIds: number[]): Promise<Set<number>> {
     if (eventIds.length === 0) return new Set();
+    const all = await publicEventIds();
+    return new Set(eventIds.filter((id) => all.includes(id)));
+  }
+  /** Every event whose moderations are public (publicEvents of all events). */
+  async function publicEventIds(): Promise<number[]> {
     const [open, withOutcomes] = await Promise.all([
       eventConfig.eventIdsWhere((config) => switchActive(config, 'moderation_submission_enabled')),
       eventIdsWithRunFlag(db, OUTCOMES_FLAG),
     ]);
-    const closed = new Set(eventIds.filter((id) => !open.includes(id)));
-    return new Set(withOutcomes.filter((id) => closed.has(id)));
+    return withOutcomes.filter((id) => !open.includes(id));
   }
 
   /**
@@ -259,8 +263,13 @@ export function createModerationsService(deps: { db: Db; eventConfig: Pick<Event
       return moderationFromRows(viewer, await repo.reviewModerationOf(db, reviewIds, viewer?.id ?? null));
     },
 
-    /** reviewModeration from the moderation columns a statement of the reviews module read with its rows. */
-    moderationFromRows,
+    /**
+     * Who sees whether others moderated a review (a review answer's `moderated`): an admin every event's, anyone the
+     * events whose moderations are public. For the review lists, which write their answers in SQL (reviews.repository).
+     */
+    async moderationSight(viewer: AuthUser | null): Promise<{ all: boolean; publicEvents: number[] }> {
+      return isAdmin(viewer) ? { all: true, publicEvents: [] } : { all: false, publicEvents: await publicEventIds() };
+    },
   };
 }
 export type ModerationsService = ReturnType<typeof createModerationsService>;

@@ -1,3 +1,4 @@
+import { pagedJson } from '../../lib/json-text';
 import type { ProposalPublic, ProposalRow, ProposalsQuery } from '@cr/contract/proposals';
 import type { Db } from '../../db/client';
 import type { LookupsService } from '../lookups/lookups.service';
@@ -24,10 +25,6 @@ function toRow(row: repo.ProposalListRow, reviewed = new Set<number>()): Proposa
     has_reviewed: reviewed.has(row.id),
   };
 }
-
-/** A paged answer (contract `paged`) around a JSON array already written (by PostgreSQL). */
-const pagedJson = (data: string, total: number, page: { size: number; page: number }) =>
-  `{"data":${data},"page":${JSON.stringify({ total, size: page.size, page: page.page })}}`;
 
 /** Browsing proposals (spec §2.11, §2.12): public lists and detail, and the viewer's allocation. */
 export function createProposalsService(deps: {

@@ -7,8 +7,8 @@ import {
   moderationCtes,
   moderationLateral,
   moderatorReviews,
-  reviewModerationColumns,
-  type ReviewModerationRow,
+  ownModerationLateral,
+  wireModerationColumns,
 } from '../../db/review-moderation';
 import { activeReviewerSubscription, reviewVisibleTo } from '../../db/rules';
 import type { ReviewVisibility } from '../../domain/rules';
@@ -83,95 +83,66 @@ function filterWhere(filter: ReviewFilter): SQL[] {
   return parts;
 }
 
-/**
- * The columns of a review answer's row (ReviewRow) from `r` (reviews) and `rowJoins`, under the names `toReviewRow`
- * reads; `proposalAllocated` is ReviewRow's `allocated` (the moderation columns have an `allocated` of their own).
- */
-const rowColumns = sql`r.id, r.event_id as "eventId", r.proposal_id as "proposalId", r.subscription_id as "subscriptionId",
-  r.category_id as "categoryId", r.impact_alignment_rating_given as "impactRating", r.impact_alignment_note as "impactNote",
-  r.feasibility_rating_given as "feasibilityRating", r.feasibility_note as "feasibilityNote",
-  r.auditability_rating_given as "auditabilityRating", r.auditability_note as "auditabilityNote", r.ranking,
-  r.created_at as "createdAt", r.updated_at as "updatedAt", p.title as "proposalTitle", p.pr_id as "proposalPrId",
-  p.url as "proposalUrl", c.title as "categoryTitle", s.anonymous_id as assessor, s.role as "assessorLevel",
-  exists (select 1 from ${proposalAllocations} a where a.subscription_id = r.subscription_id and a.proposal_id = r.proposal_id)
-    as "proposalAllocated"`;
 const rowJoins = sql`join ${proposals} p on p.id = r.proposal_id join ${subscriptions} s on s.id = r.subscription_id
   left join ${categories} c on c.id = p.category_id`;
 
-/** A row of rowColumns and reviewModerationColumns, as the driver gives it (timestamps as PostgreSQL's text). */
-type RawRow = Omit<ReviewRow['review'], 'createdAt' | 'updatedAt'> &
-  Omit<ReviewRow, 'review' | 'allocated'> &
-  Omit<ReviewModerationRow, 'id' | 'eventId'> & { createdAt: string; updatedAt: string; proposalAllocated: boolean; total?: number };
+/** A timestamp with its zone as JavaScript's `toISOString` writes it (milliseconds, UTC). */
+const isoText = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/** A review's row and what it carries about moderation for the viewer, read in one statement. */
-export interface ReviewWithModeration {
-  row: ReviewRow;
-  moderation: ReviewModerationRow;
-}
+/**
+ * The wire answer of review `r` for the viewer (contract `reviewPublic`, its fields in its order, as reviews.service
+ * `toReviewPublic` and the moderations service's `moderationFromRows` make it for one review) as columns: row_to_json of
+ * a row of them is the answer's text. `overall_score` is the contract's `overallScore` (a mean of three ratings rounded
+ * to a tenth), as a double so that it is written as JavaScript writes the number. Needs `rowJoins`, the moderation
+ * CTEs and laterals (db/review-moderation), and the `seeAll` and `publicEvents` placeholders.
+ */
+const wireModeration = wireModerationColumns(
+  sql`(${sql.placeholder('seeAll')}::boolean or r.event_id = any(${sql.placeholder('publicEvents')}::int[]))`,
+);
+const wireReviewColumns = sql`r.id as row_id, r.proposal_id,
+  (select row_to_json(pr) from (select p.id as row_id, p.pr_id, p.title, p.url, c.title as category, c.title as objective_title,
+    r.event_id) pr) as proposal,
+  s.anonymous_id as assessor, s.role as assessor_level,
+  exists (select 1 from ${proposalAllocations} a where a.subscription_id = r.subscription_id and a.proposal_id = r.proposal_id)
+    as allocated,
+  ${wireModeration.allocatedForModeration}, ${wireModeration.nextAllocation}, r.ranking, ${wireModeration.moderation},
+  ${wireModeration.moderated}, ${wireModeration.flags},
+  r.impact_alignment_rating_given, r.impact_alignment_note, r.feasibility_rating_given, r.feasibility_note,
+  r.auditability_rating_given, r.auditability_note,
+  (round((r.impact_alignment_rating_given + r.feasibility_rating_given + r.auditability_rating_given) * 10 / 3.0) / 10)::float8
+    as overall_score,
+  r.event_id as event, ${isoText(sql`r.created_at`)} as created_at, ${isoText(sql`r.updated_at`)} as updated_at`;
 
-/** The raw row as ReviewRow (as drizzle maps the same columns: timestamps with their zone to Date) and its moderation. */
-function toReviewWithModeration(raw: RawRow): ReviewWithModeration {
-  return {
-    row: {
-      review: {
-        id: raw.id,
-        eventId: raw.eventId,
-        proposalId: raw.proposalId,
-        subscriptionId: raw.subscriptionId,
-        categoryId: raw.categoryId,
-        impactRating: raw.impactRating,
-        impactNote: raw.impactNote,
-        feasibilityRating: raw.feasibilityRating,
-        feasibilityNote: raw.feasibilityNote,
-        auditabilityRating: raw.auditabilityRating,
-        auditabilityNote: raw.auditabilityNote,
-        ranking: raw.ranking,
-        createdAt: new Date(raw.createdAt),
-        updatedAt: new Date(raw.updatedAt),
-      },
-      proposalTitle: raw.proposalTitle,
-      proposalPrId: raw.proposalPrId,
-      proposalUrl: raw.proposalUrl,
-      categoryTitle: raw.categoryTitle,
-      assessor: raw.assessor,
-      assessorLevel: raw.assessorLevel,
-      allocated: raw.proposalAllocated,
-    },
-    moderation: {
-      id: raw.id,
-      eventId: raw.eventId,
-      flags: raw.flags,
-      allocated: raw.allocated,
-      own: raw.own,
-      anyModeration: raw.anyModeration,
-      nextAllocation: raw.nextAllocation,
-    },
-  };
+/** Who sees whether others moderated a review: an admin everything, anyone the events whose moderations are public. */
+export interface ModerationSight {
+  all: boolean;
+  publicEvents: number[];
 }
 
 /**
- * A statement answering review rows with their moderation fields for the `viewer` placeholder (db/review-moderation),
- * built once and run by name: its text is not built again per request, nor parsed and planned again per connection.
- * `page`: a common table expression `page` the rows come from; `isListed`: which reviews the moderation part reads.
+ * A statement answering the wire answers of reviews (`wireReviewColumns`) for the `viewer` placeholder as one JSON
+ * array (text), built once and run by name: its text is not built again per request, nor parsed and planned again per
+ * connection, and the server neither parses the rows nor serialises them again (as the proposals list, issue 30 item
+ * 6). `page`: a common table expression `page` the rows come from; `isListed`: which reviews the moderation part reads;
+ * `descending`: the answers newest first, else in id order.
  */
-function withModeration(
+function wireStatement(
   db: DbOrTx,
   name: string,
-  parts: { page?: SQL; from: SQL; where?: SQL; orderBy?: SQL; isListed: (id: SQL) => SQL; total?: SQL },
+  parts: { page?: SQL; from: SQL; where?: SQL; descending: boolean; isListed: (id: SQL) => SQL },
 ) {
-  const run = preparedRows<RawRow>(
+  const run = preparedRows<{ data: string }>(
     db,
     name,
     sql`with ${mineCte(sql.placeholder('viewer'))}, ${parts.page ? sql`page as materialized (${parts.page}), ` : sql``}
     ${moderationCtes(parts.isListed)}
-    select ${rowColumns}, ${reviewModerationColumns}${parts.total ? sql`, ${parts.total} as total` : sql``}
-    from ${parts.from} ${rowJoins} ${moderationLateral}
-    ${parts.where ? sql`where ${parts.where}` : sql``} ${parts.orderBy ? sql`order by ${parts.orderBy}` : sql``}`,
+    select coalesce(array_to_json(array_agg(w order by w.row_id ${parts.descending ? sql`desc` : sql`asc`})), '[]')::text as data
+    from (select ${wireReviewColumns}
+      from ${parts.from} ${rowJoins} ${moderationLateral} ${ownModerationLateral}
+      ${parts.where ? sql`where ${parts.where}` : sql``}) w`,
   );
-  return async (values: Record<string, unknown>) => {
-    const rows = await run(values);
-    return { rows: rows.map(toReviewWithModeration), total: rows[0]?.total };
-  };
+  return async (values: Record<string, unknown>, sight: ModerationSight) =>
+    (await run({ ...values, seeAll: sight.all, publicEvents: sight.publicEvents }))[0]?.data ?? '[]';
 }
 
 /**
@@ -290,52 +261,55 @@ const filterValues = (filter: ReviewFilter) => ({
 });
 
 /** The statements built so far per database, by shape. */
-const statements = perDatabase(() => new Map<string, ReturnType<typeof withModeration>>());
-function statementOf(db: DbOrTx, prefix: string, shape: object, build: () => Parameters<typeof withModeration>[2]) {
+const statements = perDatabase(() => new Map<string, ReturnType<typeof wireStatement>>());
+function statementOf(db: DbOrTx, prefix: string, shape: object, build: () => Parameters<typeof wireStatement>[2]) {
   const key = `${prefix} ${JSON.stringify(shape)}`;
   const built = statements(db);
   let statement = built.get(key);
-  if (!statement) built.set(key, (statement = withModeration(db, nameOfText(prefix, key), build())));
+  if (!statement) built.set(key, (statement = wireStatement(db, nameOfText(prefix, key), build())));
   return statement;
 }
 
 /**
- * A page of reviews, newest first by id, with their moderation fields for the viewer (`viewerId`, null: anonymous),
- * in one statement; and the total (spec §2.13), kept by `cachedTotal`. The page's ids come first from the reviews
- * alone (a narrow index scan, however deep the page), then only those are joined.
+ * A page of reviews, newest first by id, as the JSON array of their wire answers for the viewer (`viewerId`, null:
+ * anonymous), in one statement; and the total (spec §2.13), kept by `cachedTotal`. The page's ids come first from the
+ * reviews alone (a narrow index scan, however deep the page), then only those are joined.
  */
-export async function listReviews(
+export async function listReviewsJson(
   db: DbOrTx,
   filter: ReviewFilter,
   visibility: ReviewVisibility,
   page: { size: number; page: number },
-  viewerId: number | null,
+  viewer: { id: number | null; sight: ModerationSight },
   cachedTotal: CachedTotal = (_key, load) => load(),
-) {
+): Promise<{ data: string; total: number }> {
   const shape = { filter: filterShape(filter), visibility: visibilityShape(visibility) };
-  const statement = statementOf(db, 'reviews_page', shape, () => {
+  const statement = statementOf(db, 'reviews_page_json', shape, () => {
     const where = [visibilitySql(shape.visibility), ...filterSql(shape.filter)].filter((part): part is SQL => part !== undefined);
     return {
       page: sql`select r.id from ${reviews} r ${where.length > 0 ? sql`where ${sql.join(where, sql` and `)}` : sql``}
         order by r.id desc limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}`,
       from: sql`page join ${reviews} r on r.id = page.id`,
-      orderBy: sql`r.id desc`,
+      descending: true,
       isListed: (id) => sql`${id} in (select page.id from page)`,
     };
   });
-  const [{ rows }, total] = await Promise.all([
+  const [data, total] = await Promise.all([
     page.size === 0
-      ? Promise.resolve({ rows: [] })
-      : statement({
-          ...filterValues(filter),
-          ...visibilityValues(visibility),
-          limit: page.size,
-          offset: page.size * page.page,
-          viewer: viewerId ?? 0,
-        }),
+      ? Promise.resolve('[]')
+      : statement(
+          {
+            ...filterValues(filter),
+            ...visibilityValues(visibility),
+            limit: page.size,
+            offset: page.size * page.page,
+            viewer: viewer.id ?? 0,
+          },
+          viewer.sight,
+        ),
     countReviews(db, filter, visibility, cachedTotal),
   ]);
-  return { rows, total };
+  return { data, total };
 }
 
 /** How many reviews the filter finds under the visibility, kept by `cachedTotal`. */
@@ -360,19 +334,24 @@ export async function findReview(db: DbOrTx, id: number, visibility?: ReviewVisi
 }
 
 /**
- * These reviews that the viewer may see, in id order, with their moderation fields for the viewer: one statement, which
- * reads the viewer's own subscriptions itself (ViewerVisibility).
+ * These reviews that the viewer may see, in id order, as the JSON array of their wire answers for the viewer: one
+ * statement, which reads the viewer's own subscriptions itself (ViewerVisibility).
  */
-export async function findReviewsByIds(db: DbOrTx, ids: number[], visibility: ViewerVisibility, viewerId: number | null) {
-  if (ids.length === 0) return [];
+export async function findReviewsByIdsJson(
+  db: DbOrTx,
+  ids: number[],
+  visibility: ViewerVisibility,
+  viewer: { id: number | null; sight: ModerationSight },
+): Promise<string> {
+  if (ids.length === 0) return '[]';
   const shape = viewerVisibilityShape(visibility);
-  const statement = statementOf(db, 'reviews_by_ids', shape, () => ({
+  const statement = statementOf(db, 'reviews_by_ids_json', shape, () => ({
     from: sql`${reviews} r`,
     where: sql`r.id = any(${sql.placeholder('ids')}::int[])${shape.all ? sql`` : sql` and ${visibilitySql(shape)}`}`,
-    orderBy: sql`r.id`,
+    descending: false,
     isListed: (id) => sql`${id} = any(${sql.placeholder('ids')}::int[])`,
   }));
-  return (await statement({ ids, ...visibilityValues(visibility), viewer: viewerId ?? 0 })).rows;
+  return statement({ ids, ...visibilityValues(visibility), viewer: viewer.id ?? 0 }, viewer.sight);
 }
 
 /** The moderator's page of review ids and the list's total (moderations repository's page statement, by name here). */
@@ -391,27 +370,27 @@ const moderatorIdsStatements = perDatabase((db) => {
 
 /**
  * A page of the moderator's list (db/review-moderation `moderatorReviews`: the reviews allocated to the viewer, or
- * those they moderated) in review order, with the moderation fields, and the list's total: two statements, the page's
- * ids and total, then the rows with their moderation fields. (One statement doing both cost PostgreSQL more: planned
- * anew on every run, it was slower than the two together.)
+ * those they moderated) in review order, as the JSON array of their wire answers, and the list's total: two
+ * statements, the page's ids and total, then the answers. (One statement doing both cost PostgreSQL more: planned anew
+ * on every run, it was slower than the two together.)
  */
-export async function findModeratorPage(
+export async function findModeratorPageJson(
   db: DbOrTx,
   which: 'allocated' | 'moderated',
-  viewerId: number,
+  viewer: { id: number; sight: ModerationSight },
   page: { size: number; page: number },
-): Promise<{ rows: ReviewWithModeration[]; total: number }> {
-  const [head] = await moderatorIdsStatements(db)[which]({ viewer: viewerId, limit: page.size, offset: page.size * page.page });
+): Promise<{ data: string; total: number }> {
+  const [head] = await moderatorIdsStatements(db)[which]({ viewer: viewer.id, limit: page.size, offset: page.size * page.page });
   const ids = head?.ids ?? [];
   const total = head?.total ?? 0;
-  if (ids.length === 0) return { rows: [], total };
-  const statement = statementOf(db, 'reviews_listed', {}, () => ({
+  if (ids.length === 0) return { data: '[]', total };
+  const statement = statementOf(db, 'reviews_listed_json', {}, () => ({
     from: sql`${reviews} r`,
     where: sql`r.id = any(${sql.placeholder('ids')}::int[])`,
-    orderBy: sql`r.id`,
+    descending: false,
     isListed: (id) => sql`${id} = any(${sql.placeholder('ids')}::int[])`,
   }));
-  return { rows: (await statement({ ids, viewer: viewerId })).rows, total };
+  return { data: await statement({ ids, viewer: viewer.id }, viewer.sight), total };
 }
 
 export async function findOwnReview(db: DbOrTx, proposalId: number, subscriptionIds: number[]) {

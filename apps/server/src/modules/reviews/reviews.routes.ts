@@ -77,7 +77,7 @@ export async function reviewsRoutes(app: FastifyInstance, options: { reviews: Re
       config: { access: 'public' },
       schema: { tags, querystring: reviewsFilterQuery, response: { 200: paged(reviewPublic), 422: validationErrorBody } },
     },
-    async (request, reply) => sendJsonText(reply, JSON.stringify(await reviews.filtered(request.user, request.query))),
+    async (request, reply) => sendJsonText(reply, await reviews.filteredJson(request.user, request.query)),
   );
   api.get(
     '/proposal-reviews/filtered',
@@ -85,7 +85,7 @@ export async function reviewsRoutes(app: FastifyInstance, options: { reviews: Re
       config: { access: 'public' },
       schema: { tags, querystring: reviewsFilterQuery, response: { 200: paged(reviewPublic), 422: validationErrorBody } },
     },
-    async (request, reply) => sendJsonText(reply, JSON.stringify(await reviews.filtered(request.user, request.query))),
+    async (request, reply) => sendJsonText(reply, await reviews.filteredJson(request.user, request.query)),
   );
   // The reference API's counts (issue 17): how many reviews the same filters find.
   for (const url of ['/proposal-reviews/count/', '/proposal-reviews/filtered/count/']) {
@@ -104,7 +104,7 @@ export async function reviewsRoutes(app: FastifyInstance, options: { reviews: Re
       config: { access: 'public' },
       schema: { tags, querystring: byIdsQuery, response: { 200: z.array(reviewPublic), 422: validationErrorBody } },
     },
-    async (request, reply) => sendJsonText(reply, JSON.stringify(await reviews.byIds(request.user, request.query.ids))),
+    async (request, reply) => sendJsonText(reply, await reviews.byIdsJson(request.user, request.query.ids)),
   );
   api.get(
     '/proposal-reviews/:id/',

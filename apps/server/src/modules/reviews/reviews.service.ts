@@ -10,7 +10,6 @@ import {
 import { reviewVersionContent, type ReviewVersions } from '@cr/contract/history';
 import { AccountStatus, RegistrationStatus } from '@cr/contract/users';
 import type { Db } from '../../db/client';
-import type { ReviewModerationRow } from '../../db/review-moderation';
 import { uniqueViolation } from '../../db/errors';
 import { authoredInObjective } from '../../db/rules';
 import { isAdmin, reviewVisibility, type ReviewVisibility } from '../../domain/rules';
@@ -20,6 +19,7 @@ import type { AuthUser } from '../../plugins/auth';
 import type { EventConfigService } from '../events/event-config.service';
 import type { LookupsService } from '../lookups/lookups.service';
 import { createCountCache } from '../../lib/count-cache';
+import { pagedJson } from '../../lib/json-text';
 import { eventIdsWithRunFlag } from '../runs/runs.service';
 import * as repo from './reviews.repository';
 import * as versions from './review-versions.repository';
@@ -114,10 +114,10 @@ export function createReviewsService(deps: {
   /** The moderation fields of these reviews for this viewer, in one query for any number (moderations service). */
   moderationOf?: (viewer: AuthUser | null, reviewIds: number[]) => Promise<Map<number, ReviewModeration>>;
   /**
-   * The same from the moderation columns a list statement read with its rows (db/review-moderation), without a query
-   * of its own (moderations service). Without it, like without moderationOf, answers carry no moderation.
+   * Who sees whether others moderated a review, for the lists that write their answers in SQL with their moderation
+   * fields (repository `…Json`; moderations service). Without it, only an admin sees others' moderations there.
    */
-  moderationFromRows?: (viewer: AuthUser | null, rows: ReviewModerationRow[]) => Promise<Map<number, ReviewModeration>>;
+  moderationSight?: (viewer: AuthUser | null) => Promise<repo.ModerationSight>;
   /**
    * Issue 28 item 3: every write keeps a version of the review. Off only for the bench's baseline (bench
    * review-versions.bench.ts measures what the version adds to a submit); never off in the app.
@@ -140,17 +140,11 @@ export function createReviewsService(deps: {
     return rows.map((row) => toReviewPublic(row, moderation.get(row.review.id)));
   }
   const answer = async (viewer: AuthUser | null, row: repo.ReviewRow) => (await answers(viewer, [row]))[0]!;
-  /** Rows read with their moderation columns (repository `…WithModeration` statements) as answers, in their order. */
-  async function answersWithModeration(viewer: AuthUser | null, rows: repo.ReviewWithModeration[]): Promise<ReviewPublic[]> {
-    const moderation =
-      deps.moderationFromRows && rows.length > 0
-        ? await deps.moderationFromRows(
-            viewer,
-            rows.map((row) => row.moderation),
-          )
-        : new Map<number, ReviewModeration>();
-    return rows.map(({ row }) => toReviewPublic(row, moderation.get(row.review.id)));
-  }
+  /** The viewer and what they see of others' moderations, for the statements that write answers (repository `…Json`). */
+  const wireViewer = async (viewer: AuthUser | null) => ({
+    id: viewer?.id ?? null,
+    sight: deps.moderationSight ? await deps.moderationSight(viewer) : { all: isAdmin(viewer), publicEvents: [] },
+  });
   // Totals of the reviews list lag by at most 15 s; the rows are always current.
   const totals = createCountCache(15_000, undefined, undefined, 'review_totals');
 
@@ -317,16 +311,15 @@ export function createReviewsService(deps: {
 
     /**
      * Spec §2.14 (F-008, F-010): a page of the reviews allocated to the viewer for moderation, or of those they
-     * moderated, in review order, as answers, and the list's total: one statement. The total is undefined when the page
-     * is empty; the caller counts then (moderations service).
+     * moderated, in review order, as the JSON array of their answers (text), and the list's total.
      */
-    async moderatorPage(
+    async moderatorPageJson(
       viewer: AuthUser,
       which: 'allocated' | 'moderated',
       page: { size: number; page: number },
-    ): Promise<{ data: ReviewPublic[]; total: number | undefined }> {
-      const { rows, total } = await repo.findModeratorPage(db, which, viewer.id, page);
-      return { data: await answersWithModeration(viewer, rows), total };
+    ): Promise<{ data: string; total: number }> {
+      const { id, sight } = await wireViewer(viewer);
+      return repo.findModeratorPageJson(db, which, { id: id!, sight }, page);
     },
 
     /** The viewer's own review of a proposal, or 404 (which the client treats as 'none yet'). */
@@ -336,17 +329,17 @@ export function createReviewsService(deps: {
       return answer(user, found);
     },
 
-    async byIds(viewer: AuthUser | null, ids: number[]): Promise<ReviewPublic[]> {
-      return answersWithModeration(viewer, await repo.findReviewsByIds(db, ids, await viewerVisibilityFor(viewer), viewer?.id ?? null));
+    /** These reviews that the viewer may see, in id order, as the JSON array of their answers (text). */
+    async byIdsJson(viewer: AuthUser | null, ids: number[]): Promise<string> {
+      const [visibility, wire] = await Promise.all([viewerVisibilityFor(viewer), wireViewer(viewer)]);
+      return repo.findReviewsByIdsJson(db, ids, visibility, wire);
     },
 
-    async filtered(viewer: AuthUser | null, query: ReviewsFilterQuery) {
-      const visibility = await visibilityFor(viewer);
-      const filter = await filterOf(viewer, query);
-      const { rows, total } = await repo.listReviews(db, filter, visibility, query, viewer?.id ?? null, (key, load) =>
-        totals.get(key, load),
-      );
-      return { data: await answersWithModeration(viewer, rows), page: { total, size: query.size, page: query.page } };
+    /** Spec §2.13: a page of the reviews the filters find, as the paged answer's JSON text. */
+    async filteredJson(viewer: AuthUser | null, query: ReviewsFilterQuery): Promise<string> {
+      const [visibility, filter, wire] = await Promise.all([visibilityFor(viewer), filterOf(viewer, query), wireViewer(viewer)]);
+      const { data, total } = await repo.listReviewsJson(db, filter, visibility, query, wire, (key, load) => totals.get(key, load));
+      return pagedJson(data, total, query);
     },
 
     /** How many reviews the filters find (the reference API's `…/count/`). */
