@@ -21,6 +21,26 @@ export async function benchDatabase(): Promise<Database & { url: string; drop():
 }
 
 /**
+ * A throw-away copy of a database kept by `keptBenchDatabase` (PostgreSQL copies it as a template: seconds, where
+ * seeding a full-size round takes minutes), with what its seed answered; `drop()` removes the copy. Nobody may be
+ * connected to the kept database while it is copied.
+ */
+export async function copiedBenchDatabase<Seeded>(
+  name: string,
+): Promise<Database & { url: string; seeded: Seeded; drop(): Promise<void> }> {
+  if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`bad database name ${name}`);
+  const database = await throwawayPostgres(adminUrl(), 'cr_bench', { template: name });
+  const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+  try {
+    const [row] = (await pool.query<{ seeded: Seeded }>('select seeded from bench_seeded')).rows;
+    if (!row) throw new Error(`${name} holds no seeded round (keptBenchDatabase makes one)`);
+    return { ...database, seeded: row.seeded };
+  } finally {
+    await pool.end();
+  }
+}
+
+/**
  * A seeded database kept between runs under `name` (a bench's quick iterations reuse one round instead of seeding it
  * again): made, migrated and seeded by `seed` the first time, whose answer is stored in it; later runs open it and get
  * that answer back. `drop()` only closes it; `psql -c 'drop database <name>'` removes it.

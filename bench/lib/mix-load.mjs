@@ -1,10 +1,10 @@
 // The realistic mix of issue 18 item 2 in its own process: `node mix-load.mjs @file` with {base (…/api/reviews),
-// seconds, thinkMs, eventId, proposalIds, categoryIds, words, proposalPages, reviewPages, exportEvery (s), users: [{kind:
+// seconds, thinkMs, thinkSpreadMs, eventId, proposalIds, categoryIds, words, proposalPages, reviewPages, exportEvery (s), users: [{kind:
 // 'reviewer' | 'moderator' | 'admin', token, allocations? (proposal ids allocated and not yet reviewed), reviews? (own
 // review ids), moderate? (review ids allocated for moderation, not yet moderated), moderations? ([{id, review_id}] own)}]}.
-// Each user loops until the time is up: a think time (uniform in [0, 2·thinkMs)), then one action picked by weight for
-// its kind; reviewers browse and filter proposals and reviews, read pages, submit reviews on their allocations and edit
-// their reviews; moderators read their lists and save (create or edit) moderations on their allocations; the admin
+// Each user loops until the time is up: a think time (uniform in [thinkMs − thinkSpreadMs, thinkMs + thinkSpreadMs);
+// thinkSpreadMs defaults to thinkMs), then one action picked by weight for its kind; reviewers browse and filter
+// proposals and reviews, read pages, submit reviews on their allocations and edit their reviews; moderators read their lists and save (create or edit) moderations on their allocations; the admin
 // reads the dashboard, stats and users and exports a CSV every `exportEvery` seconds. Every edit writes a marker
 // (`mix-<user>-<n> `) at the start of a note or rationale so that the bench can check afterwards that the last
 // acknowledged one is stored. Prints JSON: {labels: {label: {latencies, errors, statuses}}, firstErrors, writes:
@@ -14,7 +14,20 @@ import http from 'node:http';
 
 const argument = process.argv[2];
 const settings = JSON.parse(argument.startsWith('@') ? readFileSync(argument.slice(1), 'utf8') : argument);
-const { base, seconds, thinkMs, eventId, proposalIds, categoryIds, words, proposalPages, reviewPages, exportEvery, users } = settings;
+const {
+  base,
+  seconds,
+  thinkMs,
+  thinkSpreadMs = thinkMs,
+  eventId,
+  proposalIds,
+  categoryIds,
+  words,
+  proposalPages,
+  reviewPages,
+  exportEvery,
+  users,
+} = settings;
 const agent = new http.Agent({ keepAlive: true, maxSockets: users.length + 4 });
 const labels = {};
 const firstErrors = [];
@@ -198,7 +211,7 @@ async function run(user, index) {
       const [, action] = list.find(([weight]) => (r -= weight) < 0) ?? list[0];
       await action(user);
     }
-    if (thinkMs > 0) await sleep(Math.random() * 2 * thinkMs);
+    if (thinkMs > 0) await sleep(thinkMs - thinkSpreadMs + Math.random() * 2 * thinkSpreadMs);
   }
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createCountCache } from '../src/lib/count-cache';
 import { createSnapshotCache } from '../src/lib/snapshot-cache';
 
 // Issue 15 item 5: the dashboard's snapshots are counted once at a time and served stale while a recount runs.
@@ -45,12 +46,43 @@ describe('snapshot cache', () => {
     expect(await cache.get('a', load)).toBe(1);
     expect(loads).toBe(1);
     recount.resolve(2);
-    await recount.promise;
-    await Promise.resolve();
+    await new Promise((resolve) => setImmediate(resolve));
     expect(await cache.get('a', () => Promise.reject(new Error('down')))).toBe(2);
     await new Promise((resolve) => setImmediate(resolve));
     expect(errors).toHaveLength(1);
     expect(await cache.get('a', () => Promise.resolve(3))).toBe(2);
+  });
+
+  // Issue 30 item 6: background recounts of every cache share one lane (lib/concurrency `backgroundLane`).
+  it('runs background recounts one at a time across the snapshot and totals caches; a caller who waits is not queued', async () => {
+    const snapshots = createSnapshotCache<number>({ ttlMs: 0 });
+    const totals = createCountCache(0);
+    const told: boolean[] = [];
+    expect(await snapshots.get('s', async (background) => (told.push(background), 1))).toBe(1);
+    expect(await totals.get('t', () => Promise.resolve(10))).toBe(10);
+    const recount = deferred<number>();
+    expect(await snapshots.get('s', (background) => (told.push(background), recount.promise))).toBe(1);
+    let totalsStarted = 0;
+    const refresh = deferred<number>();
+    expect(
+      await totals.get('t', () => {
+        totalsStarted += 1;
+        return refresh.promise;
+      }),
+    ).toBe(10);
+    // The totals' refresh waits in the lane behind the snapshot's recount; a first count of a new key does not.
+    expect(totalsStarted).toBe(0);
+    expect(await totals.get('new', () => Promise.resolve(7))).toBe(7);
+    expect(told).toEqual([false, true]);
+    recount.resolve(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(totalsStarted).toBe(1);
+    refresh.resolve(11);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect([
+      await snapshots.get('s', () => new Promise<number>(() => undefined)),
+      await totals.get('t', () => Promise.resolve(12)),
+    ]).toEqual([2, 11]);
   });
 
   it('makes the first caller of a key wait for the count, and passes its failure on', async () => {

@@ -109,6 +109,15 @@ export async function openPglite(dataDir?: string, copyOf?: { loadDataDir: Blob 
 /** How long a request waits for a connection (a free one from the pool, or a new one) before it gets 503. */
 const CONNECT_TIMEOUT_MS = 10_000;
 
+/**
+ * The app's PostgreSQL sessions run without parallel workers and without JIT compilation (docs/decisions.md, issue 30
+ * item 6): an aggregate over a million reviews planned with two workers took three processes, every core of a small
+ * host, for a second or more, and JIT compiled it for a few hundred milliseconds more, while the requests being served
+ * waited. An `options` parameter in DATABASE_URL replaces these (node-postgres lets the URL's settings win), for a
+ * database host with cores to spare.
+ */
+const SESSION_OPTIONS = '-c max_parallel_workers_per_gather=0 -c jit=off';
+
 const logConnectionError = (error: Error) =>
   console.warn(JSON.stringify({ level: 40, time: Date.now(), msg: 'database connection lost; the pool reconnects', error: error.message }));
 
@@ -120,7 +129,13 @@ const logConnectionError = (error: Error) =>
  */
 export async function openPostgres(url: string, options: { onConnectionError?: (error: Error) => void } = {}): Promise<Database> {
   const onConnectionError = options.onConnectionError ?? logConnectionError;
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    options: SESSION_OPTIONS,
+  });
   // Every client reports its own connection errors, checked out (between a transaction's queries, where the pool has
   // no listener) or idle; the pool re-emits an idle client's error too, and without a listener that would throw.
   pool.on('connect', (client) => client.on('error', onConnectionError));

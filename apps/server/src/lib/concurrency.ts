@@ -29,6 +29,15 @@ export function allLimited<T extends readonly (() => Promise<unknown>)[]>(
 }
 
 /**
+ * The process's one lane for costly work nobody waits for: stale totals' recounts (count-cache), the dashboard's and
+ * the moderation stats' background snapshots (snapshot-cache). One statement at a time across all of them, so that
+ * however many expire together they never hold more than one pooled connection and one core (of PostgreSQL's) while
+ * requests are served: two at a time took both cores of a two-core host for a second or more, and every request
+ * waited meanwhile (issue 30 item 6, the 180-user mix). Work a request waits for does not take this lane.
+ */
+export const backgroundLane = createLimiter(1);
+
+/**
  * Work done after a request has been answered, so that the answer cannot tell what the work found (issue 26 item 6:
  * a password reset for an existing account took longer than one for an unknown account). A failure is logged, never
  * thrown; `settled` waits for what was started (tests, and the server's close).

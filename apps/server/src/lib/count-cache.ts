@@ -1,7 +1,5 @@
-import { createLimiter } from './concurrency';
+import { backgroundLane } from './concurrency';
 import { cacheLookup } from './telemetry';
-
-const backgroundCounts = createLimiter(2);
 
 /**
  * Totals of list filters, kept for a few seconds: counting every match is most of a filtered page's cost. The rows
@@ -9,9 +7,9 @@ const backgroundCounts = createLimiter(2);
  *
  * Stale-while-revalidate: once a total is older than the TTL, requests still get it at once while one background
  * count refreshes it, so no request ever waits behind a count except the very first of a filter (or the first after
- * a clear()). A failed refresh keeps the old total; the next request tries again. Background refreshes run at most
- * two at a time across every cache (`backgroundCounts`): when many totals expire together, they do not take every
- * pooled connection from the requests being served.
+ * a clear()). A failed refresh keeps the old total; the next request tries again. Background refreshes take the
+ * process's background lane (lib/concurrency `backgroundLane`, one at a time with the snapshots' recounts): when many
+ * totals expire together, they do not take the pooled connections and the cores from the requests being served.
  */
 export function createCountCache(ttlMs = 10_000, maxEntries = 2_000, now: () => number = Date.now, name = 'totals') {
   const entries = new Map<string, { total: number; at: number }>();
@@ -45,7 +43,7 @@ export function createCountCache(ttlMs = 10_000, maxEntries = 2_000, now: () => 
       const hit = entries.get(key);
       cacheLookup(name, hit !== undefined);
       if (!hit) return count(key, load);
-      if (now() - hit.at >= ttlMs) count(key, () => backgroundCounts(load)).catch(() => undefined);
+      if (now() - hit.at >= ttlMs) count(key, () => backgroundLane(load)).catch(() => undefined);
       return hit.total;
     },
     clear: () => {

@@ -5,8 +5,10 @@ import type { Db } from '../../db/client';
 import { allLimited } from '../../lib/concurrency';
 import { createSnapshotCache } from '../../lib/snapshot-cache';
 
-const DASHBOARD_QUERY_SLOTS = 2;
 import * as repo from './dashboard.repository';
+
+/** The aggregates run at once when an admin waits for the first count; a background recount runs them one at a time. */
+const DASHBOARD_QUERY_SLOTS = 2;
 
 const SCORE_MIN = 1;
 const SCORE_MAX = 5;
@@ -27,7 +29,8 @@ const spreadOf = (values: number[]) =>
 
 /**
  * The round's dashboard (issue 15 item 5): a snapshot of the event's figures counted by nine aggregate queries, two
- * at a time, kept DASHBOARD_TTL_SECONDS per event and recounted in the background while the older one is served
+ * at a time (one at a time in the process's background lane when recounting), kept DASHBOARD_TTL_SECONDS per event
+ * and recounted in the background while the older one is served
  * (counting a million reviews is the costly part; a dashboard a few seconds old is fine). Admins only (the route).
  * The admin's own writes show at once (issue 26 items 10, 16): a run, an import or an invitation makes the event's
  * snapshot forgotten (`eventChanged`), and the review window is read with each request, not kept in the snapshot.
@@ -55,11 +58,11 @@ export function createDashboardService(deps: {
     return { starts_at: at('review_submission_starts_at'), ends_at: at('review_submission_ends_at') };
   }
 
-  async function count(eventId: number): Promise<Dashboard> {
-    // Two at a time: the nine aggregates side by side would take every pooled connection and both cores for a second
-    // or more on a whole round, stalling the requests being served meanwhile.
+  async function count(eventId: number, background: boolean): Promise<Dashboard> {
+    // Two at a time (one in the background): the nine aggregates side by side would take every pooled connection and
+    // both cores for a second or more on a whole round, stalling the requests being served meanwhile.
     const [subscriptions, categories, allocation, allocated, rankings, days, moderators, moderations, scores] = await allLimited(
-      DASHBOARD_QUERY_SLOTS,
+      background ? 1 : DASHBOARD_QUERY_SLOTS,
       [
         () => repo.subscriptionCounts(db, eventId),
         () => repo.proposalsPerCategory(db, eventId),
@@ -136,7 +139,7 @@ export function createDashboardService(deps: {
     async dashboard(eventId: number): Promise<Dashboard> {
       const key = String(eventId);
       if (!snapshots.has(key)) await deps.events.get(eventId);
-      const [snapshot, window] = await Promise.all([snapshots.get(key, () => count(eventId)), reviewWindow(eventId)]);
+      const [snapshot, window] = await Promise.all([snapshots.get(key, (background) => count(eventId, background)), reviewWindow(eventId)]);
       return { ...snapshot, reviews_per_day: { ...snapshot.reviews_per_day, window } };
     },
     /** The event's figures changed by a write its admin expects to see at once (a run, an import, an invitation). */
