@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Badge, Container, Group, Paper, Table, Text, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Container, Group, Paper, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { levelLabel } from '@cr/contract/plain';
 import type { CSSProperties, HTMLAttributes, ReactNode } from 'react';
 
@@ -20,6 +20,9 @@ const CONTAINER_CLASS = `${Container.classes.root} mantine-Container-root`;
 const GROUP_CLASS = `${Group.classes.root} mantine-Group-root`;
 
 type Spacing = 'xs' | 'sm' | 'md' | 'lg' | 'xl';
+/** A theme spacing, or pixels, as Mantine writes it in a variable. */
+const spacing = (gap: Spacing | number) =>
+  typeof gap === 'number' ? `calc(${gap / 16}rem * var(--mantine-scale))` : `var(--mantine-spacing-${gap})`;
 interface PlainGroupProps extends HTMLAttributes<HTMLElement> {
   gap?: Spacing | number;
   justify?: CSSProperties['justifyContent'];
@@ -39,7 +42,7 @@ export function PlainGroup({
   ...rest
 }: PlainGroupProps) {
   const variables = {
-    '--group-gap': typeof gap === 'number' ? `calc(${gap / 16}rem * var(--mantine-scale))` : `var(--mantine-spacing-${gap})`,
+    '--group-gap': spacing(gap),
     '--group-align': align,
     '--group-justify': justify,
     '--group-wrap': wrap,
@@ -59,6 +62,46 @@ export function PlainContainer({ size, children }: { size: 'lg' | 'xl'; children
       {children}
     </div>
   );
+}
+
+const STACK_CLASS = `${Stack.classes.root} mantine-Stack-root`;
+const PAPER_CLASS = `${Paper.classes.root} mantine-Paper-root`;
+
+interface PlainStackProps extends HTMLAttributes<HTMLElement> {
+  gap: Spacing | number;
+  component?: 'div' | 'section';
+  [data: `data-${string}`]: string | undefined;
+}
+
+/** A Stack (a flex column) with the variables Mantine's Stack gives it; for a proposal's many fields. */
+export function PlainStack({ gap, component: Element = 'div', className, style, ...rest }: PlainStackProps) {
+  const variables = { '--stack-gap': spacing(gap), '--stack-align': 'stretch', '--stack-justify': 'flex-start' } as CSSProperties;
+  return <Element className={className ? `${className} ${STACK_CLASS}` : STACK_CLASS} style={{ ...variables, ...style }} {...rest} />;
+}
+
+interface PlainPaperProps extends HTMLAttributes<HTMLElement> {
+  radius: 'sm' | 'md';
+  padding: Spacing;
+  component?: 'div' | 'section';
+  [data: `data-${string}`]: string | undefined;
+}
+
+/** A Paper with a border, of a theme radius and padding. */
+export function PlainPaper({ radius, padding, component: Element = 'div', className, style, ...rest }: PlainPaperProps) {
+  const variables = { '--paper-radius': `var(--mantine-radius-${radius})`, padding: spacing(padding) } as CSSProperties;
+  return (
+    <Element
+      data-with-border="true"
+      className={className ? `${className} ${PAPER_CLASS}` : PAPER_CLASS}
+      style={{ ...variables, ...style }}
+      {...rest}
+    />
+  );
+}
+
+/** A small Text's paragraph (`<Text size="sm">`), with more style. */
+export function PlainTextSm({ style, ...rest }: HTMLAttributes<HTMLParagraphElement>) {
+  return <p data-size="sm" className={TEXT_CLASS} style={{ ...textSize('sm'), ...style }} {...rest} />;
 }
 
 /** A body row of a `striped highlightOnHover` table with row borders, and its cells. */

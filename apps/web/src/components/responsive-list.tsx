@@ -56,6 +56,8 @@ export function reservedHeight(rows: number, narrow: boolean) {
  * phone about twice a table row (~20 ms each at a phone's speed on its first render), so cards come fewer at a time.
  */
 const STAGES = { table: { first: 6, more: 4 }, cards: { first: 3, more: 2 } };
+/** A review's card (its three ratings and notes) costs a phone a task of its own: one, then one a task. */
+export const REVIEW_CARD_STAGES = { first: 1, more: 1 };
 
 /**
  * A page of rows mounted a few at a time, each few in a task of its own (effects run one task after their render,

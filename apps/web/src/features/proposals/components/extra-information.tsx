@@ -1,8 +1,9 @@
 import { FieldType } from '@cr/contract/plain';
-import { Box, Paper, Stack, Text, Title } from '@mantine/core';
+import { Stack, Title } from '@mantine/core';
 import type { ProposalExtraField } from '@cr/contract/proposals';
 import { memo, useId, type ReactNode } from 'react';
 import { InTurn } from '../../../components/in-turn';
+import { PlainPaper, PlainStack, PlainTextSm } from '../../../components/plain';
 import { displayTitle } from '../values';
 import { FieldAnswer } from './field-answer';
 
@@ -10,17 +11,21 @@ import { FieldAnswer } from './field-answer';
 const isGroup = (field: ProposalExtraField): field is ProposalExtraField & { sub_fields: ProposalExtraField[] } =>
   field.ref !== FieldType.tagInput && Array.isArray(field.sub_fields) && field.sub_fields.length > 0;
 
+/*
+ * A proposal has a hundred fields or more: they are plain elements with Mantine's classes (components/plain.tsx), which
+ * look the same and cost a fraction of Mantine's components to mount (issue 30 item 5).
+ */
 function Field({ field }: { field: ProposalExtraField }) {
   const id = useId();
   return (
-    <Stack gap={4} className="proposal-field" data-ref={field.ref ?? undefined}>
-      <Text size="sm" fw={600} id={id}>
+    <PlainStack gap={4} className="proposal-field" data-ref={field.ref ?? undefined}>
+      <PlainTextSm id={id} style={{ fontWeight: 600 }}>
         {displayTitle(field.title)}
-      </Text>
-      <Box aria-labelledby={id} role="group">
+      </PlainTextSm>
+      <div aria-labelledby={id} role="group">
         <FieldAnswer field={field} />
-      </Box>
-    </Stack>
+      </div>
+    </PlainStack>
   );
 }
 
@@ -29,42 +34,41 @@ function FieldGroup({ field }: { field: ProposalExtraField & { sub_fields: Propo
   const id = useId();
   const title = displayTitle(field.title);
   return (
-    <Paper
-      withBorder
+    <PlainPaper
       radius="sm"
-      p="sm"
+      padding="sm"
       role="group"
       aria-labelledby={title ? id : undefined}
       className="proposal-group"
       data-ref={field.ref ?? undefined}
     >
       {title && (
-        <Text size="sm" fw={700} mb="xs" id={id}>
+        <PlainTextSm id={id} style={{ marginBottom: 'var(--mantine-spacing-xs)', fontWeight: 700 }}>
           {title}
-        </Text>
+        </PlainTextSm>
       )}
       <FieldList fields={field.sub_fields} />
-    </Paper>
+    </PlainPaper>
   );
 }
 
 function FieldList({ fields }: { fields: ProposalExtraField[] }) {
   return (
-    <Stack gap="md">
+    <PlainStack gap="md">
       {fields.map((field, index) => (isGroup(field) ? <FieldGroup key={index} field={field} /> : <Field key={index} field={field} />))}
-    </Stack>
+    </PlainStack>
   );
 }
 
 function Section({ section }: { section: ProposalExtraField }) {
   const id = useId();
   return (
-    <Box component="section" aria-labelledby={id}>
+    <section aria-labelledby={id}>
       <Title order={3} size="h5" id={id} mb="sm">
         {displayTitle(section.title)}
       </Title>
       <FieldList fields={section.sub_fields ?? []} />
-    </Box>
+    </section>
   );
 }
 
@@ -72,18 +76,18 @@ function Segment({ segment }: { segment: ProposalExtraField }) {
   const id = useId();
   const children = segment.sub_fields ?? [];
   return (
-    <Paper component="section" aria-labelledby={id} withBorder radius="md" p="lg" className="proposal-segment">
+    <PlainPaper component="section" aria-labelledby={id} radius="md" padding="lg" className="proposal-segment">
       <Title order={2} size="h3" id={id} mb="md">
         {displayTitle(segment.title)}
       </Title>
-      <Stack gap="lg">
+      <PlainStack gap="lg">
         {children.map((child, index) => (
           <Later key={index} now={index === 0}>
             {isGroup(child) ? <Section section={child} /> : <Field field={child} />}
           </Later>
         ))}
-      </Stack>
-    </Paper>
+      </PlainStack>
+    </PlainPaper>
   );
 }
 
@@ -105,9 +109,9 @@ function ExtraInformationView({ fields }: { fields: ProposalExtraField[] }) {
           {isGroup(segment) ? (
             <Segment segment={segment} />
           ) : (
-            <Paper withBorder radius="md" p="lg">
+            <PlainPaper radius="md" padding="lg">
               <Field field={segment} />
-            </Paper>
+            </PlainPaper>
           )}
         </Later>
       ))}

@@ -5,24 +5,17 @@ import type { ProposalExtraField } from '@cr/contract/proposals';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { answerBoolean, answerParts, formatFunds, formatWholeNumber, groupedTagText, isWebUrl, tagItems } from '../values';
+import { PlainTextSm } from '../../../components/plain';
 import { MarkdownText } from './markdown-text';
 
 /** Answers are text in React nodes, never HTML, except markdown, which is sanitised (spec §2.12). */
 function PlainText({ children }: { children: ReactNode }) {
-  return (
-    <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-      {children}
-    </Text>
-  );
+  return <PlainTextSm style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{children}</PlainTextSm>;
 }
 
 function NoAnswer() {
   const { t } = useTranslation();
-  return (
-    <Text size="sm" c="dimmed" fs="italic">
-      {t('proposals.noAnswer')}
-    </Text>
-  );
+  return <PlainTextSm style={{ color: 'var(--mantine-color-dimmed)', fontStyle: 'italic' }}>{t('proposals.noAnswer')}</PlainTextSm>;
 }
 
 /** An outside address opened in a new tab, with no access to this window. */
