@@ -99,8 +99,11 @@ export const wireModerationColumns = (seeAll: SQL) => ({
   moderation: sql`own_moderation.moderation`,
   moderated: sql`(own_moderation.moderation is not null
         or (${seeAll} and exists (select 1 from ${moderations} m where m.review_id = r.id))) as moderated`,
+  // `score + 0`: a loaded flag's -0 is written 0, as JSON.stringify writes it (a score under 1e-4 is written with an
+  // exponent, `5e-05`, where JavaScript writes 0.00005: the same number to any JSON reader).
   flags: sql`coalesce((select array_to_json(array_agg(f order by f.flag_type)) from (
-          select fl.flag_type, fl.score, fl.related_reviews, fl.related_criteria from ${reviewFlags} fl where fl.review_id = r.id) f),
+          select fl.flag_type, fl.score + 0 as score, fl.related_reviews, fl.related_criteria from ${reviewFlags} fl
+          where fl.review_id = r.id) f),
         '[]'::json) as flags`,
 });
 
