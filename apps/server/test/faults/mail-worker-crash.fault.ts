@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SMTP_POOL_CONNECTIONS } from '../../src/adapters/smtp-transport';
 import { openPostgres } from '../../src/db/client';
 import { outbox } from '../../src/db/schema/index';
 import { messageIdOf } from '../../src/modules/mail/mail-worker';
@@ -103,9 +104,11 @@ describe('kill -9 of the mail worker mid-batch', () => {
     sink.holdAfter = ANSWERED_BEFORE_THE_KILL;
     const first = await startServer(serverEnv(url));
     servers.push(first);
+    // Stuck on every connection of its pool: only then can it make no more progress (the end of DATA is written before
+    // the COMMIT, so a mail still in flight on another connection would reach the sink before its row is 'sent').
     await until(
-      'the first worker to send 30 mails and get stuck on the next ones',
-      async () => sink.held > 0 && (await countOf(url, 'sent')) === sink.messages.length,
+      'the first worker to send 30 mails and get stuck on the next ones, on every connection',
+      async () => sink.held === SMTP_POOL_CONNECTIONS && (await countOf(url, 'sent')) === sink.messages.length,
     );
     await first.kill9();
     const heldAtTheKill = sink.held;
