@@ -63,22 +63,31 @@ export const moderationCtes = (isListed: (id: SQL) => SQL) =>
       from (select r.id, r.event_id, true as is_page, null::int as queued from ${reviews} r where ${isListed(sql`r.id`)}
         union all select q.review_id, q.event_id, false, q.review_id from queue q) merged) sorted where is_page)`;
 
+/*
+ * The parts of review `r`'s moderation fields that both forms below share. `score + 0`: a loaded flag's -0 is written 0,
+ * as JSON.stringify writes it (a score under 1e-4 is written with an exponent, `5e-05`, where JavaScript writes
+ * 0.00005: the same number to any JSON reader).
+ */
+const flagsJson = sql`coalesce((select array_to_json(array_agg(f order by f.flag_type)) from (
+      select fl.flag_type, fl.score + 0 as score, fl.related_reviews, fl.related_criteria from ${reviewFlags} fl
+      where fl.review_id = r.id) f), '[]'::json)`;
+const anyModeration = sql`exists (select 1 from ${moderations} m where m.review_id = r.id)`;
+const nextAllocation = sql`case when allocation.allocated then coalesce(
+      (select n.next_id from after n where n.id = r.id),
+      (select min(q.review_id) from queue q where q.event_id = r.event_id and q.review_id <> r.id)) end`;
+
 /**
  * The moderation columns of review `r` (ReviewModerationRow but its id and event): flags, allocation and moderation
  * by the viewer, whether anyone moderated it, and the viewer's next allocation. Flags, moderations and allocations are
  * index look-ups per review (review_flags (review_id, flag_type), moderations (review_id), moderation_allocations
  * (subscription_id, review_id)). Needs `mine`, `queue` and `after`, and `moderationLateral` in the from list.
  */
-export const reviewModerationColumns = sql`coalesce((select json_agg(json_build_object('flag_type', f.flag_type, 'score', f.score,
-          'related_reviews', f.related_reviews, 'related_criteria', f.related_criteria) order by f.flag_type)
-        from ${reviewFlags} f where f.review_id = r.id), '[]'::json) as flags,
+export const reviewModerationColumns = sql`${flagsJson} as flags,
       allocation.allocated,
       (select json_build_object('id', m.id, 'classification', m.classification, 'rationale', m.rationale)
         from ${moderations} m join mine s on s.id = m.subscription_id where m.review_id = r.id order by m.id limit 1) as own,
-      exists (select 1 from ${moderations} m where m.review_id = r.id) as "anyModeration",
-      case when allocation.allocated then coalesce(
-        (select n.next_id from after n where n.id = r.id),
-        (select min(q.review_id) from queue q where q.event_id = r.event_id and q.review_id <> r.id)) end as "nextAllocation"`;
+      ${anyModeration} as "anyModeration",
+      ${nextAllocation} as "nextAllocation"`;
 
 /** Whether review `r` is allocated to one of the viewer's active LV2 subscriptions (`allocation.allocated`). */
 export const moderationLateral = sql`cross join lateral (select exists (select 1 from mine s join ${moderationAllocations} a
@@ -93,18 +102,10 @@ export const moderationLateral = sql`cross join lateral (select exists (select 1
  */
 export const wireModerationColumns = (seeAll: SQL) => ({
   allocatedForModeration: sql`allocation.allocated as allocated_for_moderation`,
-  nextAllocation: sql`case when allocation.allocated then coalesce(
-        (select n.next_id from after n where n.id = r.id),
-        (select min(q.review_id) from queue q where q.event_id = r.event_id and q.review_id <> r.id)) end as next_allocation`,
+  nextAllocation: sql`${nextAllocation} as next_allocation`,
   moderation: sql`own_moderation.moderation`,
-  moderated: sql`(own_moderation.moderation is not null
-        or (${seeAll} and exists (select 1 from ${moderations} m where m.review_id = r.id))) as moderated`,
-  // `score + 0`: a loaded flag's -0 is written 0, as JSON.stringify writes it (a score under 1e-4 is written with an
-  // exponent, `5e-05`, where JavaScript writes 0.00005: the same number to any JSON reader).
-  flags: sql`coalesce((select array_to_json(array_agg(f order by f.flag_type)) from (
-          select fl.flag_type, fl.score + 0 as score, fl.related_reviews, fl.related_criteria from ${reviewFlags} fl
-          where fl.review_id = r.id) f),
-        '[]'::json) as flags`,
+  moderated: sql`(own_moderation.moderation is not null or (${seeAll} and ${anyModeration})) as moderated`,
+  flags: sql`${flagsJson} as flags`,
 });
 
 /** The viewer's own moderation of review `r` as its wire object (`own_moderation.moderation`), or null. */
