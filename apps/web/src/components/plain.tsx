@@ -99,9 +99,9 @@ export function PlainPaper({ radius, padding, component: Element = 'div', classN
   );
 }
 
-/** A small Text's paragraph (`<Text size="sm">`), with more style. */
-export function PlainTextSm({ style, ...rest }: HTMLAttributes<HTMLParagraphElement>) {
-  return <p data-size="sm" className={TEXT_CLASS} style={{ ...textSize('sm'), ...style }} {...rest} />;
+/** A small Text's paragraph (`<Text size="sm">`): the stylesheet's `.plain-text-sm`, as the lists' rows use it. */
+export function PlainTextSm(props: HTMLAttributes<HTMLParagraphElement>) {
+  return <p className="plain-text-sm" {...props} />;
 }
 
 /** A body row of a `striped highlightOnHover` table with row borders, and its cells. */
