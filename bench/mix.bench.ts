@@ -3,7 +3,7 @@
  * from a second process (lib/mix-load.mjs) against the server in a process of its own on PostgreSQL, the round of
  * lib/round.ts `seedRound` (BENCH_REVIEWERS 50,000 × 20 reviews, 500 moderators, 400,000 moderation allocations,
  * 200,000 moderations; review and moderation submission open). One admin (dashboard, stats, users, lists, a CSV export
- * every BENCH_EXPORT_EVERY s, 60), BENCH_MODERATORS (10 % of the users) moderators reading their lists and saving
+ * every BENCH_EXPORT_EVERY s, 60; none with BENCH_ADMIN=0), BENCH_MODERATORS (10 % of the users) moderators reading their lists and saving
  * moderations on their allocations, and reviewers browsing and filtering proposals and reviews, reading pages,
  * submitting reviews on their allocations and editing their own. Each user waits a think time, uniform in
  * [BENCH_THINK_MS − BENCH_THINK_SPREAD_MS, BENCH_THINK_MS + BENCH_THINK_SPREAD_MS) (1,000 ms ± 1,000 ms: [0, 2 s)), between
@@ -36,9 +36,13 @@ const PROPOSALS = Number(process.env.BENCH_PROPOSALS ?? 20_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 300);
 const USERS = Number(process.env.BENCH_USERS ?? 200);
 const MODERATORS = Number(process.env.BENCH_MODERATORS ?? Math.round(USERS / 10));
+/** BENCH_ADMIN=0: no admin among the users (the independent load test's mix: reviewers and moderators only). */
+const ADMINS = process.env.BENCH_ADMIN === '0' ? 0 : 1;
 const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 1_000);
 const THINK_SPREAD_MS = Math.min(THINK_MS, Number(process.env.BENCH_THINK_SPREAD_MS ?? THINK_MS));
 const FROM = process.env.BENCH_FROM;
+/** BENCH_WARMUP_SECONDS: the same load first, untimed, on the just-started server (its writes are checked too). */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 0);
 const EXPORT_EVERY = Number(process.env.BENCH_EXPORT_EVERY ?? 60);
 const INSTANCES = process.env.BENCH_INSTANCES ? Number(process.env.BENCH_INSTANCES) : undefined;
 if (INSTANCES && !haproxyInstalled()) {
@@ -50,7 +54,8 @@ const rowsOf = <T>(result: unknown) => (result as { rows?: T[] }).rows ?? (resul
 const ids = (values: number[]) => sql`${arrayLiteral(values)}::int[]`;
 
 type MixResult = {
-  labels: Record<string, { latencies: number[]; errors: number; statuses: Record<string, number> }>;
+  /** Per label: each acknowledged request's latency and its start (ms since the load began), in the same order. */
+  labels: Record<string, { latencies: number[]; starts: number[]; errors: number; statuses: Record<string, number> }>;
   firstErrors: unknown[];
   writes: {
     reviewCreates: { row_id: number; proposal_id: number; subscription_id: number }[];
@@ -112,7 +117,7 @@ try {
   );
   report.seeded = seeded;
   const eventId = seeded.eventId;
-  const reviewers = await roundAccounts(db, eventId, 'reviewer', USERS - 1 - MODERATORS);
+  const reviewers = await roundAccounts(db, eventId, 'reviewer', USERS - ADMINS - MODERATORS);
   const moderators = await roundAccounts(db, eventId, 'moderator', MODERATORS);
 
   // What each user may write: reviewers their allocations not yet reviewed and their reviews, moderators their
@@ -149,7 +154,8 @@ try {
   if (INSTANCES) proxy = await startHaproxy(servers.map((server) => Number(new URL(server.origin).port)));
   const origin = proxy ? `http://127.0.0.1:${proxy.port}` : servers[0]!.origin;
   // Log in 8 at a time (argon2id is bounded in the server; its queue holds 64).
-  const accounts = [{ catalystId: seeded.admin, subscriptionId: 0, userId: seeded.adminUserId }, ...moderators, ...reviewers];
+  const admins = ADMINS ? [{ catalystId: seeded.admin, subscriptionId: 0, userId: seeded.adminUserId }] : [];
+  const accounts = [...admins, ...moderators, ...reviewers];
   const tokens: string[] = [];
   const loginStarted = performance.now();
   for (let i = 0; i < accounts.length; i += 8)
@@ -157,8 +163,8 @@ try {
   console.error(`${tokens.length} users logged in in ${round((performance.now() - loginStarted) / 1000)} s`);
   const users = accounts.map((account, i) => {
     const token = tokens[i]!;
-    if (i === 0) return { kind: 'admin', token };
-    if (i <= moderators.length)
+    if (i < admins.length) return { kind: 'admin', token };
+    if (i < admins.length + moderators.length)
       return {
         kind: 'moderator',
         token,
@@ -199,6 +205,7 @@ try {
         proposalPages: Math.ceil(PROPOSALS / 25),
         reviewPages: Math.min(400, Math.ceil(seeded.reviews / 25)),
         exportEvery: EXPORT_EVERY,
+        warmupSeconds: WARMUP_SECONDS,
         users,
       }),
     ],
@@ -208,7 +215,8 @@ try {
   const cpu = servers.reduce((sum, server) => sum + server.cpuSeconds(), 0) - cpuBefore;
   const loadAfter = loadAverage();
   const result = JSON.parse(stdout) as MixResult;
-  const hot = await statements.top(15);
+  if (process.env.BENCH_MIX_RAW) writeFileSync(process.env.BENCH_MIX_RAW, stdout);
+  const hot = await statements.top(Number(process.env.BENCH_TOP_STATEMENTS ?? 15));
 
   const kindOf = (label: string) => (label.includes('export') ? 'export' : label.startsWith('GET') ? 'read' : 'write');
   const rows = Object.entries(result.labels)
@@ -236,6 +244,35 @@ try {
       .sort((a, b) => a - b);
     return { requests: latencies.length, p95_ms: round(percentile(latencies, 95), 1) };
   };
+
+  // The mix over time (BENCH_TIMELINE=1): per window, the reads' and writes' p95 and the slowest request, and which of
+  // the admin's heavy requests (exports, dashboard, stats: over 500 ms) ran in it — what the tail waits behind.
+  const WINDOW_MS = 10_000;
+  const timeline = new Map<number, { latencies: number[]; heavy: Set<string> }>();
+  for (const [label, entry] of Object.entries(result.labels)) {
+    entry.latencies.forEach((latency, index) => {
+      const start = entry.starts[index]!;
+      for (let window = Math.floor(start / WINDOW_MS); window <= Math.floor((start + latency) / WINDOW_MS); window++) {
+        const slot = timeline.get(window) ?? { latencies: [], heavy: new Set<string>() };
+        timeline.set(window, slot);
+        if (window === Math.floor(start / WINDOW_MS) && kindOf(label) !== 'export') slot.latencies.push(latency);
+        if (latency > 500 && (kindOf(label) === 'export' || /dashboard|stats/.test(label))) slot.heavy.add(label.replace(/^GET /, ''));
+      }
+    });
+  }
+  const timelineRows = [...timeline.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([window, slot]) => {
+      const sorted = slot.latencies.sort((a, b) => a - b);
+      return {
+        from_s: (window * WINDOW_MS) / 1000,
+        requests: sorted.length,
+        p50_ms: round(percentile(sorted, 50), 1),
+        p95_ms: round(percentile(sorted, 95), 1),
+        max_ms: round(sorted.at(-1) ?? 0, 0),
+        heavy: [...slot.heavy].join(', '),
+      };
+    });
 
   // Every acknowledged write, looked for in the database.
   const { writes } = result;
@@ -295,6 +332,7 @@ try {
     users: users.length,
     reviewers: reviewers.length,
     moderators: moderators.length,
+    warmup_s: WARMUP_SECONDS,
     seconds: round(result.seconds, 1),
     think_ms: THINK_MS,
     think_spread_ms: THINK_SPREAD_MS,
@@ -304,11 +342,12 @@ try {
     reads_p95_ms: all('read').p95_ms,
     writes_p95_ms: all('write').p95_ms,
     server_rss_peak_mib: round(memory.peak / 2 ** 20, 0),
-    // The servers' CPU: seconds used, its share of the run's wall time, and per request.
+    // The servers' CPU: seconds used (over the warm-up too), its share of that wall time, and per request (the timed
+    // part's share of the CPU over its requests).
     server_cpu_s: round(cpu, 1),
-    server_cpu_share: round(cpu / result.seconds, 2),
+    server_cpu_share: round(cpu / (result.seconds + WARMUP_SECONDS), 2),
     server_cpu_ms_per_request: round(
-      (cpu * 1000) /
+      (cpu * 1000 * (result.seconds / (result.seconds + WARMUP_SECONDS))) /
         Math.max(
           1,
           rows.reduce((sum, row) => sum + row.requests, 0),
@@ -318,13 +357,14 @@ try {
     load_avg_before: loadBefore,
     load_avg_after: loadAfter,
   };
-  Object.assign(report, { summary, rows, verification, firstErrors: result.firstErrors });
+  Object.assign(report, { summary, rows, verification, timeline: timelineRows, firstErrors: result.firstErrors });
   console.log(
     `Mix on the whole round, ${INSTANCES ? `${INSTANCES} instance(s) behind HAProxy` : 'one instance'} (${seeded.reviews.toLocaleString('en')} reviews, ${seeded.moderationAllocations.toLocaleString('en')} moderation allocations): ${users.length} users, ${SECONDS} s, think time ${THINK_MS} ± ${THINK_SPREAD_MS} ms (targets: reads p95 ≤ 50 ms, writes p95 ≤ 80 ms (issue 30; issue 18's: 100 and 300), 0 errors, every acknowledged write present)`,
   );
   console.table([summary]);
   console.table(rows);
   console.table([verification]);
+  if (process.env.BENCH_TIMELINE === '1') console.table(timelineRows);
   if (hot.length) {
     report.statements = hot;
     console.log('PostgreSQL statements of the mix by total time (pg_stat_statements):');

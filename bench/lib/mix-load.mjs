@@ -7,7 +7,7 @@
 // proposals and reviews, read pages, submit reviews on their allocations and edit their reviews; moderators read their lists and save (create or edit) moderations on their allocations; the admin
 // reads the dashboard, stats and users and exports a CSV every `exportEvery` seconds. Every edit writes a marker
 // (`mix-<user>-<n> `) at the start of a note or rationale so that the bench can check afterwards that the last
-// acknowledged one is stored. Prints JSON: {labels: {label: {latencies, errors, statuses}}, firstErrors, writes:
+// acknowledged one is stored. With warmupSeconds, the load runs that long first, untimed (its errors still count). Prints JSON: {labels: {label: {latencies, errors, statuses}}, firstErrors, writes:
 // {reviewCreates, reviewEdits, moderationCreates, moderationEdits}, seconds}.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -17,6 +17,7 @@ const settings = JSON.parse(argument.startsWith('@') ? readFileSync(argument.sli
 const {
   base,
   seconds,
+  warmupSeconds = 0,
   thinkMs,
   thinkSpreadMs = thinkMs,
   eventId,
@@ -32,7 +33,9 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: users.length + 4 });
 const labels = {};
 const firstErrors = [];
 const writes = { reviewCreates: [], reviewEdits: [], moderationCreates: [], moderationEdits: [] };
-const started = performance.now();
+// A warm-up (warmupSeconds) runs the same load first; only what starts after it is timed. Its writes are checked too.
+const warmupStarted = performance.now();
+const started = warmupStarted + warmupSeconds * 1000;
 const end = started + seconds * 1000;
 const pick = (list) => list[Math.floor(Math.random() * list.length)];
 const below = (n) => Math.floor(Math.random() * Math.max(1, n));
@@ -61,12 +64,16 @@ function request(method, path, token, body) {
 
 /** One timed request under `label`; answers the response, or undefined when it failed (counted as an error). */
 async function timed(label, method, path, token, body) {
-  const entry = (labels[label] ??= { latencies: [], errors: 0, statuses: {} });
+  const entry = (labels[label] ??= { latencies: [], starts: [], errors: 0, statuses: {} });
   const at = performance.now();
   const response = await request(method, path, token, body);
-  entry.statuses[response.status] = (entry.statuses[response.status] ?? 0) + 1;
+  const timedPart = at >= started;
+  if (timedPart) entry.statuses[response.status] = (entry.statuses[response.status] ?? 0) + 1;
   if (response.status >= 200 && response.status < 300) {
-    entry.latencies.push(performance.now() - at);
+    if (timedPart) {
+      entry.latencies.push(performance.now() - at);
+      entry.starts.push(at - started);
+    }
     return response;
   }
   entry.errors += 1;
@@ -197,7 +204,7 @@ async function run(user, index) {
   const list = actions[user.kind];
   const total = list.reduce((sum, [weight]) => sum + weight, 0);
   let exports = 0;
-  let nextExport = started + (exportEvery * 1000) / 2;
+  let nextExport = warmupStarted + (exportEvery * 1000) / 2;
   // Users start spread over one think time, as they would arrive.
   await sleep(Math.random() * thinkMs);
   while (performance.now() < end) {

@@ -86,6 +86,24 @@ describe('list totals cache', () => {
     expect(await cache.get('k', loads.load)).toBe(2);
   });
 
+  it('counts at most two first totals at once, the others waiting their turn (issue 30 item 6)', async () => {
+    const cache = createCountCache(10_000, 100);
+    const loads = controlledLoads();
+    const totals = ['a', 'b', 'c', 'd', 'e'].map((key) => cache.get(key, loads.load));
+    // Five filters counted for the first time together: two counts run, three wait — not on the pool's connections.
+    expect(loads.started).toBe(2);
+    loads.answer(1, 11);
+    await settle();
+    expect(loads.started).toBe(3);
+    loads.answer(0, 10);
+    loads.answer(2, 12);
+    await settle();
+    expect(loads.started).toBe(5);
+    loads.answer(3, 13);
+    loads.answer(4, 14);
+    expect(await Promise.all(totals)).toEqual([10, 11, 12, 13, 14]);
+  });
+
   it('forgets the least recently counted key beyond its size', async () => {
     const clock = fakeClock();
     const cache = createCountCache(10_000, 2, clock.now);

@@ -29,10 +29,16 @@ export function nameOfText(prefix: string, text: string): string {
  * A statement with placeholders (`sql.placeholder`), turned into text once and run by name with each call's values:
  * neither drizzle (building the text) nor PostgreSQL (parsing, planning) repeats its work per request. The rows come
  * back as the driver gives them, unmapped.
+ *
+ * `planEachRun`: the text is still built once, but PostgreSQL plans it for each run's values (an unnamed statement)
+ * instead of settling on a generic plan. For a statement whose best plan depends on a value's selectivity, which a
+ * generic plan cannot see: a title pattern matching one proposal in eight is best read in id order until a page is
+ * found (0.4 ms), a rare one through the trigram index, and the generic plan PostgreSQL chose after five runs took the
+ * index for every pattern (6–11 ms a page for a common word; issue 30 item 6).
  */
-export function preparedRows<Row>(db: DbOrTx, name: string, query: SQL) {
+export function preparedRows<Row>(db: DbOrTx, name: string, query: SQL, options: { planEachRun?: boolean } = {}) {
   const { dialect, session } = db as unknown as { dialect: PgDialect; session: PgSession };
-  const prepared = session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false);
+  const prepared = session.prepareQuery(dialect.sqlToQuery(query), undefined, options.planEachRun ? undefined : name, false);
   return async (values: Record<string, unknown>): Promise<Row[]> => {
     const result = (await prepared.execute(values)) as { rows?: Row[] } | Row[];
     return Array.isArray(result) ? result : (result.rows ?? []);

@@ -1,4 +1,4 @@
-import { backgroundLane } from './concurrency';
+import { backgroundLane, firstCountLane } from './concurrency';
 import { cacheLookup } from './telemetry';
 
 /**
@@ -9,7 +9,8 @@ import { cacheLookup } from './telemetry';
  * count refreshes it, so no request ever waits behind a count except the very first of a filter (or the first after
  * a clear()). A failed refresh keeps the old total; the next request tries again. Background refreshes take the
  * process's background lane (lib/concurrency `backgroundLane`, one at a time with the snapshots' recounts): when many
- * totals expire together, they do not take the pooled connections and the cores from the requests being served.
+ * totals expire together, they do not take the pooled connections and the cores from the requests being served. First
+ * counts, which a request waits for, take a lane of their own (`firstCountLane`, two at a time), for the same reason.
  */
 export function createCountCache(ttlMs = 10_000, maxEntries = 2_000, now: () => number = Date.now, name = 'totals') {
   const entries = new Map<string, { total: number; at: number }>();
@@ -42,7 +43,7 @@ export function createCountCache(ttlMs = 10_000, maxEntries = 2_000, now: () => 
     async get(key: string, load: () => Promise<number>): Promise<number> {
       const hit = entries.get(key);
       cacheLookup(name, hit !== undefined);
-      if (!hit) return count(key, load);
+      if (!hit) return count(key, () => firstCountLane(load));
       if (now() - hit.at >= ttlMs) count(key, () => backgroundLane(load)).catch(() => undefined);
       return hit.total;
     },

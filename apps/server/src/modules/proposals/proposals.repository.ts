@@ -66,6 +66,8 @@ function pageStatement(db: DbOrTx, shape: PageShape) {
     sql`select ${wireRowsJson(sql`
       select id from ${proposals} ${where.length > 0 ? sql`where ${and(...where)}` : sql``}
       order by id limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}`)} as data`,
+    // A title pattern's selectivity decides the plan (named-statements `planEachRun`).
+    { planEachRun: shape.title },
   );
 }
 
