@@ -1,11 +1,11 @@
 /**
  * The server as the benchmarks measure it: a process of its own on BENCH_SERVER_DATABASE_URL (the bench's throw-away
  * database), without login limits. It prints `{"port": n}` once it listens, and stops on SIGTERM. Quiet, unless
- * BENCH_SERVER_LOG_LEVEL names a level: then it logs as in production (loggerOptions of app.ts, pino's lines written
- * synchronously to stdout, a pipe the bench reads as a log collector would), so that a bench pays what logging costs.
+ * BENCH_SERVER_LOG_LEVEL names a level: then it logs as in production (productionLogger of app.ts: pino's lines written
+ * in batches to stdout, a pipe the bench reads as a log collector would), so that a bench pays what logging costs.
  * `node --import tsx bench/lib/server.ts`; benches start it with `startServer()` of lib/processes.ts.
  */
-import { buildApp, loggerOptions } from '../../apps/server/src/app';
+import { buildApp, productionLogger } from '../../apps/server/src/app';
 import { testConfig } from '../../apps/server/src/config';
 import { openPostgres } from '../../apps/server/src/db/client';
 
@@ -17,7 +17,7 @@ const config = testConfig({
   LOGIN_LIMIT_PER_ACCOUNT_ADDRESS: '1000000',
 });
 const level = process.env.BENCH_SERVER_LOG_LEVEL;
-const logger = level ? loggerOptions(level) : false;
+const logger = level ? productionLogger(level) : false;
 const app = await buildApp({ config, db: database.db, jwtSecret: config.JWT_SECRET!, logger });
 await app.listen({ port: 0, host: '127.0.0.1' });
 process.stdout.write(`${JSON.stringify({ port: (app.server.address() as { port: number }).port })}\n`);

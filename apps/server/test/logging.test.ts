@@ -1,7 +1,10 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, loggerOptions } from '../src/app';
+import { buildApp, loggerOptions, productionLogger } from '../src/app';
 import { testConfig } from '../src/config';
 import type { Database } from '../src/db/client';
 import { migratedPglite } from './template-databases';
@@ -45,6 +48,32 @@ describe('request logs', () => {
     expect(log).toContain('"url":"/reset-password?token=[redacted]&x=1"');
     for (const secret of [user.password, user.token, user.refreshToken, newRefreshToken, 'secret-query-token']) {
       expect(log).not.toContain(secret);
+    }
+  });
+});
+
+/** The production logger's batched lines (issue 30 item 6): written within the flush interval without a request more. */
+describe('production request logs', () => {
+  it('writes each request line within the flush interval, redacted as the synchronous logger does', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'cr-log-')), 'server.log');
+    const database = await migratedPglite();
+    const config = testConfig({ PUBLIC_URL: 'http://app.test' });
+    const app = await buildApp({ config, db: database.db, jwtSecret: config.JWT_SECRET!, logger: productionLogger('info', file) });
+    try {
+      await app.ready();
+      await app.inject({ method: 'GET', url: '/reset-password?token=secret-query-token&x=1' });
+      await app.inject({ method: 'GET', url: `${API}/events/current/` });
+      // Two short lines are far below the batch size: only the timer writes them (waited for, not slept on).
+      await expect
+        .poll(() => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0), { timeout: 5_000 })
+        .toBeGreaterThanOrEqual(2);
+      const log = readFileSync(file, 'utf8');
+      expect(log).toContain('"url":"/reset-password?token=[redacted]&x=1"');
+      expect(log).toContain('request completed');
+      expect(log).not.toContain('secret-query-token');
+    } finally {
+      await app.close();
+      await database.close();
     }
   });
 });
