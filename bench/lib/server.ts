@@ -19,6 +19,8 @@ const config = testConfig({
 const level = process.env.BENCH_SERVER_LOG_LEVEL;
 const logger = level ? productionLogger(level) : false;
 const app = await buildApp({ config, db: database.db, jwtSecret: config.JWT_SECRET!, logger });
+// As server.ts does (BENCH_WARM_UP=0: not).
+if (process.env.BENCH_WARM_UP !== '0') await app.services.warmUp();
 await app.listen({ port: 0, host: '127.0.0.1' });
 process.stdout.write(`${JSON.stringify({ port: (app.server.address() as { port: number }).port })}\n`);
 process.on('SIGTERM', () => {

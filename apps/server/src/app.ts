@@ -71,6 +71,7 @@ import { createDashboardService } from './modules/dashboard/dashboard.service';
 import { createProposalScoresService } from './modules/outcomes/proposal-scores.service';
 import { createReviewOutcomesService } from './modules/outcomes/review-outcomes.service';
 import { createReviewsService } from './modules/reviews/reviews.service';
+import { createWarmUpService, type WarmUp } from './modules/system/warm-up.service';
 import { reviewsRoutes } from './modules/reviews/reviews.routes';
 import { createModerationsService } from './modules/moderations/moderations.service';
 import { moderationsRoutes } from './modules/moderations/moderations.routes';
@@ -294,6 +295,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     moderationSight: (viewer) => moderations.moderationSight(viewer),
   });
   const proposals = createProposalsService({ db, lookups });
+  const warmUp = createWarmUpService({ events, proposals, reviews });
   const imports = createProposalImportService({
     db,
     events,
@@ -402,7 +404,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
   await registerStatic(app, { webDist: config.WEB_DIST ?? defaultWebDist, apiBase: API_PREFIX, env: config });
-  app.decorate('services', { accounts, eventConfig, passwords, afterResponse, mailer, mailWorker, notifications, reminders });
+  app.decorate('services', { accounts, eventConfig, passwords, afterResponse, mailer, mailWorker, notifications, reminders, warmUp });
   return app;
 }
 
@@ -420,6 +422,8 @@ declare module 'fastify' {
       reminders: RemindersService;
       /** Delivers the mail queue: the server starts it; tests call `drain()`. */
       mailWorker: MailWorker;
+      /** The current rounds' common list totals, counted before the server listens (server.ts). */
+      warmUp: WarmUp;
     };
   }
 }

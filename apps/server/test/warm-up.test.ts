@@ -1,0 +1,69 @@
+import { sql } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { seedDemo } from '../src/demo';
+import { observeTelemetry } from '../src/lib/telemetry';
+import { API, useTestApp } from './build-test-app';
+
+const rowsOf = <T>(result: unknown) => (result as { rows?: T[] }).rows ?? (result as T[]);
+
+/**
+ * Issue 30 item 6: before it listens, the server counts the totals of the lists a visitor or reviewer opens first in
+ * the current rounds (modules/system/warm-up.service.ts), so that a server started during a round does not count every
+ * filter at once for its first users. Seen through the totals caches' lookups (lib/telemetry): a hit is a kept total.
+ */
+describe('the warm-up of the list totals', () => {
+  const ctx = useTestApp();
+  let stop: (() => void) | undefined;
+  afterEach(() => stop?.());
+
+  /** Runs the requests and answers each totals lookup they made, as `cache hit|miss`. */
+  async function lookupsOf(urls: string[]) {
+    const seen: string[] = [];
+    stop = observeTelemetry((event) => {
+      if (event.type === 'cache' && event.cache.endsWith('_totals')) seen.push(`${event.cache} ${event.hit ? 'hit' : 'miss'}`);
+    });
+    for (const url of urls) expect((await ctx.app.inject({ method: 'GET', url: `${API}/${url}` })).statusCode).toBe(200);
+    stop();
+    return seen;
+  }
+
+  it('counts the current rounds’ lists by event, objective and ranking, which the first requests then find kept', async () => {
+    await seedDemo(ctx.database.db);
+    const categories = rowsOf<{ id: number; event_id: number }>(
+      await ctx.database.db.execute(
+        sql`select c.id, c.event_id from categories c join events e on e.id = c.event_id where e.active order by c.id`,
+      ),
+    );
+    expect(categories.length).toBeGreaterThan(1);
+    const category = categories[0]!;
+    const lists = [
+      'proposals/?size=25&page=0',
+      `proposals/?size=25&page=0&category=${category.id}`,
+      `proposals/?size=25&page=1&event_id=${category.event_id}`,
+      'proposal-reviews/filtered?size=25&page=0',
+      `proposal-reviews/filtered?size=25&page=0&event_id=${category.event_id}`,
+      `proposal-reviews/filtered?size=25&page=0&objective=${category.id}`,
+      'proposal-reviews/filtered?size=25&page=0&rankings=1',
+      'proposal-reviews/filtered?size=25&page=0&rankings=0',
+    ];
+    // Not counted yet: the lookups miss (and this is how a miss looks).
+    expect(await lookupsOf([lists[0]!, lists[3]!])).toEqual(['proposal_totals miss', 'review_totals miss']);
+
+    const warmed = await ctx.app.services.warmUp();
+    expect(warmed.complete).toBe(true);
+    // Proposals and reviews: unfiltered, each current event, each objective; reviews by each of four rankings.
+    expect(warmed.counted).toBe(2 + 2 * new Set(categories.map((row) => row.event_id)).size + 2 * categories.length + 4);
+
+    const seen = await lookupsOf(lists);
+    expect(seen).toHaveLength(lists.length);
+    expect(seen.filter((lookup) => lookup.endsWith('miss'))).toEqual([]);
+    // A filter the warm-up does not know (a title) is still counted by its first request.
+    expect(await lookupsOf(['proposals/?size=25&page=0&title=wallet'])).toEqual(['proposal_totals miss']);
+  });
+
+  it('stops at its time budget, leaving the rest to the requests', async () => {
+    let time = 0;
+    const warmed = await ctx.app.services.warmUp(100, () => (time += 60));
+    expect(warmed).toEqual({ counted: 1, complete: false });
+  });
+});
