@@ -1,11 +1,32 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { preact } from '@preact/preset-vite';
 import type { OutputBundle, OutputChunk } from 'rolldown';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+
+/**
+ * React Router's production build in the app's build. Its package exports name only its development build, for every
+ * condition (remix-run/react-router#12532, #14102: "intended to be temporary"), so bundlers ship the development build,
+ * with its development warnings checked at run time; the production build beside it is the same code without them
+ * (issue 30 item 5: a phone's first task). Resolved by path; without that file (a later release), the package's own
+ * resolution stands.
+ */
+export function productionRouter(): Plugin {
+  const development = createRequire(import.meta.url).resolve('react-router');
+  const production = join(dirname(development).replace(/[/\\]development$/, '/production'), 'index.mjs');
+  return {
+    name: 'cr-production-router',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source) {
+      return source === 'react-router' && existsSync(production) ? production : null;
+    },
+  };
+}
 
 /**
  * Writes a brotli (`.br`) and a gzip (`.gz`) copy beside every text file of the build, once, at build time; the
@@ -216,7 +237,14 @@ export default defineConfig({
   // Preact in React's place (issue 30 item 5): react and react-dom resolve to preact/compat, in development (with
   // prefresh for hot reload) and in the build. react-dom alone was 55 KB of the 143 KB compressed that every page
   // loaded first; Preact with its compat layer is 9. Why, and what it costs, in docs/decisions.md.
-  plugins: [preact({ prerender: { enabled: false } }), leanMantineImports(), installableApp(), precompress(), pagePreloads()],
+  plugins: [
+    productionRouter(),
+    preact({ prerender: { enabled: false } }),
+    leanMantineImports(),
+    installableApp(),
+    precompress(),
+    pagePreloads(),
+  ],
   server: {
     port: 5173,
     proxy: { '/api': apiTarget, '/env.js': apiTarget },
