@@ -71,7 +71,7 @@ import { createDashboardService } from './modules/dashboard/dashboard.service';
 import { createProposalScoresService } from './modules/outcomes/proposal-scores.service';
 import { createReviewOutcomesService } from './modules/outcomes/review-outcomes.service';
 import { createReviewsService } from './modules/reviews/reviews.service';
-import { createWarmUpService, type WarmUp } from './modules/system/warm-up.service';
+import { createWarmUpService, type WarmUp } from './modules/warm-up/warm-up.service';
 import { reviewsRoutes } from './modules/reviews/reviews.routes';
 import { createModerationsService } from './modules/moderations/moderations.service';
 import { moderationsRoutes } from './modules/moderations/moderations.routes';

@@ -51,7 +51,7 @@ async function main() {
   process.on('SIGTERM', () => void close('SIGTERM'));
 
   // The current rounds' common list totals first, so that a server started during a round does not count them all at
-  // once for its first users (modules/system/warm-up.service.ts; at most WARM_UP_BUDGET_MS).
+  // once for its first users (modules/warm-up/warm-up.service.ts; at most WARM_UP_BUDGET_MS).
   const warmStarted = performance.now();
   const warm = await app.services.warmUp();
   app.log.info({ ...warm, ms: Math.round(performance.now() - warmStarted) }, 'list totals counted');

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { createLimiter } from '../src/lib/concurrency';
 import { createCountCache } from '../src/lib/count-cache';
+
+/** Lanes of the test's own, as the process's are (two first counts, one background count at a time). */
+const ownLanes = () => ({ first: createLimiter(2), background: createLimiter(1) });
 
 /** A count the test answers when it chooses, and a clock the test moves: nothing here waits on real time. */
 function controlledLoads() {
@@ -23,7 +27,7 @@ const settle = () => new Promise((resolve) => setImmediate(resolve));
 describe('list totals cache', () => {
   it('counts a key once while the first requests wait for it, and serves it within the TTL', async () => {
     const clock = fakeClock();
-    const cache = createCountCache(10_000, 100, clock.now);
+    const cache = createCountCache(10_000, 100, clock.now, 'totals', ownLanes());
     const loads = controlledLoads();
     const first = Promise.all([cache.get('k', loads.load), cache.get('k', loads.load), cache.get('k', loads.load)]);
     expect(loads.started).toBe(1);
@@ -36,7 +40,7 @@ describe('list totals cache', () => {
 
   it('serves the old total after the TTL while one background count refreshes it', async () => {
     const clock = fakeClock();
-    const cache = createCountCache(10_000, 100, clock.now);
+    const cache = createCountCache(10_000, 100, clock.now, 'totals', ownLanes());
     const loads = controlledLoads();
     const first = cache.get('k', loads.load);
     loads.answer(0, 42);
@@ -55,7 +59,7 @@ describe('list totals cache', () => {
 
   it('keeps the old total when a refresh fails, and tries again on the next request', async () => {
     const clock = fakeClock();
-    const cache = createCountCache(10_000, 100, clock.now);
+    const cache = createCountCache(10_000, 100, clock.now, 'totals', ownLanes());
     const loads = controlledLoads();
     const first = cache.get('k', loads.load);
     loads.answer(0, 42);
@@ -73,7 +77,7 @@ describe('list totals cache', () => {
 
   it('makes the first request after a clear() wait for a fresh count, and drops counts started before it', async () => {
     const clock = fakeClock();
-    const cache = createCountCache(10_000, 100, clock.now);
+    const cache = createCountCache(10_000, 100, clock.now, 'totals', ownLanes());
     const loads = controlledLoads();
     const old = cache.get('k', loads.load);
     cache.clear();
@@ -87,7 +91,7 @@ describe('list totals cache', () => {
   });
 
   it('counts at most two first totals at once, the others waiting their turn (issue 30 item 6)', async () => {
-    const cache = createCountCache(10_000, 100);
+    const cache = createCountCache(10_000, 100, Date.now, 'totals', ownLanes());
     const loads = controlledLoads();
     const totals = ['a', 'b', 'c', 'd', 'e'].map((key) => cache.get(key, loads.load));
     // Five filters counted for the first time together: two counts run, three wait — not on the pool's connections.
@@ -106,7 +110,7 @@ describe('list totals cache', () => {
 
   it('forgets the least recently counted key beyond its size', async () => {
     const clock = fakeClock();
-    const cache = createCountCache(10_000, 2, clock.now);
+    const cache = createCountCache(10_000, 2, clock.now, 'totals', ownLanes());
     const loads = controlledLoads();
     for (const [index, key] of ['a', 'b', 'c'].entries()) {
       const got = cache.get(key, loads.load);

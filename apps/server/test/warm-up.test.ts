@@ -8,7 +8,7 @@ const rowsOf = <T>(result: unknown) => (result as { rows?: T[] }).rows ?? (resul
 
 /**
  * Issue 30 item 6: before it listens, the server counts the totals of the lists a visitor or reviewer opens first in
- * the current rounds (modules/system/warm-up.service.ts), so that a server started during a round does not count every
+ * the current rounds (modules/warm-up/warm-up.service.ts), so that a server started during a round does not count every
  * filter at once for its first users. Seen through the totals caches' lookups (lib/telemetry): a hit is a kept total.
  */
 describe('the warm-up of the list totals', () => {

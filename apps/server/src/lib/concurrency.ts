@@ -19,6 +19,8 @@ export function createLimiter(slots: number) {
   };
 }
 
+export type Limiter = ReturnType<typeof createLimiter>;
+
 /** Runs the tasks with at most `slots` at once and answers their results in order (Promise.all with a bound). */
 export function allLimited<T extends readonly (() => Promise<unknown>)[]>(
   slots: number,

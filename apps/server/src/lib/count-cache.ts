@@ -1,4 +1,4 @@
-import { backgroundLane, firstCountLane } from './concurrency';
+import { backgroundLane, firstCountLane, type Limiter } from './concurrency';
 import { cacheLookup } from './telemetry';
 
 /**
@@ -12,7 +12,14 @@ import { cacheLookup } from './telemetry';
  * totals expire together, they do not take the pooled connections and the cores from the requests being served. First
  * counts, which a request waits for, take a lane of their own (`firstCountLane`, two at a time), for the same reason.
  */
-export function createCountCache(ttlMs = 10_000, maxEntries = 2_000, now: () => number = Date.now, name = 'totals') {
+export function createCountCache(
+  ttlMs = 10_000,
+  maxEntries = 2_000,
+  now: () => number = Date.now,
+  name = 'totals',
+  // The process's lanes (tests pass their own, so that no other file's pending work holds them).
+  lanes: { first: Limiter; background: Limiter } = { first: firstCountLane, background: backgroundLane },
+) {
   const entries = new Map<string, { total: number; at: number }>();
   // Requests asking for the same total while it is being counted share that one count.
   const counting = new Map<string, Promise<number>>();
@@ -43,8 +50,8 @@ export function createCountCache(ttlMs = 10_000, maxEntries = 2_000, now: () => 
     async get(key: string, load: () => Promise<number>): Promise<number> {
       const hit = entries.get(key);
       cacheLookup(name, hit !== undefined);
-      if (!hit) return count(key, () => firstCountLane(load));
-      if (now() - hit.at >= ttlMs) count(key, () => backgroundLane(load)).catch(() => undefined);
+      if (!hit) return count(key, () => lanes.first(load));
+      if (now() - hit.at >= ttlMs) count(key, () => lanes.background(load)).catch(() => undefined);
       return hit.total;
     },
     clear: () => {

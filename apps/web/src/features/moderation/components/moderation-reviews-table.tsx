@@ -1,12 +1,12 @@
 import { rankingLabel } from '@cr/contract/plain';
 import { memo } from 'react';
-import { Button, Checkbox, Group, Stack, Table, Text } from '@mantine/core';
+import { Button, Checkbox, Table } from '@mantine/core';
 import { IconArrowRight } from '@tabler/icons-react';
 import type { ReviewPublic } from '@cr/contract/reviews';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { TableStatusRows } from '../../../components/table-status-rows';
-import { AssessorLabel, PlainBadge } from '../../../components/plain';
+import { AssessorLabel, PlainBadge, PlainGroup, PlainStack, TABLE_CELL_CLASS, TABLE_ROW_PROPS } from '../../../components/plain';
 import { ResponsiveList } from '../../../components/responsive-list';
 import { MODERATION_PAGE_SIZE } from '../api/keys';
 import { ScrollTable } from '../../../components/scroll-table';
@@ -82,41 +82,47 @@ function OpenButton({ review }: { review: ReviewPublic }) {
   );
 }
 
-/** A review to moderate on a phone (issue 19): proposal, ranking, ratings, assessor, flag, and the button that opens it. */
+/** The reviewed proposal's title and objective. */
+function ProposalTitle({ review, weight }: { review: ReviewPublic; weight: number }) {
+  return (
+    <PlainStack gap={2} style={{ minWidth: 0 }}>
+      <p className="plain-text-sm" style={{ fontWeight: weight }}>
+        {review.proposal.title}
+      </p>
+      {review.proposal.objective_title && <p className="plain-text-xs plain-dimmed">{review.proposal.objective_title}</p>}
+    </PlainStack>
+  );
+}
+
+/**
+ * A review to moderate on a phone (issue 19): proposal, ranking, ratings, assessor, flag, and the button that opens it.
+ * Plain elements with Mantine's classes (components/plain.tsx, issue 30 item 5), but for the checkbox and the button.
+ */
 function ModerationCard({ review }: { review: ReviewPublic }) {
   const { t } = useTranslation();
   return (
-    <Stack gap={6} data-testid="moderation-row">
-      <Group justify="space-between" wrap="nowrap" align="flex-start">
-        <Stack gap={2} miw={0}>
-          <Text size="sm" fw={600}>
-            {review.proposal.title}
-          </Text>
-          {review.proposal.objective_title && (
-            <Text size="xs" c="dimmed">
-              {review.proposal.objective_title}
-            </Text>
-          )}
-        </Stack>
-        <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+    <PlainStack gap={6} data-testid="moderation-row">
+      <PlainGroup justify="space-between" wrap="nowrap" align="flex-start">
+        <ProposalTitle review={review} weight={600} />
+        <p className="plain-text-xs plain-dimmed" style={{ whiteSpace: 'nowrap' }}>
           {t('moderation.columns.id')} {review.row_id}
-        </Text>
-      </Group>
-      <Group gap="xs" justify="space-between">
+        </p>
+      </PlainGroup>
+      <PlainGroup gap="xs" justify="space-between">
         <Ranking review={review} />
         <AssessorLabel assessor={review.assessor} level={review.assessor_level} />
-      </Group>
+      </PlainGroup>
       <Ratings review={review} inline />
-      <Group justify="space-between">
-        <Group gap={6}>
+      <PlainGroup justify="space-between">
+        <PlainGroup gap={6}>
           <Flagged review={review} />
-          <Text size="sm" aria-hidden>
+          <p className="plain-text-sm" aria-hidden>
             {t('moderation.columns.flagged')}
-          </Text>
-        </Group>
+          </p>
+        </PlainGroup>
         <OpenButton review={review} />
-      </Group>
-    </Stack>
+      </PlainGroup>
+    </PlainStack>
   );
 }
 
@@ -155,36 +161,27 @@ export const ModerationReviewsTable = memo(ModerationReviewsTableView);
  */
 const ModerationTableRow = memo(function ModerationTableRow({ review }: { review: ReviewPublic }) {
   return (
-    <Table.Tr data-testid="moderation-row">
-      <Table.Td>{review.row_id}</Table.Td>
-      <Table.Td>
-        <Stack gap={2}>
-          <Text size="sm" fw={500}>
-            {review.proposal.title}
-          </Text>
-          {review.proposal.objective_title && (
-            <Text size="xs" c="dimmed">
-              {review.proposal.objective_title}
-            </Text>
-          )}
-        </Stack>
-      </Table.Td>
-      <Table.Td>
+    <tr {...TABLE_ROW_PROPS} data-testid="moderation-row">
+      <td className={TABLE_CELL_CLASS}>{review.row_id}</td>
+      <td className={TABLE_CELL_CLASS}>
+        <ProposalTitle review={review} weight={500} />
+      </td>
+      <td className={TABLE_CELL_CLASS}>
         <AssessorLabel assessor={review.assessor} level={review.assessor_level} />
-      </Table.Td>
-      <Table.Td>
+      </td>
+      <td className={TABLE_CELL_CLASS}>
         <Ranking review={review} />
-      </Table.Td>
-      <Table.Td>
+      </td>
+      <td className={TABLE_CELL_CLASS}>
         <Ratings review={review} />
-      </Table.Td>
-      <Table.Td>
+      </td>
+      <td className={TABLE_CELL_CLASS}>
         <Flagged review={review} />
-      </Table.Td>
-      <Table.Td>
+      </td>
+      <td className={TABLE_CELL_CLASS}>
         <OpenButton review={review} />
-      </Table.Td>
-    </Table.Tr>
+      </td>
+    </tr>
   );
 });
 
