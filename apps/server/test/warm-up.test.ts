@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seedDemo } from '../src/demo';
 import { observeTelemetry } from '../src/lib/telemetry';
+import { createWarmUpService } from '../src/modules/warm-up/warm-up.service';
 import { API, useTestApp } from './build-test-app';
 
 const rowsOf = <T>(result: unknown) => (result as { rows?: T[] }).rows ?? (result as T[]);
@@ -65,5 +66,14 @@ describe('the warm-up of the list totals', () => {
     let time = 0;
     const warmed = await ctx.app.services.warmUp(100, () => (time += 60));
     expect(warmed).toEqual({ counted: 1, complete: false });
+  });
+
+  it('leaves everything to the requests when it cannot list the rounds, and never stops the start', async () => {
+    const failing = createWarmUpService({
+      events: { current: () => Promise.reject(new Error('database away')), categories: () => Promise.resolve([]) },
+      proposals: { count: () => Promise.resolve(0) },
+      reviews: { count: () => Promise.resolve(0) },
+    });
+    expect(await failing()).toEqual({ counted: 0, complete: false });
   });
 });

@@ -28,14 +28,20 @@ export function createWarmUpService(deps: {
     now: () => number = Date.now,
   ): Promise<{ counted: number; complete: boolean }> {
     const deadline = now() + budgetMs;
-    const events = await deps.events.current();
+    // What to count: a failure here (the database away a moment) leaves it all to the requests, never stops the start.
+    const listed = await deps.events.current().then(
+      async (events) => ({ events, categories: await Promise.all(events.map((event) => deps.events.categories(event.row_id))) }),
+      () => undefined,
+    );
+    if (!listed) return { counted: 0, complete: false };
+    const { events } = listed;
     if (events.length === 0) return { counted: 0, complete: true };
     // Each filter as a request's query string gives it: parsed by the routes' own schemas.
     const proposals = (query: Record<string, string>) => () => deps.proposals.count(proposalsQuery.parse(query));
     const reviews = (query: Record<string, string>) => () => deps.reviews.count(null, reviewsCountQuery.parse(query));
     const totals: (() => Promise<unknown>)[] = [proposals({}), reviews({})];
-    for (const event of events) {
-      const categories = await deps.events.categories(event.row_id);
+    for (const [index, event] of events.entries()) {
+      const categories = listed.categories[index]!;
       totals.push(proposals({ event_id: String(event.row_id) }), reviews({ event_id: String(event.row_id) }));
       for (const category of categories) totals.push(proposals({ category: String(category.id) }));
       for (const category of categories) totals.push(reviews({ objective: String(category.id) }));
