@@ -153,7 +153,7 @@ class OneLineRequestLog extends LogController {
  * is pending is written synchronously when the process exits (pino flushes such a stream on exit, after a fatal error
  * too). A `kill -9` loses at most the last 200 ms of lines (docs/decisions.md).
  */
-export const LOG_FLUSH_INTERVAL_MS = 200;
+const LOG_FLUSH_INTERVAL_MS = 200;
 export const productionLogger = (level: string, dest: number | string = 1) => {
   const stream = destination({ dest, sync: false, minLength: 4096 });
   setInterval(() => stream.flush(), LOG_FLUSH_INTERVAL_MS).unref();

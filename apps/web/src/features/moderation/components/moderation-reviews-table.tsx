@@ -6,7 +6,15 @@ import type { ReviewPublic } from '@cr/contract/reviews';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { TableStatusRows } from '../../../components/table-status-rows';
-import { AssessorLabel, PlainBadge, PlainGroup, PlainStack, TABLE_CELL_CLASS, TABLE_ROW_PROPS } from '../../../components/plain';
+import {
+  AssessorLabel,
+  PlainBadge,
+  PlainGroup,
+  PlainStack,
+  PlainTextSm,
+  TABLE_CELL_CLASS,
+  TABLE_ROW_PROPS,
+} from '../../../components/plain';
 import { ResponsiveList } from '../../../components/responsive-list';
 import { MODERATION_PAGE_SIZE } from '../api/keys';
 import { ScrollTable } from '../../../components/scroll-table';
@@ -86,9 +94,7 @@ function OpenButton({ review }: { review: ReviewPublic }) {
 function ProposalTitle({ review, weight }: { review: ReviewPublic; weight: number }) {
   return (
     <PlainStack gap={2} style={{ minWidth: 0 }}>
-      <p className="plain-text-sm" style={{ fontWeight: weight }}>
-        {review.proposal.title}
-      </p>
+      <PlainTextSm style={{ fontWeight: weight }}>{review.proposal.title}</PlainTextSm>
       {review.proposal.objective_title && <p className="plain-text-xs plain-dimmed">{review.proposal.objective_title}</p>}
     </PlainStack>
   );
@@ -116,9 +122,7 @@ function ModerationCard({ review }: { review: ReviewPublic }) {
       <PlainGroup justify="space-between">
         <PlainGroup gap={6}>
           <Flagged review={review} />
-          <p className="plain-text-sm" aria-hidden>
-            {t('moderation.columns.flagged')}
-          </p>
+          <PlainTextSm aria-hidden>{t('moderation.columns.flagged')}</PlainTextSm>
         </PlainGroup>
         <OpenButton review={review} />
       </PlainGroup>
