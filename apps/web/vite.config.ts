@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { preact } from '@preact/preset-vite';
@@ -138,41 +138,113 @@ const PRELOADED_PAGES = [
   },
 ];
 
+type Bundle = OutputBundle;
+
+/** For each of PRELOADED_PAGES, the JS files (chunks) it needs beyond the entry's, and the chunks by file name. */
+function pageFiles(bundle: Bundle) {
+  const chunks = Object.values(bundle).filter((item): item is OutputChunk => item.type === 'chunk');
+  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  const withImports = (start: string[]) => {
+    const found = new Set<string>();
+    const stack = [...start];
+    while (stack.length > 0) {
+      const file = stack.pop()!;
+      if (found.has(file)) continue;
+      found.add(file);
+      stack.push(...(byFile.get(file)?.imports ?? []));
+    }
+    return found;
+  };
+  const loadedByEntry = withImports(chunks.filter((chunk) => chunk.isEntry).map((chunk) => chunk.fileName));
+  const pages = PRELOADED_PAGES.map(({ path, modules }) => {
+    const start = modules.map((module) => {
+      const id = fileURLToPath(new URL(module, import.meta.url));
+      const chunk = chunks.find((candidate) => candidate.moduleIds.includes(id));
+      if (!chunk) throw new Error(`cr-page-preloads: no chunk holds ${module}`);
+      return chunk.fileName;
+    });
+    return { path, files: [...withImports(start)].filter((file) => !loadedByEntry.has(file)) };
+  });
+  return { pages, byFile };
+}
+
 /** Writes `.vite/page-preloads.json`: for each of PRELOADED_PAGES, the JS files it needs beyond the entry's. */
 function pagePreloads(): Plugin {
   return {
     name: 'cr-page-preloads',
     apply: 'build',
     writeBundle(options, bundle) {
-      const chunks = Object.values(bundle as OutputBundle).filter((item): item is OutputChunk => item.type === 'chunk');
-      const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-      const withImports = (start: string[]) => {
-        const found = new Set<string>();
-        const stack = [...start];
-        while (stack.length > 0) {
-          const file = stack.pop()!;
-          if (found.has(file)) continue;
-          found.add(file);
-          stack.push(...(byFile.get(file)?.imports ?? []));
-        }
-        return found;
-      };
-      const loadedByEntry = withImports(chunks.filter((chunk) => chunk.isEntry).map((chunk) => chunk.fileName));
-      const pages = PRELOADED_PAGES.map(({ path, modules }) => {
-        const start = modules.map((module) => {
-          const id = fileURLToPath(new URL(module, import.meta.url));
-          const chunk = chunks.find((candidate) => candidate.moduleIds.includes(id));
-          if (!chunk) throw new Error(`cr-page-preloads: no chunk holds ${module}`);
-          return chunk.fileName;
-        });
-        const files = [...withImports(start)].filter((file) => !loadedByEntry.has(file));
-        return { path, files: files.map((file) => `/${file}`) };
-      });
+      const pages = pageFiles(bundle).pages.map(({ path, files }) => ({ path, files: files.map((file) => `/${file}`) }));
       mkdirSync(join(options.dir!, '.vite'), { recursive: true });
       writeFileSync(join(options.dir!, '.vite', 'page-preloads.json'), `${JSON.stringify(pages, null, 2)}\n`);
     },
   };
 }
+
+/**
+ * Which preloaded pages load each module, as the bundler's own chunking decides it (after tree-shaking: a component
+ * that only a barrel file re-exports is not "reached" by every page), and its size: written by a first, quick build
+ * (`vite build --mode page-map`, no minifying, nothing written but this file) for the real build's page chunks.
+ */
+const PAGE_MAP = fileURLToPath(new URL('./node_modules/.cache/cr-page-map.json', import.meta.url));
+export type PageMap = Record<string, { pages: number[]; size: number }>;
+
+function pageMap(): Plugin {
+  // The installable app's plugin is not in this pass: its registration module is a stand-in.
+  const stub = '\0cr-pwa-register-stub';
+  return {
+    name: 'cr-page-map',
+    apply: 'build',
+    resolveId: (source) => (source === 'virtual:pwa-register' ? stub : null),
+    load: (id) => (id === stub ? 'export function registerSW() { return () => Promise.resolve(); }' : null),
+    generateBundle(_options, bundle) {
+      const { pages, byFile } = pageFiles(bundle);
+      const map: PageMap = {};
+      pages.forEach(({ files }, index) => {
+        for (const file of files) {
+          const chunk = byFile.get(file)!;
+          for (const id of chunk.moduleIds) {
+            map[id] ??= { pages: [], size: chunk.modules[id]?.renderedLength ?? 0 };
+            map[id].pages.push(index);
+          }
+        }
+      });
+      mkdirSync(dirname(PAGE_MAP), { recursive: true });
+      writeFileSync(PAGE_MAP, JSON.stringify(map));
+    },
+  };
+}
+
+/** Modules that several pages share, in sets smaller than this (rendered bytes), go together in one chunk. */
+export const SMALL_SHARED_SET = 8 * 1024;
+
+/**
+ * A page's code in a few files rather than twenty to thirty of 1–5 KB each (issue 30 item 5: a phone on HTTP/1.1
+ * fetches six at a time, a round trip each; Lighthouse's simulated phone put 0.3–0.4 s of each page's largest paint
+ * there): the modules only one page loads in one chunk for that page, those a set of pages shares in one chunk for that
+ * set, and the smallest sets' together. From the first build's map (PAGE_MAP); modules it does not name (the lazy
+ * dialogs' and other routes') are chunked by the bundler as before. Only the group's own modules: a module's imports
+ * stay in their own set's chunk (`includeDependenciesRecursively: false`).
+ */
+export function pageChunks(map: PageMap, pageNames: readonly string[]) {
+  const keyOf = (pages: number[]) => [...new Set(pages)].sort((a, b) => a - b).join('-');
+  const setSize = new Map<string, number>();
+  for (const { pages, size } of Object.values(map)) setSize.set(keyOf(pages), (setSize.get(keyOf(pages)) ?? 0) + size);
+  return (id: string) => {
+    const entry = map[id];
+    if (!entry || entry.pages.length === 0) return null;
+    const key = keyOf(entry.pages);
+    if (!key.includes('-')) return `page-${pageNames[Number(key)]}`;
+    return setSize.get(key)! >= SMALL_SHARED_SET ? `pages-${key}` : 'pages-small';
+  };
+}
+
+/** The first pass's map, if it ran (none in development). */
+function readPageMap(): PageMap {
+  return existsSync(PAGE_MAP) ? (JSON.parse(readFileSync(PAGE_MAP, 'utf8')) as PageMap) : {};
+}
+
+const PAGE_NAMES = PRELOADED_PAGES.map(({ modules }) => basename(modules[0]!).replace(/\.tsx?$/, ''));
 
 /**
  * The installable app (issue 29 item 1): Workbox precaches the app shell (index.html and the hashed assets) and answers
@@ -232,37 +304,41 @@ function installableApp() {
 
 const apiTarget = process.env.API_PROXY_TARGET ?? 'http://localhost:3000';
 
-export default defineConfig({
-  base: '/',
-  // Preact in React's place (issue 30 item 5): react and react-dom resolve to preact/compat, in development (with
-  // prefresh for hot reload) and in the build. react-dom alone was 55 KB of the 143 KB compressed that every page
-  // loaded first; Preact with its compat layer is 9. Why, and what it costs, in docs/decisions.md.
-  plugins: [
-    productionRouter(),
-    preact({ prerender: { enabled: false } }),
-    leanMantineImports(),
-    installableApp(),
-    precompress(),
-    pagePreloads(),
-  ],
-  server: {
-    port: 5173,
-    proxy: { '/api': apiTarget, '/env.js': apiTarget },
-  },
-  build: {
-    outDir: 'dist',
-    // Built for error reports but not referenced from the bundles; the server never serves *.map (issue 13 item 13).
-    sourcemap: 'hidden',
-    chunkSizeWarningLimit: 1500,
-    rolldownOptions: {
-      output: {
-        codeSplitting: {
-          groups: [
-            { name: 'app', tags: ['$initial'], priority: 2 },
-            { name: routeGroup('proposals-page', './src/app/routes/proposals/proposals.tsx'), priority: 1 },
-          ],
+export default defineConfig(({ mode }) => {
+  // The first of the build's two passes (package.json `build`): the page map only (pageMap above).
+  const mapOnly = mode === 'page-map';
+  return {
+    base: '/',
+    // Preact in React's place (issue 30 item 5): react and react-dom resolve to preact/compat, in development (with
+    // prefresh for hot reload) and in the build. react-dom alone was 55 KB of the 143 KB compressed that every page
+    // loaded first; Preact with its compat layer is 9. Why, and what it costs, in docs/decisions.md.
+    plugins: [
+      productionRouter(),
+      preact({ prerender: { enabled: false } }),
+      leanMantineImports(),
+      ...(mapOnly ? [pageMap()] : [installableApp(), precompress(), pagePreloads()]),
+    ],
+    server: {
+      port: 5173,
+      proxy: { '/api': apiTarget, '/env.js': apiTarget },
+    },
+    build: {
+      outDir: 'dist',
+      ...(mapOnly ? { write: false, minify: false, emptyOutDir: false } : {}),
+      // Built for error reports but not referenced from the bundles; the server never serves *.map (issue 13 item 13).
+      sourcemap: mapOnly ? false : 'hidden',
+      chunkSizeWarningLimit: 1500,
+      rolldownOptions: {
+        output: {
+          codeSplitting: {
+            groups: [
+              { name: 'app', tags: ['$initial'], priority: 3 },
+              { name: routeGroup('proposals-page', './src/app/routes/proposals/proposals.tsx'), priority: 2 },
+              ...(mapOnly ? [] : [{ name: pageChunks(readPageMap(), PAGE_NAMES), priority: 1, includeDependenciesRecursively: false }]),
+            ],
+          },
         },
       },
     },
-  },
+  };
 });

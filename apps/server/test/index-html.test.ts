@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { earlyFetchScript, scriptHashSource } from '../src/plugins/early-fetch';
 import { acceptedEncoding } from '../src/plugins/index-html';
 import { useTestApp } from './build-test-app';
 
@@ -37,6 +39,10 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(webDist, { recursive: true, force: true }));
 
+/** The early reads' inline script (plugins/early-fetch.ts), just before the title. */
+const EARLY = earlyFetchScript('/api/reviews')!;
+const withoutEarly = (html: string) => html.replace(`<script>${EARLY}</script>\n    `, '');
+
 // Low priority: the entry script and the stylesheet come first (the first paint), the page after (issue 30 item 5).
 const preloadsOf = (html: string) =>
   [...html.matchAll(/<link rel="modulepreload" crossorigin fetchpriority="low" href="([^"]+)">/g)].map((match) => match[1]);
@@ -51,25 +57,36 @@ describe('index.html with the page preloads', () => {
       expect(response.headers['content-type'], url).toBe('text/html; charset=utf-8');
       expect(preloadsOf(response.body), url).toEqual(['/assets/proposals-page-abcd.js']);
       // The rest of the document as built, the tags just before </head>.
-      expect(response.body.replace(/\s*<link rel="modulepreload"[^>]*>/g, '').replace(/\s+/g, ' ')).toBe(INDEX.replace(/\s+/g, ' '));
+      expect(response.body, url).toContain(`<script>${EARLY}</script>\n    <title>`);
+      expect(
+        withoutEarly(response.body)
+          .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
+          .replace(/\s+/g, ' '),
+      ).toBe(INDEX.replace(/\s+/g, ' '));
     }
     const home = await ctx.app.inject({ method: 'GET', url: '/' });
     expect(preloadsOf(home.body)).toEqual(['/assets/home-efgh.js', '/assets/proposals-page-abcd.js']);
   });
 
-  it('sends other app paths the file as built', async () => {
+  it('sends other app paths the file as built, with the early reads only', async () => {
     for (const url of ['/profile', '/proposal/3', '/proposalsx', '/reviews']) {
       const response = await ctx.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });
       expect(response.statusCode, url).toBe(200);
-      expect(response.body, url).toBe(INDEX);
+      expect(response.body, url).toContain(`<script>${EARLY}</script>`);
+      expect(withoutEarly(response.body), url).toBe(INDEX);
     }
   });
 
   it('keeps the CSP, the no-cache rule and the compression of index.html', async () => {
     const asBuilt = await ctx.app.inject({ method: 'GET', url: '/profile' });
     const csp = asBuilt.headers['content-security-policy'];
-    // Scripts from this origin only: no inline script crept in for the page's preloads.
-    expect(csp).toContain("script-src 'self';");
+    // Scripts from this origin only, and the one inline script by its hash: no other inline script runs.
+    expect(csp).toContain(`script-src 'self' ${scriptHashSource(EARLY)};`);
+    expect(scriptHashSource(EARLY)).toBe(
+      `'sha256-${createHash('sha256')
+        .update(/<script>([\s\S]*?)<\/script>/.exec(asBuilt.body)![1]!)
+        .digest('base64')}'`,
+    );
 
     const br = await ctx.app.inject({ method: 'GET', url: '/proposals', headers: { 'accept-encoding': 'gzip, deflate, br' } });
     expect(br.headers['content-security-policy']).toBe(csp);

@@ -49,3 +49,40 @@ test.describe('first load (issue 30 item 5)', () => {
     });
   }
 });
+
+/**
+ * The early reads (issue 30 item 5; apps/server/src/plugins/early-fetch.ts): index.html asks for a page's first API reads
+ * while the code downloads; the app takes each of them instead of asking again. On every page: each read is asked
+ * once, and the app took all of them (none left unused: an unused one would be a request for nothing).
+ */
+test.describe('early reads (issue 30 item 5)', () => {
+  for (const { path, who } of pages) {
+    test(`${path}${who ? ' signed in' : ''}: the app takes every read index.html started, and asks none twice`, async ({ browser }) => {
+      const context = await browser.newContext({ serviceWorkers: 'block' });
+      const page = await context.newPage();
+      const asked = new Map<string, number>();
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (request.method() === 'GET' && url.pathname.startsWith('/api/reviews/') && !url.pathname.endsWith('/token/refresh')) {
+          asked.set(url.pathname + url.search, (asked.get(url.pathname + url.search) ?? 0) + 1);
+        }
+      });
+      if (who) await login(page, who, { to: path });
+      else await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      // Started before the app's code: the status messages and the current rounds at least.
+      expect(asked.get('/api/reviews/configs/status/'), path).toBe(1);
+      expect(asked.get('/api/reviews/events/current/'), path).toBe(1);
+      await expect
+        .poll(() => page.evaluate(() => Object.keys((window as { __crEarly?: object }).__crEarly ?? { missing: true })), {
+          message: `${path}: early reads the app did not take`,
+        })
+        .toEqual([]);
+      const twice = [...asked].filter(([, count]) => count > 1).map(([url]) => url);
+      // The signed-in login helper reads the profile through the page's request context, not the page.
+      expect(twice, path).toEqual([]);
+      await context.close();
+    });
+  }
+});

@@ -32,9 +32,12 @@ function readPagePreloads(webDist: string): PagePreload[] {
   }));
 }
 
-function variantOf(html: string, page: PagePreload): IndexVariant {
+function variantOf(html: string, page: PagePreload, earlyScript: string | undefined): IndexVariant {
   const links = page.files.map((path) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="${path}">`).join('\n    ');
-  const identity = Buffer.from(html.replace('</head>', `  ${links}\n  </head>`));
+  let text = links ? html.replace('</head>', `  ${links}\n  </head>`) : html;
+  // Before the stylesheet: an inline script after a stylesheet waits for it.
+  if (earlyScript) text = text.replace('<title>', `<script>${earlyScript}</script>\n    <title>`);
+  const identity = Buffer.from(text);
   return {
     pattern: new RegExp(page.path),
     identity,
@@ -65,7 +68,7 @@ export function acceptedEncoding(header: string | undefined): 'br' | 'gzip' | un
  * list is read from the build, again when index.html changes. Other paths get the file as built.
  * Always `Cache-Control: no-cache`: a new build's index.html names new files.
  */
-export function indexHtmlSender(webDist: string) {
+export function indexHtmlSender(webDist: string, earlyScript?: string) {
   // Read again when a new build replaced index.html (a server left running across `npm run build`).
   let builtAt = -1;
   let variants: IndexVariant[] = [];
@@ -73,8 +76,10 @@ export function indexHtmlSender(webDist: string) {
     const mtime = statSync(join(webDist, 'index.html'), { throwIfNoEntry: false })?.mtimeMs ?? 0;
     if (mtime !== builtAt) {
       const pages = readPagePreloads(webDist).filter((page) => page.files.length > 0);
-      const html = pages.length > 0 ? readFileSync(join(webDist, 'index.html'), 'utf8') : '';
-      variants = pages.map((page) => variantOf(html, page));
+      const html = readFileSync(join(webDist, 'index.html'), 'utf8');
+      // Every other app path: no page's code named, the early reads still (plugins/early-fetch.ts).
+      const others = earlyScript ? [{ path: '', files: [] }] : [];
+      variants = [...pages, ...others].map((page) => variantOf(html, page, earlyScript));
       builtAt = mtime;
     }
     return variants;

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { earlyFetchScript } from './early-fetch';
 import { indexHtmlSender } from './index-html';
 import { requestLanguage, translateMessage } from '../lib/i18n';
 
@@ -22,7 +23,7 @@ export async function registerStatic(app: FastifyInstance, options: { webDist: s
     reply.type('application/javascript').header('cache-control', 'no-cache').send(envScript(options.env)),
   );
   const hasWeb = existsSync(join(options.webDist, 'index.html'));
-  const sendIndex = hasWeb ? indexHtmlSender(options.webDist) : undefined;
+  const sendIndex = hasWeb ? indexHtmlSender(options.webDist, earlyFetchScript(options.env.API_BASE)) : undefined;
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: options.webDist,

@@ -83,6 +83,31 @@ async function parseBody(response: Response): Promise<unknown> {
   }
 }
 
+/** A read index.html started before the app's code arrived (apps/server/src/plugins/early-fetch.ts). */
+interface EarlyRead {
+  token?: string;
+  at: number;
+  response: Promise<Response>;
+}
+
+/** An early read is for the page's first screen: one older than this is not used (the app asks again). */
+export const EARLY_READ_MAX_AGE_MS = 15_000;
+
+/**
+ * The answer index.html asked for at this address, taken once (issue 30 item 5): only if it is recent and was asked with
+ * the token this call would send (none for none), and only a success — an error is asked again, so that its message
+ * follows the interface's language and a refreshed token. Undefined when there is none to use.
+ */
+async function takeEarlyRead(url: string, token: string | undefined): Promise<Response | undefined> {
+  const reads = (globalThis as { __crEarly?: Record<string, EarlyRead | undefined> }).__crEarly;
+  const read = reads?.[url];
+  if (!read) return undefined;
+  delete reads![url];
+  if (read.token !== token || Date.now() - read.at > EARLY_READ_MAX_AGE_MS) return undefined;
+  const response = await read.response.catch(() => undefined);
+  return response?.ok ? response : undefined;
+}
+
 /** The one fetch wrapper of the app: JSON in and out, bearer token to our own API only, errors as ApiError. */
 export async function api<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
   const url = buildUrl(path, options.query);
@@ -104,7 +129,9 @@ export async function api<T = unknown>(path: string, options: RequestOptions = {
   const withToken = Boolean(token) && isOwnApi(url);
   if (withToken) headers.authorization = `Bearer ${token}`;
 
-  const response = await fetch(url, { method: options.method ?? 'GET', headers, body, credentials: 'same-origin', signal: options.signal });
+  const method = options.method ?? 'GET';
+  const early = method === 'GET' && !options.download ? await takeEarlyRead(url, withToken ? token : undefined) : undefined;
+  const response = early ?? (await fetch(url, { method, headers, body, credentials: 'same-origin', signal: options.signal }));
 
   if (response.status === 401 && withToken && !options.retried && (await auth.refresh())) {
     return api<T>(path, { ...options, retried: true });
