@@ -13,11 +13,13 @@ function run(
     search = '',
     events = [{ row_id: 2 }, { row_id: 3 }],
     base = '/api/reviews',
+    historyState = null,
   }: {
     session?: unknown;
     search?: string;
     events?: unknown;
     base?: string;
+    historyState?: unknown;
   } = {},
 ) {
   const asked: { url: string; authorization?: string }[] = [];
@@ -31,8 +33,25 @@ function run(
     return Promise.resolve(response);
   };
   const localStorage = { getItem: (key: string) => (key === 'session' && session ? JSON.stringify(session) : null) };
-  runInNewContext(earlyFetchScript(base)!, { window, fetch, localStorage, location: { pathname: path, search }, Date, JSON, RegExp });
-  return { asked, early: window.__crEarly! };
+  const history = {
+    state: historyState,
+    replaceState(state: unknown, title: string) {
+      expect(title).toBe('');
+      history.state = state;
+    },
+  };
+  runInNewContext(earlyFetchScript(base)!, {
+    window,
+    fetch,
+    localStorage,
+    history,
+    location: { pathname: path, search },
+    Date,
+    JSON,
+    RegExp,
+    Object,
+  });
+  return { asked, early: window.__crEarly!, history };
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -101,6 +120,13 @@ describe('the early reads of index.html', () => {
     expect(run('/', { base: '/api/other/' }).asked[0]!.url).toBe('/api/other/configs/status/');
     // Nothing from the configuration can close the script element.
     expect(earlyFetchScript('/api/</script><script>alert(1)//')).not.toContain('</script>');
+  });
+
+  it('gives the history entry the index the router would write, keeping what the entry holds', () => {
+    expect(run('/').history.state).toEqual({ idx: 0 });
+    expect(run('/', { historyState: { usr: { from: 'x' }, key: 'k' } }).history.state).toEqual({ usr: { from: 'x' }, key: 'k', idx: 0 });
+    // A reload or a step back keeps the entry's own index.
+    expect(run('/', { historyState: { idx: 4, key: 'k' } }).history.state).toEqual({ idx: 4, key: 'k' });
   });
 
   it('names a first read for each page that has one, each under the API base', () => {

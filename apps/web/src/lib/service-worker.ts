@@ -1,13 +1,19 @@
+/** How long after the load event the service worker is registered. */
+export const SERVICE_WORKER_DELAY_MS = 2000;
+
 /**
  * The installable app's service worker (issue 29 item 1; Workbox, built by vite-plugin-pwa): registered once the page
- * has loaded, so that it never competes with the first load, and only in a production build. `forgetOfflineData`
+ * has loaded and settled, so that it never competes with the first load, and only in a production build. `forgetOfflineData`
  * drops the cached API answers (a logout: the next person on the device must not read the last one's allocations).
  */
 export function registerServiceWorker() {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
-  window.addEventListener('load', () => {
-    void import('virtual:pwa-register').then(({ registerSW }) => registerSW({ immediate: true }));
-  });
+  // Two seconds after the load, when the browser is idle: the first render of a page outlasts its load event on a
+  // phone, and the worker's code, its registration and its precache download are not for the first screen (issue 30
+  // item 5: they were fetched and run before a phone's largest paint).
+  const register = () => void import('virtual:pwa-register').then(({ registerSW }) => registerSW({ immediate: true }));
+  const whenIdle = () => ('requestIdleCallback' in window ? requestIdleCallback(register, { timeout: 5000 }) : register());
+  window.addEventListener('load', () => setTimeout(whenIdle, SERVICE_WORKER_DELAY_MS));
 }
 
 export async function forgetOfflineData() {
