@@ -171,19 +171,25 @@ if (process.env.BENCH_LIGHTHOUSE !== '0') {
       for (const entry of (process.env.BENCH_LIGHTHOUSE_ROUTES ?? routes.join(',')).split(',')) {
         const [route, who] = entry.split('@') as [string, string | undefined];
         for (const formFactor of ['desktop', 'mobile'] as const) {
-          await prepare(who);
-          const result = await lighthouse.default(
-            origin + route,
-            {
-              port: chrome.port,
-              output: 'json',
-              logLevel: 'error',
-              onlyCategories: ['performance', 'accessibility'],
-              disableStorageReset: true,
-            },
-            formFactor === 'desktop' ? desktop : undefined,
-          );
-          const lhr = result!.lhr;
+          // Lighthouse now and then fails to record its own trace (NO_NAVSTART, "run Lighthouse again"): once more then.
+          let lhr: import('lighthouse').RunnerResult['lhr'];
+          for (let attempt = 1; ; attempt += 1) {
+            await prepare(who);
+            const result = await lighthouse.default(
+              origin + route,
+              {
+                port: chrome.port,
+                output: 'json',
+                logLevel: 'error',
+                onlyCategories: ['performance', 'accessibility'],
+                disableStorageReset: true,
+              },
+              formFactor === 'desktop' ? desktop : undefined,
+            );
+            lhr = result!.lhr;
+            if (!lhr.runtimeError || attempt === 3) break;
+            console.error(`${entry} ${formFactor}: ${lhr.runtimeError.code}, measured again`);
+          }
           // BENCH_LIGHTHOUSE_JSON=<dir> keeps each full report (critical chains, LCP breakdown, network requests).
           if (process.env.BENCH_LIGHTHOUSE_JSON) {
             const name = `${entry.replace(/\W+/g, '_')}-${formFactor}-${Date.now()}.json`;
