@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -175,6 +175,10 @@ function pagePreloads(): Plugin {
     name: 'cr-page-preloads',
     apply: 'build',
     writeBundle(options, bundle) {
+      // The page chunks take a module without its imports (`pageChunks`): chunks that import each other in a circle
+      // would run some code before what it imports. None do; this keeps it so.
+      const cycle = chunkCycle(bundle);
+      if (cycle) throw new Error(`cr-page-preloads: chunks import each other in a circle: ${cycle.join(' -> ')}`);
       const pages = pageFiles(bundle).pages.map(({ path, files }) => ({ path, files: files.map((file) => `/${file}`) }));
       mkdirSync(join(options.dir!, '.vite'), { recursive: true });
       writeFileSync(join(options.dir!, '.vite', 'page-preloads.json'), `${JSON.stringify(pages, null, 2)}\n`);
@@ -231,11 +235,12 @@ const MANTINE_CLASSES = fileURLToPath(new URL('./node_modules/.cache/cr-mantine-
  * 207 KB to parse before a phone's first paint (~20 ms on a desktop, ×4 on a phone), for some 30 components the app
  * never renders (an accordion, a stepper, a slider, …). A rule goes when each of its selectors names a Mantine class that
  * the app's code, as the first build pass bundled it, never names; the order of what stays is the stylesheet's own. Without the
- * first pass's list (development), the stylesheet is left whole.
+ * first pass's list (development, or a build without the first pass), the stylesheet is left whole.
  */
 export function leanMantineStyles(usedClasses: ReadonlySet<string> | undefined): Plugin {
   return {
     name: 'cr-lean-mantine-styles',
+    apply: 'build',
     enforce: 'pre',
     transform(code, id) {
       if (!usedClasses || !/[\\/]@mantine[\\/][a-z]+[\\/]styles\.css$/.test(id)) return null;
@@ -258,10 +263,6 @@ export function withoutUnusedRules(css: string, used: ReadonlySet<string>): stri
     if (atRule.nodes && atRule.nodes.length === 0) atRule.remove();
   });
   return root.toString();
-}
-
-function readMantineClasses(): Set<string> | undefined {
-  return existsSync(MANTINE_CLASSES) ? new Set(JSON.parse(readFileSync(MANTINE_CLASSES, 'utf8')) as string[]) : undefined;
 }
 
 /** Modules that several pages share, in sets smaller than this (rendered bytes), go together in one chunk. */
@@ -288,9 +289,50 @@ export function pageChunks(map: PageMap, pageNames: readonly string[]) {
   };
 }
 
-/** The first pass's map, if it ran (none in development). */
-function readPageMap(): PageMap {
-  return existsSync(PAGE_MAP) ? (JSON.parse(readFileSync(PAGE_MAP, 'utf8')) as PageMap) : {};
+/**
+ * What the first pass wrote, read once by the build that follows it and then removed: a later build without a first
+ * pass (a bare `vite build`) finds none and chunks and styles as the bundler would, rather than by a map of older code.
+ * Development (`vite`) never reads it: its stylesheet is Mantine's whole.
+ */
+let firstPass: { map: PageMap; classes: Set<string> } | null | undefined;
+function takeFirstPass() {
+  if (firstPass !== undefined) return firstPass ?? undefined;
+  firstPass = null;
+  if (existsSync(PAGE_MAP) && existsSync(MANTINE_CLASSES)) {
+    firstPass = {
+      map: JSON.parse(readFileSync(PAGE_MAP, 'utf8')) as PageMap,
+      classes: new Set(JSON.parse(readFileSync(MANTINE_CLASSES, 'utf8')) as string[]),
+    };
+  }
+  rmSync(PAGE_MAP, { force: true });
+  rmSync(MANTINE_CLASSES, { force: true });
+  return firstPass ?? undefined;
+}
+
+/** A chain of chunks that import each other in a circle, if the bundle has one: their code could run out of order. */
+export function chunkCycle(bundle: Bundle): string[] | undefined {
+  const imports = new Map(
+    Object.values(bundle)
+      .filter((item): item is OutputChunk => item.type === 'chunk')
+      .map((chunk) => [chunk.fileName, chunk.imports]),
+  );
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (file: string, path: string[]): string[] | undefined => {
+    if (state.get(file) === 'open') return [...path.slice(path.indexOf(file)), file];
+    if (state.get(file) === 'done') return undefined;
+    state.set(file, 'open');
+    for (const next of imports.get(file) ?? []) {
+      const cycle = visit(next, [...path, file]);
+      if (cycle) return cycle;
+    }
+    state.set(file, 'done');
+    return undefined;
+  };
+  for (const file of imports.keys()) {
+    const cycle = visit(file, []);
+    if (cycle) return cycle;
+  }
+  return undefined;
 }
 
 const PAGE_NAMES = PRELOADED_PAGES.map(({ modules }) => basename(modules[0]!).replace(/\.tsx?$/, ''));
@@ -353,9 +395,10 @@ function installableApp() {
 
 const apiTarget = process.env.API_PROXY_TARGET ?? 'http://localhost:3000';
 
-export default defineConfig(({ mode }) => {
+export default defineConfig(({ command, mode }) => {
   // The first of the build's two passes (package.json `build`): the page map only (pageMap above).
   const mapOnly = mode === 'page-map';
+  const learned = command === 'build' && !mapOnly ? takeFirstPass() : undefined;
   return {
     base: '/',
     // Preact in React's place (issue 30 item 5): react and react-dom resolve to preact/compat, in development (with
@@ -365,7 +408,7 @@ export default defineConfig(({ mode }) => {
       productionRouter(),
       preact({ prerender: { enabled: false } }),
       leanMantineImports(),
-      ...(mapOnly ? [pageMap()] : [leanMantineStyles(readMantineClasses()), installableApp(), precompress(), pagePreloads()]),
+      ...(mapOnly ? [pageMap()] : [leanMantineStyles(learned?.classes), installableApp(), precompress(), pagePreloads()]),
     ],
     server: {
       port: 5173,
@@ -383,7 +426,9 @@ export default defineConfig(({ mode }) => {
             groups: [
               { name: 'app', tags: ['$initial'], priority: 3 },
               { name: routeGroup('proposals-page', './src/app/routes/proposals/proposals.tsx'), priority: 2 },
-              ...(mapOnly ? [] : [{ name: pageChunks(readPageMap(), PAGE_NAMES), priority: 1, includeDependenciesRecursively: false }]),
+              ...(mapOnly
+                ? []
+                : [{ name: pageChunks(learned?.map ?? {}, PAGE_NAMES), priority: 1, includeDependenciesRecursively: false }]),
             ],
           },
         },

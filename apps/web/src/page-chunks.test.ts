@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pageChunks, SMALL_SHARED_SET, type PageMap } from '../vite.config';
+import type { OutputBundle } from 'rolldown';
+import { chunkCycle, pageChunks, SMALL_SHARED_SET, type PageMap } from '../vite.config';
 
 /**
  * Issue 30 item 5: a page's code comes in a few files (vite.config.ts `pageChunks`), from the first build pass's map of
@@ -38,5 +39,25 @@ describe('the pages’ chunks', () => {
   it('leaves modules no page loads, or the map does not know, to the bundler', () => {
     expect(name('/a/read-by-none.tsx')).toBeNull();
     expect(name('/a/unknown.tsx')).toBeNull();
+  });
+});
+
+describe('chunks importing each other in a circle (the build refuses them)', () => {
+  const bundle = (imports: Record<string, string[]>) =>
+    Object.fromEntries(
+      Object.entries(imports).map(([fileName, chunkImports]) => [fileName, { type: 'chunk', fileName, imports: chunkImports }]),
+    ) as unknown as OutputBundle;
+
+  it('finds none in a bundle whose imports only go one way', () => {
+    expect(chunkCycle(bundle({ 'index.js': ['a.js'], 'a.js': ['b.js', 'c.js'], 'b.js': ['c.js'], 'c.js': [] }))).toBeUndefined();
+  });
+
+  it('names the circle', () => {
+    expect(chunkCycle(bundle({ 'index.js': ['a.js'], 'a.js': ['b.js'], 'b.js': ['c.js'], 'c.js': ['a.js'] }))).toEqual([
+      'a.js',
+      'b.js',
+      'c.js',
+      'a.js',
+    ]);
   });
 });

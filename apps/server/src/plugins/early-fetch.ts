@@ -39,6 +39,12 @@ export const FIRST_READS: readonly FirstRead[] = [
 
 /** The session the app persists (lib/session.ts, zustand's persist): its key in localStorage. */
 const SESSION_KEY = 'session';
+/**
+ * How long before its token expires the app refreshes it (apps/web/src/lib/session.ts `REFRESH_LEAD_MS`): a session
+ * closer to its expiry than this starts with a refresh, so its first reads go with another token and nothing is asked
+ * early.
+ */
+const REFRESH_LEAD_MS = 50_000;
 
 /** The script's text for an API under `apiBase` (a path on this origin), or undefined for an API elsewhere. */
 export function earlyFetchScript(apiBase: string): string | undefined {
@@ -50,7 +56,7 @@ export function earlyFetchScript(apiBase: string): string | undefined {
   return `(function(){try{var early=window.__crEarly={},base=${json(base)},token;
 try{var h=history.state;if(!h||h.idx==null)history.replaceState(Object.assign({},h,{idx:0}),"")}catch(e){}
 try{var s=JSON.parse(localStorage.getItem(${json(SESSION_KEY)})||"null");s=s&&s.state;
-if(s&&s.logged&&s.auth&&s.auth.access_token&&!(s.auth.expires_at<Date.now()+5000))token=s.auth.access_token}catch(e){}
+if(s&&s.logged&&s.auth&&s.auth.access_token){if(!(s.auth.expires_at>Date.now()+${REFRESH_LEAD_MS}))return;token=s.auth.access_token}}catch(e){}
 function get(path,signedIn){if(signedIn&&!token)return;var headers={accept:"application/json"};if(token)headers.authorization="Bearer "+token;
 var response=fetch(base+path,{headers:headers,credentials:"same-origin"});response.catch(function(){});
 early[base+path]={token:token,at:Date.now(),response:response};return response}

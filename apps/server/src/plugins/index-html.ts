@@ -36,7 +36,8 @@ function variantOf(html: string, page: PagePreload, earlyScript: string | undefi
   const links = page.files.map((path) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="${path}">`).join('\n    ');
   let text = links ? html.replace('</head>', `  ${links}\n  </head>`) : html;
   // Before the stylesheet: an inline script after a stylesheet waits for it.
-  if (earlyScript) text = text.replace('<title>', `<script>${earlyScript}</script>\n    <title>`);
+  // A function, not a string: a `$` in the script (from the API's base) is no replacement pattern.
+  if (earlyScript) text = text.replace('<title>', () => `<script>${earlyScript}</script>\n    <title>`);
   const identity = Buffer.from(text);
   return {
     pattern: new RegExp(page.path),
@@ -75,6 +76,8 @@ export function indexHtmlSender(webDist: string, earlyScript?: string) {
   const currentVariants = () => {
     const mtime = statSync(join(webDist, 'index.html'), { throwIfNoEntry: false })?.mtimeMs ?? 0;
     if (mtime !== builtAt) {
+      // Mid-rebuild the file may be gone for a moment: then the file as it is answers (sendFile), read again next time.
+      if (mtime === 0) return [];
       const pages = readPagePreloads(webDist).filter((page) => page.files.length > 0);
       const html = readFileSync(join(webDist, 'index.html'), 'utf8');
       // Every other app path: no page's code named, the early reads still (plugins/early-fetch.ts).

@@ -108,6 +108,11 @@ async function takeEarlyRead(url: string, token: string | undefined): Promise<Re
   return response?.ok ? response : undefined;
 }
 
+function forgetEarlyReads() {
+  const reads = (globalThis as { __crEarly?: Record<string, unknown> }).__crEarly;
+  if (reads) for (const url of Object.keys(reads)) delete reads[url];
+}
+
 /** The one fetch wrapper of the app: JSON in and out, bearer token to our own API only, errors as ApiError. */
 export async function api<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
   const url = buildUrl(path, options.query);
@@ -130,6 +135,8 @@ export async function api<T = unknown>(path: string, options: RequestOptions = {
   if (withToken) headers.authorization = `Bearer ${token}`;
 
   const method = options.method ?? 'GET';
+  // A write may change what an early read answered: none is used after one.
+  if (method !== 'GET') forgetEarlyReads();
   const early = method === 'GET' && !options.download ? await takeEarlyRead(url, withToken ? token : undefined) : undefined;
   const response = early ?? (await fetch(url, { method, headers, body, credentials: 'same-origin', signal: options.signal }));
 
