@@ -139,10 +139,8 @@ const PRELOADED_PAGES = [
   },
 ];
 
-type Bundle = OutputBundle;
-
 /** For each of PRELOADED_PAGES, the JS files (chunks) it needs beyond the entry's, and the chunks by file name. */
-function pageFiles(bundle: Bundle) {
+function pageFiles(bundle: OutputBundle) {
   const chunks = Object.values(bundle).filter((item): item is OutputChunk => item.type === 'chunk');
   const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
   const withImports = (start: string[]) => {
@@ -189,7 +187,8 @@ function pagePreloads(): Plugin {
 /**
  * Which preloaded pages load each module, as the bundler's own chunking decides it (after tree-shaking: a component
  * that only a barrel file re-exports is not "reached" by every page), and its size: written by a first, quick build
- * (`vite build --mode page-map`, no minifying, nothing written but this file) for the real build's page chunks.
+ * (`vite build --mode page-map`, no minifying, nothing written but this file and MANTINE_CLASSES) for the real
+ * build's page chunks.
  */
 const PAGE_MAP = fileURLToPath(new URL('./node_modules/.cache/cr-page-map.json', import.meta.url));
 export type PageMap = Record<string, { pages: number[]; size: number }>;
@@ -310,7 +309,7 @@ function takeFirstPass() {
 }
 
 /** A chain of chunks that import each other in a circle, if the bundle has one: their code could run out of order. */
-export function chunkCycle(bundle: Bundle): string[] | undefined {
+export function chunkCycle(bundle: OutputBundle): string[] | undefined {
   const imports = new Map(
     Object.values(bundle)
       .filter((item): item is OutputChunk => item.type === 'chunk')

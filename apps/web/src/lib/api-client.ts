@@ -93,23 +93,28 @@ interface EarlyRead {
 /** An early read is for the page's first screen: one older than this is not used (the app asks again). */
 export const EARLY_READ_MAX_AGE_MS = 15_000;
 
+/** What index.html asked for early, by address; none once the app has loaded from the installed app's shell. */
+const earlyReads = () => (globalThis as { __crEarly?: Record<string, EarlyRead | undefined> }).__crEarly;
+
 /**
  * The answer index.html asked for at this address, taken once (issue 30 item 5): only if it is recent and was asked with
  * the token this call would send (none for none), and only a success — an error is asked again, so that its message
- * follows the interface's language and a refreshed token. Undefined when there is none to use.
+ * follows the interface's language and a refreshed token. Undefined, without waiting, when there is none to use.
  */
-async function takeEarlyRead(url: string, token: string | undefined): Promise<Response | undefined> {
-  const reads = (globalThis as { __crEarly?: Record<string, EarlyRead | undefined> }).__crEarly;
+function takeEarlyRead(url: string, token: string | undefined): Promise<Response | undefined> | undefined {
+  const reads = earlyReads();
   const read = reads?.[url];
   if (!read) return undefined;
   delete reads![url];
   if (read.token !== token || Date.now() - read.at > EARLY_READ_MAX_AGE_MS) return undefined;
-  const response = await read.response.catch(() => undefined);
-  return response?.ok ? response : undefined;
+  return read.response.then(
+    (response) => (response.ok ? response : undefined),
+    () => undefined,
+  );
 }
 
 function forgetEarlyReads() {
-  const reads = (globalThis as { __crEarly?: Record<string, unknown> }).__crEarly;
+  const reads = earlyReads();
   if (reads) for (const url of Object.keys(reads)) delete reads[url];
 }
 
@@ -137,8 +142,9 @@ export async function api<T = unknown>(path: string, options: RequestOptions = {
   const method = options.method ?? 'GET';
   // A write may change what an early read answered: none is used after one.
   if (method !== 'GET') forgetEarlyReads();
-  const early = method === 'GET' && !options.download ? await takeEarlyRead(url, withToken ? token : undefined) : undefined;
-  const response = early ?? (await fetch(url, { method, headers, body, credentials: 'same-origin', signal: options.signal }));
+  const early = method === 'GET' && !options.download ? takeEarlyRead(url, withToken ? token : undefined) : undefined;
+  const response =
+    (early && (await early)) ?? (await fetch(url, { method, headers, body, credentials: 'same-origin', signal: options.signal }));
 
   if (response.status === 401 && withToken && !options.retried && (await auth.refresh())) {
     return api<T>(path, { ...options, retried: true });
