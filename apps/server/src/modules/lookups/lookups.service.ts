@@ -31,11 +31,6 @@ export function createLookupsService(db: Db) {
     /** A user's active LV0/LV1 subscriptions to active events: whose allocations they see. */
     activeReviewerSubscriptionIds: (userId: number) => repo.activeReviewerSubscriptionIds(db, userId),
 
-    /** The proposals among these that the user reviewed (`has_reviewed`). */
-    async reviewedBy(userId: number, proposalIds: number[]): Promise<Set<number>> {
-      return repo.reviewedProposalIds(db, proposalIds, await subscriptionIdsOf(userId));
-    },
-
     /** Categories (objectives) in which a Catalyst ID authored a proposal: `unique_objectives_as_author`. */
     async objectivesAuthoredBy(catalystId: string): Promise<number[]> {
       const rows = await authoredObjectives(db, { catalystKey: catalystKey(catalystId) });
