@@ -5,7 +5,7 @@ import { DatabaseLockedError } from './db/client';
 import { backupEmbedded, BackupError, restoreEmbedded } from './db/embedded-backup';
 
 /**
- * `backup <file>` and `restore <file> [--replace]`: the embedded database's copy (README "Backup and restore"). Both
+ * `backup <file>` and `restore <file> [--replace]`: the embedded database's copy (docs/deployment.md "Backup and restore"). Both
  * take the database's lock, so they refuse while a server runs on DATA_DIR (a copy is then always consistent). With
  * DATABASE_URL they refuse and point to pg_dump / pg_restore. Never throws; answers the exit code.
  */
