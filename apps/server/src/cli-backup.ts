@@ -26,7 +26,7 @@ export async function runBackupCommand(name: 'backup' | 'restore', args: string[
     const { databaseUrl, dataDir } = deps.storage();
     if (databaseUrl) {
       throw new BackupError(
-        `${name} copies the embedded database; this server uses PostgreSQL (DATABASE_URL): use pg_dump and pg_restore instead (README "Backup and restore"). Nothing was changed.`,
+        `${name} copies the embedded database; this server uses PostgreSQL (DATABASE_URL): use pg_dump and pg_restore instead (docs/deployment.md, "Backup and restore"). Nothing was changed.`,
       );
     }
     if (name === 'backup') {
