@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { catalystKey } from '../src/domain/proposal-document';
 import { catalystKeySql } from '../src/modules/accounts/user-info.repository';
-import type { UserInfo } from '@cr/contract/users';
+import { userInfo, type UserInfo } from '@cr/contract/users';
 import { databaseKinds, useTestApp } from './build-test-app';
 import { eventFixtures } from './event-fixtures';
 import type { TestUser } from './fixtures';
@@ -36,6 +36,8 @@ describe.each(databaseKinds)('current event stats in the user info on %s', (kind
   const statsOf = async (url: string, who: TestUser) => {
     const response = await f.get(url, who);
     expect(response.statusCode).toBe(200);
+    // Exactly the contract's answer, nothing more (users/me is written with JSON.stringify: issue 45 item 13).
+    expect(response.body).toBe(JSON.stringify(userInfo.strict().parse(response.json())));
     return (response.json() as UserInfo).extra.stats.reviews;
   };
   const submit = (proposalId: number) => ctx.newReview(reviewer, proposalId);
