@@ -374,6 +374,21 @@ function installableApp() {
           options: { cacheName: 'cr-env', networkTimeoutSeconds: 5 },
         },
         {
+          // The reviewer's own review of a proposal, and the answer that there is none yet (a 404, issue 45 item 2):
+          // offline, that answer opens the empty form rather than an error. Keyed by the proposal's address like the
+          // others in the same cache, which a logout deletes (src/lib/service-worker.ts API_CACHE). Before the route
+          // below, which would take it and keep only a 200. (Inline: Workbox copies this function's text.)
+          urlPattern: ({ url, request }) =>
+            request.method === 'GET' && /^\/api\/reviews\/proposals\/\d+\/submitted-review\/?$/.test(url.pathname),
+          handler: 'NetworkFirst',
+          options: {
+            cacheName: 'cr-api',
+            networkTimeoutSeconds: 8,
+            cacheableResponse: { statuses: [200, 404] },
+            expiration: { maxEntries: 1000, maxAgeSeconds: 14 * 24 * 60 * 60 },
+          },
+        },
+        {
           // The API answers a reviewer needs offline: their allocations and proposals, their own reviews, the rounds
           // and their settings, the profile. (Inline: Workbox copies this function's text into the worker.)
           urlPattern: ({ url, request }) =>
