@@ -361,6 +361,10 @@ function installableApp() {
       ],
     },
     workbox: {
+      // The worker takes the pages already open when it first activates (issue 45 item 1): the page that registered it
+      // then reads through it, and *My proposals* keeps the allocation for offline reading on that first visit, with
+      // no reload. (An update still waits for the old worker's pages to close: no `skipWaiting`.)
+      clientsClaim: true,
       globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
       globIgnores: ['**/*.map', '.vite/**'],
       maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,

@@ -141,3 +141,40 @@ test.describe('offline reviewing (issue 29 item 1)', () => {
     await context.close();
   });
 });
+
+/*
+ * Issue 45 items 1 and 2: a fresh browser that visits My proposals once, online, and never reloads: the worker takes
+ * the open page when it activates, the page keeps the whole allocation then and says so, and the allocation (the list,
+ * each proposal, the reviewer's review or its absence, the proposal's reviews) opens offline.
+ */
+test.describe('offline reviewing after one visit (issue 45)', () => {
+  const offlineStatus = (page: Page) => page.getByTestId('offline-status');
+  const allocatedTable = (page: Page) => page.getByRole('table', { name: 'Allocated proposals' });
+
+  test('issue 45 item 1: one online visit of My proposals makes the allocation readable offline, and says so', async ({ browser }) => {
+    // Installing the worker (the app's precache) and keeping the allocation take a while on a loaded machine.
+    test.setTimeout(120_000);
+    const { context, page } = await offlineCapable(browser);
+    await login(page, demo.reviewer, { to: '/allocated-proposals' });
+    await expect(allocatedTable(page).getByRole('link').first()).toBeVisible();
+    // Not yet: the worker registers after the load, and the allocation is kept once it controls the page.
+    await expect(offlineStatus(page)).toHaveText('Available offline', { timeout: 60_000 });
+    const titles = await allocatedTable(page).getByRole('link').allTextContents();
+    expect(titles.length).toBeGreaterThan(1);
+
+    await context.setOffline(true);
+    await page.reload();
+    await expect(allocatedTable(page).getByRole('link')).toHaveText(titles);
+    await expect(offlineStatus(page)).toHaveText('Available offline');
+    await expect(page.getByText('No items found.')).toHaveCount(0);
+    // One of them opens, with the reviewer's own review place and the proposal's reviews.
+    const last = titles.at(-1)!;
+    await allocatedTable(page).getByRole('link', { name: last, exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1, name: last })).toBeVisible();
+    await expect(ownReview(page)).toBeVisible();
+    await expect(page.getByTestId('proposal-reviews')).toBeVisible();
+    await expect(ownReview(page).getByText('Your review could not be loaded')).toHaveCount(0);
+    await expect(page.getByTestId('offline-bar')).toContainText('You are offline');
+    await context.close();
+  });
+});

@@ -203,6 +203,14 @@ describe('api: early reads', () => {
     await expect(api('events/current/')).resolves.toEqual({ fresh: true });
     expect(fetchMock).toHaveBeenCalledTimes(2);
   });
+
+  it('leaves the early answer for a fresh read, which goes out through the service worker (issue 45 item 1)', async () => {
+    const reads = early('/api/reviews/proposals/allocated?size=25&page=0', respond(200, { early: true }));
+    fetchMock.mockImplementation(async () => respond(200, { fetched: true }));
+    await expect(api('proposals/allocated', { query: { size: 25, page: 0 }, fresh: true })).resolves.toEqual({ fetched: true });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(Object.keys(reads)).toEqual(['/api/reviews/proposals/allocated?size=25&page=0']);
+  });
 });
 
 describe('api: answers', () => {

@@ -19,6 +19,11 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Internal: set on the retry after a refresh. */
   retried?: boolean;
+  /**
+   * Never an answer index.html asked for early: the read goes out now, through the service worker, which keeps its
+   * answer for offline reading (issue 45 item 1; an early read was made before the worker controlled the page).
+   */
+  fresh?: boolean;
 }
 
 interface AuthHandlers {
@@ -142,7 +147,7 @@ export async function api<T = unknown>(path: string, options: RequestOptions = {
   const method = options.method ?? 'GET';
   // A write may change what an early read answered: none is used after one.
   if (method !== 'GET') forgetEarlyReads();
-  const early = method === 'GET' && !options.download ? takeEarlyRead(url, withToken ? token : undefined) : undefined;
+  const early = method === 'GET' && !options.download && !options.fresh ? takeEarlyRead(url, withToken ? token : undefined) : undefined;
   const response =
     (early && (await early)) ?? (await fetch(url, { method, headers, body, credentials: 'same-origin', signal: options.signal }));
 

@@ -16,7 +16,31 @@ export function registerServiceWorker() {
   window.addEventListener('load', () => setTimeout(whenIdle, SERVICE_WORKER_DELAY_MS));
 }
 
+/** The worker's cache of API answers (vite.config.ts `installableApp` names it too). */
+export const API_CACHE = 'cr-api';
+
 export async function forgetOfflineData() {
   if (typeof caches === 'undefined') return;
-  await caches.delete('cr-api');
+  await caches.delete(API_CACHE);
+}
+
+/** Whether this app can keep answers for offline reading here: a production build in a browser with service workers. */
+export const canKeepOffline = () =>
+  import.meta.env.PROD && typeof navigator !== 'undefined' && 'serviceWorker' in navigator && typeof caches !== 'undefined';
+
+/**
+ * Resolves once a service worker controls this page: at once when one does, else when the app's worker, newly
+ * activated, claims the open pages (issue 45 item 1). Never without one; rejects when `signal` aborts.
+ */
+export function whenControlled(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    if (!('serviceWorker' in navigator)) return;
+    if (navigator.serviceWorker.controller) return resolve();
+    const done = () => {
+      if (navigator.serviceWorker.controller) resolve();
+    };
+    navigator.serviceWorker.addEventListener('controllerchange', done, { signal });
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
 }

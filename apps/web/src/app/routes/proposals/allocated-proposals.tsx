@@ -1,19 +1,17 @@
 import { canReview } from '@cr/contract/plain';
 import { Anchor, Text } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ProposalRow } from '@cr/contract/proposals';
-import { useEffect } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PageHeading } from '../../../components/page-heading';
 import { QueryPagination, usePageParam } from '../../../components/query-pagination';
 import { paths } from '../../../config/paths';
-import { eventConfigQuery, useCurrentEvents } from '../../../features/events/api/events';
-import { PROPOSALS_PAGE_SIZE, allocatedProposalsQuery, proposalQuery } from '../../../features/proposals/api/proposals';
-import { ownReviewQuery } from '../../../features/reviews/api/get-own-review';
+import { useCurrentEvents } from '../../../features/events/api/events';
+import { PROPOSALS_PAGE_SIZE, allocatedProposalsQuery } from '../../../features/proposals/api/proposals';
 import { ReviewFilePanel } from '../../../features/reviews/components/review-file-panel';
 import { ProposalsTable } from '../../../features/proposals/components/proposals-table';
 import { useSession } from '../../../lib/session';
+import { OfflineCopyStatus, useOfflineCopy } from './offline-copy';
 
 /** No rows while loading: one array, so that the memoised table does not render again for a new empty one. */
 const NO_ROWS: never[] = [];
@@ -28,31 +26,14 @@ function useShowReviewed(): { showReviewed: boolean; settled: boolean } {
   return { showReviewed: !!user && stage === 'review_open' && events.some(({ event }) => canReview(user, event.row_id)), settled };
 }
 
-/**
- * Offline reviewing (issue 29 item 1): once the allocated proposals are listed online, each one's page data (the
- * proposal with its document, the viewer's review, the round's settings) is fetched in the background, so that the
- * service worker keeps a copy and the proposals open without a connection later.
- */
-function useOfflineCopies(rows: ProposalRow[] | undefined) {
-  const client = useQueryClient();
-  useEffect(() => {
-    if (!rows || !navigator.onLine || !('serviceWorker' in navigator) || !navigator.serviceWorker.controller) return;
-    const events = new Set<number>();
-    for (const row of rows) {
-      void client.prefetchQuery(proposalQuery(row.row_id));
-      void client.prefetchQuery(ownReviewQuery(row.row_id));
-      if (row.event_id) events.add(row.event_id);
-    }
-    for (const eventId of events) void client.prefetchQuery(eventConfigQuery(eventId));
-  }, [rows, client]);
-}
-
 function AllocatedTable() {
   const { t } = useTranslation();
   const [page] = usePageParam();
   const { showReviewed, settled } = useShowReviewed();
   const { data, isLoading, isFetching, isPlaceholderData } = useQuery(allocatedProposalsQuery(page, PROPOSALS_PAGE_SIZE));
-  useOfflineCopies(data?.data);
+  const userId = useSession((state) => (state.logged ? (state.userInfo?.catalyst_id.id ?? null) : null));
+  // Offline reading (issue 29 item 1, issue 45 item 1): the whole allocation is kept on the device, and this says so.
+  const offline = useOfflineCopy(userId);
   // The rows wait for the round's stage: a 'reviewed' column added under rows already shown narrowed the titles and
   // moved every row (layout shift 0.06–0.11, issue 30 item 5).
   return (
@@ -65,6 +46,8 @@ function AllocatedTable() {
         showReviewed={showReviewed}
       />
       <QueryPagination total={data?.page.total ?? 0} size={PROPOSALS_PAGE_SIZE} />
+      {/* Below the list, so that it moves nothing as it appears. */}
+      {offline.state && settled && (data?.page.total ?? 0) > 0 && <OfflineCopyStatus state={offline.state} online={offline.online} />}
     </>
   );
 }
