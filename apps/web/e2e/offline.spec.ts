@@ -1,7 +1,8 @@
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from './fixtures';
 import { baseURL } from '../playwright.config';
 import { CRITERIA, freshReviewer, note, noteField, ownReview, rate } from './review-helpers';
-import { demo, expectToast, login } from './support';
+import { tokenOf } from './rounds';
+import { DEMO_PASSWORD, demo, expectToast, login } from './support';
 
 const API = '/api/reviews';
 
@@ -176,5 +177,59 @@ test.describe('offline reviewing after one visit (issue 45)', () => {
     await expect(ownReview(page).getByText('Your review could not be loaded')).toHaveCount(0);
     await expect(page.getByTestId('offline-bar')).toContainText('You are offline');
     await context.close();
+  });
+
+  test('issue 45 item 2: offline, an allocated proposal without a review opens with the form, and a review saved there is sent on return', async ({
+    browser,
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    // A seeded community reviewer of the demo round (20 allocated proposals, some reviewed); the review written here
+    // is deleted at the end, so the round is as the seed left it.
+    const reviewer = { catalystId: 'id.catalyst://cardano/demo-community-4', password: DEMO_PASSWORD };
+    const headers = await tokenOf(request, reviewer);
+    const allocated = (await (await request.get(`${API}/proposals/allocated?size=25&page=0`, { headers })).json()) as {
+      data: { row_id: number; title: string }[];
+    };
+    const unreviewed: { row_id: number; title: string }[] = [];
+    for (const proposal of allocated.data) if ((await reviewsOf(request, headers, proposal.row_id)).length === 0) unreviewed.push(proposal);
+    const proposal = unreviewed.at(-1)!;
+    expect(proposal, 'an allocated proposal without a review').toBeTruthy();
+
+    const { context, page } = await offlineCapable(browser);
+    try {
+      await login(page, reviewer.catalystId, { password: reviewer.password, to: '/allocated-proposals' });
+      await expect(offlineStatus(page)).toHaveText('Available offline', { timeout: 60_000 });
+
+      await context.setOffline(true);
+      await page.goto(`/proposal/${proposal.row_id}`);
+      await expect(page.getByRole('heading', { level: 1, name: proposal.title })).toBeVisible();
+      // "No review yet" is an answer kept for offline reading like the others: the empty form, no error.
+      await expect(ownReview(page).getByRole('button', { name: 'Save review' })).toBeVisible();
+      await expect(ownReview(page).getByText('Your review could not be loaded')).toHaveCount(0);
+      await expect(page.getByTestId('proposal-reviews')).toBeVisible();
+      await expect(page.locator('.mantine-Notification-root')).toHaveCount(0);
+
+      await fillReview(page, 'Unplugged');
+      await ownReview(page).getByRole('button', { name: 'Save review' }).click();
+      await expectToast(page, 'You are offline: your review will be sent when the connection returns.');
+      await expect(page.getByTestId('offline-bar')).toContainText('1 review change is waiting to be sent.');
+      // The draft stays on the device: an offline reload shows it.
+      await page.reload();
+      await expect(noteField(page, 'Impact alignment')).toHaveValue(note(40, 'Unplugged'));
+      expect(await reviewsOf(request, headers, proposal.row_id)).toHaveLength(0);
+
+      await context.setOffline(false);
+      await expectToast(page, 'Your review change made offline was sent.');
+      const saved = await reviewsOf(request, headers, proposal.row_id);
+      expect(saved).toHaveLength(1);
+      expect(saved[0].impact_alignment_note).toBe(note(40, 'Unplugged'));
+    } finally {
+      await context.close();
+      for (const review of await reviewsOf(request, headers, proposal.row_id)) {
+        const deleted = await request.delete(`${API}/proposal-reviews/${review.row_id}/`, { headers });
+        expect(deleted.status(), await deleted.text()).toBeLessThan(300);
+      }
+    }
   });
 });
