@@ -179,6 +179,18 @@ test.describe('offline reviewing after one visit (issue 45)', () => {
     await context.close();
   });
 
+  test('issue 45 item 1: where the browser refuses the worker, My proposals says the allocation is not available offline', async ({
+    page,
+  }) => {
+    // The shared profile blocks service workers, as some private modes and policies do.
+    await login(page, demo.reviewer, { to: '/allocated-proposals' });
+    await expect(allocatedTable(page).getByRole('link').first()).toBeVisible();
+    await expect(offlineStatus(page)).toHaveText('Not available offline');
+    await expect(page.getByRole('status').filter({ has: offlineStatus(page) })).toContainText(
+      'This browser does not let the app keep a copy on this device',
+    );
+  });
+
   test('issue 45 item 2: offline, an allocated proposal without a review opens with the form, and a review saved there is sent on return', async ({
     browser,
     request,

@@ -11,7 +11,8 @@ export function registerServiceWorker() {
   // Two seconds after the load, when the browser is idle: the first render of a page outlasts its load event on a
   // phone, and the worker's code, its registration and its precache download are not for the first screen (issue 30
   // item 5: they were fetched and run before a phone's largest paint).
-  const register = () => void import('virtual:pwa-register').then(({ registerSW }) => registerSW({ immediate: true }));
+  const register = () =>
+    void import('virtual:pwa-register').then(({ registerSW }) => registerSW({ immediate: true, onRegisterError: registrationFailed }));
   const whenIdle = () => ('requestIdleCallback' in window ? requestIdleCallback(register, { timeout: 5000 }) : register());
   window.addEventListener('load', () => setTimeout(whenIdle, SERVICE_WORKER_DELAY_MS));
 }
@@ -28,19 +29,45 @@ export async function forgetOfflineData() {
 export const canKeepOffline = () =>
   import.meta.env.PROD && typeof navigator !== 'undefined' && 'serviceWorker' in navigator && typeof caches !== 'undefined';
 
+/** Set when the browser refused the worker (a private mode, a policy): nothing is kept for offline reading then. */
+let refused = false;
+const refusalListeners = new Set<() => void>();
+function registrationFailed() {
+  refused = true;
+  for (const listener of refusalListeners) listener();
+}
+
+/** Thrown by `whenControlled` when the browser refused the worker. */
+export class NoServiceWorker extends Error {
+  constructor() {
+    super('The service worker could not be registered.');
+  }
+}
+
 /**
  * Resolves once a service worker controls this page: at once when one does, else when the app's worker, newly
- * activated, claims the open pages (issue 45 item 1). Never without one; rejects when `signal` aborts.
+ * activated, claims the open pages (issue 45 item 1). Rejects with NoServiceWorker when the browser has none or
+ * refused the app's, and when `signal` aborts.
  */
 export function whenControlled(signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
-    if (!('serviceWorker' in navigator)) return;
+    if (!('serviceWorker' in navigator)) return reject(new NoServiceWorker());
     if (navigator.serviceWorker.controller) return resolve();
+    if (refused) return reject(new NoServiceWorker());
     const done = () => {
       if (navigator.serviceWorker.controller) resolve();
     };
+    const refusal = () => reject(new NoServiceWorker());
     navigator.serviceWorker.addEventListener('controllerchange', done, { signal });
-    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    refusalListeners.add(refusal);
+    signal.addEventListener(
+      'abort',
+      () => {
+        refusalListeners.delete(refusal);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 }

@@ -7,7 +7,7 @@ import { REVIEWS_PAGE_SIZE } from '../../../features/reviews/api/keys';
 import { api, buildUrl } from '../../../lib/api-client';
 import { isApiError } from '../../../lib/api-error';
 import { cacheReader, isKept, walkAllocation, type AllocationCopy, type Reader } from '../../../lib/offline-allocation';
-import { API_CACHE, canKeepOffline, whenControlled } from '../../../lib/service-worker';
+import { API_CACHE, canKeepOffline, NoServiceWorker, whenControlled } from '../../../lib/service-worker';
 
 /**
  * Offline reviewing (issue 29 item 1, issue 45 item 1): on *My proposals*, once the app's service worker controls the
@@ -42,7 +42,8 @@ const pause = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
   });
 
-export type OfflineCopyState = 'preparing' | 'ready' | 'missing';
+/** `unavailable`: the browser refused the app's service worker (a private mode, a policy). */
+export type OfflineCopyState = 'preparing' | 'ready' | 'missing' | 'unavailable';
 
 async function keepAllocation(userId: string, online: boolean, signal: AbortSignal): Promise<AllocationCopy> {
   const check = () => walkAllocation(keptReader(), SIZES);
@@ -72,7 +73,9 @@ export function useOfflineCopy(userId: string | null): { state: OfflineCopyState
       (copy) => {
         if (!abort.signal.aborted) setState(isKept(copy) ? 'ready' : 'missing');
       },
-      () => undefined,
+      (error: unknown) => {
+        if (!abort.signal.aborted && error instanceof NoServiceWorker) setState('unavailable');
+      },
     );
     return () => abort.abort();
   }, [userId, online, supported]);
@@ -82,22 +85,26 @@ export function useOfflineCopy(userId: string | null): { state: OfflineCopyState
 /** The line on *My proposals* that says whether the allocation opens without a connection (issue 45 item 1). */
 export function OfflineCopyStatus({ state, online }: { state: OfflineCopyState; online: boolean }) {
   const { t } = useTranslation();
-  const hint =
-    state === 'ready'
-      ? t('offlineCopy.readyHint')
-      : state === 'preparing'
-        ? t('offlineCopy.preparingHint')
-        : online
-          ? t('offlineCopy.missingHint')
-          : t('offlineCopy.missingOfflineHint');
+  const hints: Record<OfflineCopyState, string> = {
+    ready: t('offlineCopy.readyHint'),
+    preparing: t('offlineCopy.preparingHint'),
+    missing: online ? t('offlineCopy.missingHint') : t('offlineCopy.missingOfflineHint'),
+    unavailable: t('offlineCopy.unavailableHint'),
+  };
+  const labels: Record<OfflineCopyState, string> = {
+    ready: t('offlineCopy.ready'),
+    preparing: t('offlineCopy.notYet'),
+    missing: t('offlineCopy.notYet'),
+    unavailable: t('offlineCopy.unavailable'),
+  };
   return (
     <Box role="status" mt="md">
       <Group gap={8} wrap="wrap">
         <Text size="sm" fw={600} c={state === 'ready' ? 'teal.9' : undefined} data-testid="offline-status">
-          {state === 'ready' ? t('offlineCopy.ready') : t('offlineCopy.notYet')}
+          {labels[state]}
         </Text>
         <Text size="sm" c="dimmed">
-          {hint}
+          {hints[state]}
         </Text>
       </Group>
     </Box>
