@@ -274,18 +274,16 @@ describe.each(databaseKinds)('proposals: import, list, detail on %s', (kind) => 
       expect(await detail()).toMatchObject({ row_id: first!.id, title: tricky, solution: tricky, proposer_name: null, score: null });
       const counts = { nrReviews: 3, nrAllocatedReviews: 2, nrIncludedReviews: 2, nrExcludedReviews: 1 };
       const excluded = { nrExcludedByModerationReviews: 1, nrExcludedByThresholdReviews: 0 };
-      await ctx.db
-        .insert(proposalScores)
-        .values({
-          proposalId: first!.id,
-          eventId,
-          overall: 3.7,
-          impact: 4,
-          feasibility: 3.25,
-          valueForMoney: null,
-          ...counts,
-          ...excluded,
-        });
+      await ctx.db.insert(proposalScores).values({
+        proposalId: first!.id,
+        eventId,
+        overall: 3.7,
+        impact: 4,
+        feasibility: 3.25,
+        valueForMoney: null,
+        ...counts,
+        ...excluded,
+      });
       expect((await detail()).score).toBeNull(); // a score needs all four figures
       await ctx.db.update(proposalScores).set({ valueForMoney: 3.8500000000000001 }).where(eq(proposalScores.proposalId, first!.id));
       expect((await detail()).score).toEqual({ overall: 3.7, impact: 4, feasibility: 3.25, value_for_money: 3.85 });
