@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { events, proposalAllocations, reviews, subscriptions, users } from '../../db/schema/index';
 import { notFound } from '../../errors';
-import type { AuthUser } from '../../plugins/auth';
+import type { AuthUser } from '../../domain/auth-user';
 import { displayCatalystId, normalizeCatalystId } from '@cr/contract/rules';
 import { MAX_ROW_ID } from '@cr/contract/common';
 import { RegistrationStatus } from '@cr/contract/users';
