@@ -69,6 +69,10 @@ const schema = z.object({
   LOGIN_LIMIT_PER_ADDRESS: positiveInt.default(100),
   LOGIN_BACKOFF_SECONDS: positiveInt.default(1),
   LOGIN_BACKOFF_MAX_SECONDS: positiveInt.default(15 * 60),
+  /** Device cookies (issue 45 item 15): failures with one device cookie, per window, before it is locked out. */
+  LOGIN_LIMIT_PER_DEVICE: positiveInt.default(5),
+  /** How long a device cookie (issued on each login) keeps its device exempt from its address's lock-out. */
+  LOGIN_DEVICE_COOKIE_DAYS: positiveInt.default(180),
   RESET_LIMIT_PER_ACCOUNT: positiveInt.default(5),
   RESET_LIMIT_PER_ADDRESS: positiveInt.default(30),
   REGISTER_LIMIT_PER_ADDRESS: positiveInt.default(20),

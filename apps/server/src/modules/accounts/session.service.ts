@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { forbidden, unauthorized } from '../../errors';
 import type { Jwt } from '../../lib/jwt';
 import type { RateLimiter } from '../../lib/rate-limit';
+import type { DeviceCookies } from './device-cookies';
 import { createGuessGuard, type GuessLimits } from './guess-guard';
 import type { PasswordHasher } from '../../lib/password-hasher';
 import { findAccountByCatalystId, findAccountById } from './accounts.repository';
@@ -23,6 +24,8 @@ export interface SessionDeps {
   limits: GuessLimits;
   /** Bounded hashing: a full queue answers 503, which counts as no attempt (only a wrong password does). */
   passwords: PasswordHasher;
+  /** Signs and reads the device cookies that exempt a device that has logged in before from its address's lock-out. */
+  deviceCookies: DeviceCookies;
 }
 
 export interface Session {
@@ -33,15 +36,33 @@ export interface Session {
 export function createSessionService(deps: SessionDeps) {
   const guard = createGuessGuard(deps.rateLimiter, deps.limits, 'login');
   return {
-    async login(username: string, password: string, address: string): Promise<Session> {
+    /**
+     * Seconds a login from this address must wait, when the address is known to be locked out and the request carries
+     * no device cookie this server signed: answered before the body is read or anything else is done (issue 45 item
+     * 15). Undefined: go on (the login itself checks everything).
+     */
+    refusedEarly(address: string, deviceCookie: string | undefined): number | undefined {
+      const seconds = guard.addressLockedFor(address);
+      return seconds !== undefined && !deps.deviceCookies.read(deviceCookie) ? seconds : undefined;
+    },
+
+    /**
+     * A device cookie valid for this login name (issue 45 item 15) makes the attempt a trusted one: its address's
+     * lock-out does not apply, its hash waits in the clean share under the device's own per-source cap, and only its
+     * own failures count. Without one (none, forged, expired, another name's) the attempt is throttled as before.
+     * A success answers a new device cookie.
+     */
+    async login(username: string, password: string, address: string, deviceCookie?: string): Promise<Session & { deviceCookie: string }> {
       const catalystId = normalizeCatalystId(username).id;
-      const attempt = await guard.attempt(catalystId, address);
+      const device = deps.deviceCookies.deviceFor(deviceCookie, catalystId);
+      const attempt = device ? await guard.trustedAttempt(device) : await guard.attempt(catalystId, address);
       const account = await findAccountByCatalystId(deps.db, catalystId);
       // Guesses must not starve real logins (issue 26 item 1): an unknown account or an address that failed lately
       // waits in the queue's suspect share, behind the clean logins of accounts that exist.
+      const source = device ? `device:${device}` : address;
       const valid = account
-        ? await deps.passwords.verify(account.passwordHash, password, { suspect: !attempt.clean, source: address })
-        : await deps.passwords.verifyAgainstDummy(password, address);
+        ? await deps.passwords.verify(account.passwordHash, password, { suspect: !attempt.clean, source })
+        : await deps.passwords.verifyAgainstDummy(password, source);
       if (!account || !valid) {
         await attempt.failed();
         throw unauthorized(sessionMessages.wrongCredentials);
@@ -49,7 +70,11 @@ export function createSessionService(deps: SessionDeps) {
       await attempt.succeeded();
       if (account.status === AccountStatus.banned) throw forbidden(sessionMessages.banned);
       const { token, familyId } = await deps.refreshTokens.start(account.userId);
-      return { accessToken: await deps.jwt.sign({ userId: account.userId, sessionId: familyId }), refreshToken: token };
+      return {
+        accessToken: await deps.jwt.sign({ userId: account.userId, sessionId: familyId }),
+        refreshToken: token,
+        deviceCookie: deps.deviceCookies.issue(catalystId),
+      };
     },
 
     async refresh(refreshToken: string | undefined): Promise<Session> {
