@@ -358,6 +358,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     limits: guessLimitsOf(config),
     passwords,
     deviceCookies: createDeviceCookies(options.jwtSecret, config.LOGIN_DEVICE_COOKIE_DAYS),
+    refusalPauseMs: config.LOGIN_REFUSAL_PAUSE_MS,
   });
 
   const tokens = createTokensService({ db, ratePerMinute: config.API_TOKEN_RATE_PER_MINUTE });

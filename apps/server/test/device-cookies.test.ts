@@ -165,11 +165,38 @@ describe.each(databaseKinds)('device cookies and the hashing queue on %s (issue 
     const newDevice = await loginWith(ctx, user.catalystId, user.password, address);
     expect(newDevice.statusCode).toBe(503);
     expect(Number(newDevice.headers['retry-after'])).toBeGreaterThan(0);
+    // Refused before anything else is done: before its body is even read (no 422 for an empty form).
+    const unread = await ctx.app.inject({
+      method: 'POST',
+      url: `${API}/users/token/login`,
+      payload: 'username=',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      remoteAddress: address,
+    });
+    expect(unread.statusCode).toBe(503);
+    expect(Number(unread.headers['retry-after'])).toBeGreaterThan(0);
     // The device that logged in before counts under its own cookie, not its address.
     expect((await loginWith(ctx, user.catalystId, user.password, address, device)).statusCode).toBe(200);
     const answers = await Promise.all(guesses);
     const busy = answers.filter((response) => response.statusCode === 503);
     expect(busy.length).toBeGreaterThan(0);
     for (const response of busy) expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
+
+describe.each(databaseKinds)('refusals of a flooding address are answered after a pause on %s (issue 45 item 15)', (kind) => {
+  const ctx = useTestApp(kind, { LOGIN_LIMIT_PER_ADDRESS: '3', LOGIN_REFUSAL_PAUSE_MS: '400' });
+
+  it('holds an unread refusal for the pause (a closed-loop flood asks once a pause), never a device that logged in before', async () => {
+    const user = await ctx.register();
+    const address = '10.45.7.1';
+    const device = deviceCookieOf(await loginWith(ctx, user.catalystId, user.password, address)).value;
+    await flood(ctx, address, 4);
+    const started = performance.now();
+    expect((await loginWith(ctx, user.catalystId, user.password, address)).statusCode).toBe(429);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(390);
+    // The device that logged in before is answered without a pause (its login is no refusal to begin with).
+    const trusted = await loginWith(ctx, user.catalystId, user.password, address, device);
+    expect(trusted.statusCode).toBe(200);
   });
 });

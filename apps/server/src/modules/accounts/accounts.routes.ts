@@ -19,7 +19,6 @@ import {
 import { requestLanguage } from '../../lib/i18n';
 import { currentSessionId, currentUser } from '../../plugins/auth';
 import { refuseCrossSite } from '../../plugins/same-site';
-import { tooManyRequests } from '../../errors';
 import type { AccountsService } from './accounts.service';
 import { DEVICE_COOKIE } from './device-cookies';
 import type { SessionService } from './session.service';
@@ -71,12 +70,9 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
     },
   );
 
-  // Issue 45 item 15: an address known to be locked out is refused before its body is read, unless the request carries
-  // a device cookie (the login checks that it is one for the name it logs in).
-  const refuseLockedAddress = async (request: FastifyRequest) => {
-    const seconds = session.refusedEarly(request.ip, request.cookies[DEVICE_COOKIE]);
-    if (seconds !== undefined) throw tooManyRequests(seconds);
-  };
+  // Issue 45 item 15: an address known to be locked out, or without a place in the hashing queue, is refused before its
+  // body is read, unless the request carries a device cookie (the login checks that it is one for the name it logs in).
+  const refuseLockedAddress = async (request: FastifyRequest) => session.refuseEarly(request.ip, request.cookies[DEVICE_COOKIE]);
 
   api.post(
     '/users/token/login',

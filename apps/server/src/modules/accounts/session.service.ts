@@ -1,12 +1,12 @@
 import { normalizeCatalystId } from '@cr/contract/rules';
 import { AccountStatus } from '@cr/contract/users';
 import type { Db } from '../../db/client';
-import { forbidden, unauthorized } from '../../errors';
+import { forbidden, tooManyRequests, unauthorized } from '../../errors';
 import type { Jwt } from '../../lib/jwt';
 import type { RateLimiter } from '../../lib/rate-limit';
 import type { DeviceCookies } from './device-cookies';
 import { createGuessGuard, type GuessLimits } from './guess-guard';
-import type { PasswordHasher } from '../../lib/password-hasher';
+import { serverBusy, type PasswordHasher } from '../../lib/password-hasher';
 import { findAccountByCatalystId, findAccountById } from './accounts.repository';
 import type { RefreshTokens } from './refresh-tokens';
 
@@ -26,6 +26,8 @@ export interface SessionDeps {
   passwords: PasswordHasher;
   /** Signs and reads the device cookies that exempt a device that has logged in before from its address's lock-out. */
   deviceCookies: DeviceCookies;
+  /** How long a refusal decided before the request is read waits before it is answered (LOGIN_REFUSAL_PAUSE_MS). */
+  refusalPauseMs?: number;
 }
 
 export interface Session {
@@ -33,17 +35,36 @@ export interface Session {
   refreshToken: string;
 }
 
+/** Refusals held at once at most; beyond, they are answered without their pause (a pause must cost next to nothing). */
+const MAX_PAUSED = 1000;
+
 export function createSessionService(deps: SessionDeps) {
   const guard = createGuessGuard(deps.rateLimiter, deps.limits, 'login');
+  let paused = 0;
+  const pause = async () => {
+    if (!deps.refusalPauseMs || paused >= MAX_PAUSED) return;
+    paused += 1;
+    try {
+      await new Promise((resolve) => setTimeout(resolve, deps.refusalPauseMs));
+    } finally {
+      paused -= 1;
+    }
+  };
   return {
     /**
-     * Seconds a login from this address must wait, when the address is known to be locked out and the request carries
-     * no device cookie this server signed: answered before the body is read or anything else is done (issue 45 item
-     * 15). Undefined: go on (the login itself checks everything).
+     * What can be refused before the request's body is read or the database asked (issue 45 item 15): without a device
+     * cookie this server signed, an address known to be locked out (429), or one whose share of the hashing queue is
+     * taken (503 with Retry-After). Such a refusal is answered after `refusalPauseMs`: a client that asks again as soon
+     * as it is answered (a guessing flood) then asks once per pause and connection, instead of as fast as the server
+     * can refuse. Throws; returns when the login must be looked at.
      */
-    refusedEarly(address: string, deviceCookie: string | undefined): number | undefined {
+    async refuseEarly(address: string, deviceCookie: string | undefined): Promise<void> {
+      if (deps.deviceCookies.read(deviceCookie)) return;
       const seconds = guard.addressLockedFor(address);
-      return seconds !== undefined && !deps.deviceCookies.read(deviceCookie) ? seconds : undefined;
+      const refusal = seconds !== undefined ? tooManyRequests(seconds) : deps.passwords.gate.refuses(address) ? serverBusy() : null;
+      if (!refusal) return;
+      await pause();
+      throw refusal;
     },
 
     /**
@@ -55,11 +76,13 @@ export function createSessionService(deps: SessionDeps) {
     async login(username: string, password: string, address: string, deviceCookie?: string): Promise<Session & { deviceCookie: string }> {
       const catalystId = normalizeCatalystId(username).id;
       const device = deps.deviceCookies.deviceFor(deviceCookie, catalystId);
+      const source = device ? `device:${device}` : address;
+      // No hash to be had: refused before the counters and the account are read.
+      if (deps.passwords.gate.refuses(source)) throw serverBusy();
       const attempt = device ? await guard.trustedAttempt(device) : await guard.attempt(catalystId, address);
       const account = await findAccountByCatalystId(deps.db, catalystId);
       // Guesses must not starve real logins (issue 26 item 1): an unknown account or an address that failed lately
       // waits in the queue's suspect share, behind the clean logins of accounts that exist.
-      const source = device ? `device:${device}` : address;
       const valid = account
         ? await deps.passwords.verify(account.passwordHash, password, { suspect: !attempt.clean, source })
         : await deps.passwords.verifyAgainstDummy(password, source);
