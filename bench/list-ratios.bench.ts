@@ -11,7 +11,7 @@
  * moderators with their allocations and moderations). BENCH_KEEP=1 keeps the seeded round as database
  * `cr_bench_lists_<proposals>_<reviewers>` and reuses it on the next run (quick iterations, e.g. BENCH_PROPOSALS=2000
  * BENCH_REVIEWERS=5000); drop it with psql when done. BENCH_SECONDS (5), BENCH_CONCURRENCY (8), BENCH_ONLY
- * (comma-separated words of the scenario names), BENCH_LOADER (wrk when /usr/bin/wrk is installed — a C load generator,
+ * (comma-separated words of the scenario names), BENCH_SHOW_SQL=1 (prints the statements each scenario replays), BENCH_LOADER (wrk when /usr/bin/wrk is installed — a C load generator,
  * as pgbench is a C client on the SQL side; else node: lib/load.mjs; `both`), BENCH_CPU_PROF=<dir> (the server's CPU
  * profile). Writes bench/results/list-ratios.json.
  */
@@ -58,6 +58,7 @@ try {
   const { db, seeded } = database;
   const eventId = seeded.eventId;
   const [moderator] = await roundAccounts(db, eventId, 'moderator', 1);
+  const [reviewer] = await roundAccounts(db, eventId, 'reviewer', 1);
   const [category] = rowsOf<{ id: number }>(
     await db.execute(sql`select id from categories where event_id = ${eventId} order by id limit 1`),
   );
@@ -69,6 +70,10 @@ try {
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   server = await startServer(database.url, profile, { BENCH_SERVER_LOG_LEVEL: LOG_LEVEL });
   const moderatorToken = await login(server.origin, moderator!.catalystId, SCALE_PASSWORD);
+  const reviewerToken = await login(server.origin, reviewer!.catalystId, SCALE_PASSWORD);
+  const [proposal] = rowsOf<{ id: number }>(
+    await db.execute(sql`select id from proposals where event_id = ${eventId} order by id limit 1 offset ${Math.floor(PROPOSALS / 2)}`),
+  );
   const scenarios = [
     { name: 'healthz', path: 'healthz', token: undefined },
     { name: 'proposals, page 1', path: 'proposals/?page=1', token: undefined },
@@ -82,6 +87,11 @@ try {
       token: moderatorToken,
     },
     { name: 'moderator: allocated', path: 'proposal-reviews/allocated/', token: moderatorToken },
+    // The single-resource reads (issue 45 item 13): one review, one proposal, and the caller's own info, which every
+    // signed-in page reads.
+    { name: 'one review', path: `proposal-reviews/${reviewIds[0]}/`, token: undefined },
+    { name: 'one proposal', path: `proposals/${proposal!.id}/`, token: undefined },
+    { name: 'users/me', path: 'users/me/', token: reviewerToken },
   ].filter((scenario) => !ONLY || ONLY.some((word) => scenario.name.includes(word)));
 
   // The statements come from the app in this process (same database, same JWT secret), warmed like the server.
@@ -98,6 +108,8 @@ try {
       if (response.statusCode !== 200) throw new Error(`${scenario.name}: ${response.statusCode} ${response.body.slice(0, 300)}`);
       body = response.body;
     })) as Statement[];
+    if (process.env.BENCH_SHOW_SQL === '1')
+      for (const statement of statements) console.error(`-- ${scenario.name}\n${statement.text}\n${JSON.stringify(statement.values)}`);
     const settings = { concurrency: CONCURRENCY, seconds: SECONDS };
     const url = `${server.origin}/api/reviews/${scenario.path}`;
     for (const loader of LOADERS) {

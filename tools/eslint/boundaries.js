@@ -1,4 +1,4 @@
-// Import boundaries of ARCHITECTURE.md, enforced by lint rather than goodwill:
+// Import boundaries of docs/architecture.md, enforced by lint rather than goodwill:
 // - contract imports only zod;
 // - web imports contract, never server; in web, shared (lib, components, config) → features → app, and no feature
 //   imports another;

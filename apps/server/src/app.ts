@@ -287,8 +287,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
   const userInfo = createUserInfoService(db, {
-    subscriptions,
-    lookups,
     registry,
     registryRecheckMs: config.REGISTRY_RECHECK_SECONDS * 1000,
   });

@@ -5,7 +5,7 @@ import { DatabaseLockedError } from './db/client';
 import { backupEmbedded, BackupError, restoreEmbedded } from './db/embedded-backup';
 
 /**
- * `backup <file>` and `restore <file> [--replace]`: the embedded database's copy (README "Backup and restore"). Both
+ * `backup <file>` and `restore <file> [--replace]`: the embedded database's copy (docs/deployment.md "Backup and restore"). Both
  * take the database's lock, so they refuse while a server runs on DATA_DIR (a copy is then always consistent). With
  * DATABASE_URL they refuse and point to pg_dump / pg_restore. Never throws; answers the exit code.
  */
@@ -26,7 +26,7 @@ export async function runBackupCommand(name: 'backup' | 'restore', args: string[
     const { databaseUrl, dataDir } = deps.storage();
     if (databaseUrl) {
       throw new BackupError(
-        `${name} copies the embedded database; this server uses PostgreSQL (DATABASE_URL): use pg_dump and pg_restore instead (README "Backup and restore"). Nothing was changed.`,
+        `${name} copies the embedded database; this server uses PostgreSQL (DATABASE_URL): use pg_dump and pg_restore instead (docs/deployment.md, "Backup and restore"). Nothing was changed.`,
       );
     }
     if (name === 'backup') {

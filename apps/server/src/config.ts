@@ -65,7 +65,7 @@ const schema = z.object({
   REFRESH_TOKEN_TTL_DAYS: positiveInt.default(14),
   /** How long a just-rotated refresh token still answers its successor (concurrent refreshes); 0 turns it off. */
   REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).max(300, 'must be at most 300').default(30),
-  // Password guessing (README "Security"): failures per window, then an exponential back-off per account.
+  // Password guessing (docs/security.md): failures per window, then an exponential back-off per account.
   LOGIN_LIMIT_PER_ACCOUNT: positiveInt.default(10),
   LOGIN_LIMIT_PER_ACCOUNT_ADDRESS: positiveInt.default(5),
   LOGIN_LIMIT_PER_ADDRESS: positiveInt.default(100),
@@ -109,7 +109,7 @@ const schema = z.object({
   TRUST_PROXY: bool.default(false),
   /**
    * true: the server applies pending migrations as it starts (one instance at a time). false: it refuses to start
-   * while any are pending; the operator runs `npm run cli -- migrate` first (the upgrade procedure in the README).
+   * while any are pending; the operator runs `npm run cli -- migrate` first (the upgrade procedure in docs/deployment.md).
    */
   MIGRATE_ON_START: bool.default(true),
   /** SIGTERM/SIGINT: how long in-flight requests and the current admin run's transaction get before the process exits. */

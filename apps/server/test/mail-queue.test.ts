@@ -548,7 +548,7 @@ describe.each(databaseKinds)('mail worker pacing and shutdown on %s', (kind) => 
   });
 });
 
-// Issue 27 item 1 (README "Deployment"): two app instances on one PostgreSQL database, each with its own pool and
+// Issue 27 item 1 (docs/deployment.md): two app instances on one PostgreSQL database, each with its own pool and
 // worker, drain one queue at once: every mail reaches the SMTP sink once.
 describe.skipIf(!process.env.TEST_DATABASE_URL)('mail queue with two app instances on one PostgreSQL database', () => {
   let sink: SmtpSink;

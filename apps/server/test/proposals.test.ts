@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { proposalAllocations, proposals } from '../src/db/schema/index';
+import { proposalAllocations, proposals, proposalScores } from '../src/db/schema/index';
 import { sampleImportFile } from '../src/modules/proposals/sample';
 import { paged } from '@cr/contract/common';
-import { proposalRow } from '@cr/contract/proposals';
+import { proposalPublic, proposalRow } from '@cr/contract/proposals';
 import { API, databaseKinds, useTestApp } from './build-test-app';
 import { detailAt, eventFixtures } from './event-fixtures';
 import type { TestUser } from './fixtures';
@@ -246,6 +246,52 @@ describe.each(databaseKinds)('proposals: import, list, detail on %s', (kind) => 
       expect(found.page).toEqual({ total: 1, size: 25, page: 0 });
       expect(found.data[0]).toMatchObject({ row_id: first!.id, title: tricky, summary: tricky, proposer_name: null, url: null });
       expect((await list(`event_id=${eventId}&page=9`)).json()).toEqual({ data: [], page: { total: 31, size: 25, page: 9 } });
+    });
+
+    // Issue 45 item 13: the detail's JSON is written by PostgreSQL too: the contract's fields in its order, nothing
+    // more, strings escaped as JSON.stringify escapes them, and the score once all four figures exist.
+    it('answers the detail as the contract writes it, with its score and authors (D-019, D-023)', async () => {
+      const [first] = await ctx.db
+        .select({ id: proposals.id, extra: proposals.extra })
+        .from(proposals)
+        .where(eq(proposals.eventId, eventId))
+        .orderBy(proposals.id)
+        .limit(1);
+      const tricky = 'Quote " backslash \\ tab \t newline \n bell \u0007 é 中文 🚀 \u2028 <script>&amp;';
+      await ctx.db.update(proposals).set({ title: tricky, solution: tricky, proposerName: null }).where(eq(proposals.id, first!.id));
+      const detail = async () => {
+        const response = await f.get(`proposals/${first!.id}/`);
+        expect(response.statusCode).toBe(200);
+        expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+        const answer = response.json();
+        // Field for field the contract's answer: no field more or less, in its order; `extra` as stored.
+        const written = proposalPublic.strict().parse(answer);
+        const compact = (text: string) => text.replace(/"extra":.*,"score":/s, '"extra":…,"score":');
+        expect(compact(response.body)).toBe(compact(JSON.stringify(written)));
+        expect(answer.extra).toEqual(first!.extra);
+        return answer;
+      };
+      expect(await detail()).toMatchObject({ row_id: first!.id, title: tricky, solution: tricky, proposer_name: null, score: null });
+      const counts = { nrReviews: 3, nrAllocatedReviews: 2, nrIncludedReviews: 2, nrExcludedReviews: 1 };
+      const excluded = { nrExcludedByModerationReviews: 1, nrExcludedByThresholdReviews: 0 };
+      await ctx.db
+        .insert(proposalScores)
+        .values({
+          proposalId: first!.id,
+          eventId,
+          overall: 3.7,
+          impact: 4,
+          feasibility: 3.25,
+          valueForMoney: null,
+          ...counts,
+          ...excluded,
+        });
+      expect((await detail()).score).toBeNull(); // a score needs all four figures
+      await ctx.db.update(proposalScores).set({ valueForMoney: 3.8500000000000001 }).where(eq(proposalScores.proposalId, first!.id));
+      expect((await detail()).score).toEqual({ overall: 3.7, impact: 4, feasibility: 3.25, value_for_money: 3.85 });
+      const list = (await f.get(`proposals/?event_id=${eventId}`)).json().data[0];
+      const { solution: _solution, authors_count: _authors, extra: _extra, score: _score, ...row } = await detail();
+      expect(row).toEqual(list);
     });
 
     it('refuses bad paging with 422', async () => {

@@ -2,6 +2,8 @@ import { asc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ModerationVersionsOfReview, ReviewVersions } from '@cr/contract/history';
 import { normalizeCatalystId } from '@cr/contract/rules';
+import { reviewPublic } from '@cr/contract/reviews';
+import { z } from 'zod';
 import { moderationAllocations, moderationVersions, reviewVersions } from '../src/db/schema/index';
 import { DEMO_PAST_EVENT, seedDemo } from '../src/demo';
 import { API, databaseKinds, json, useTestApp } from './build-test-app';
@@ -256,8 +258,14 @@ describe.each(databaseKinds)('issue 28 item 3: review and moderation versions on
     it('the moderator learns when the review changed after they moderated it; no one else is told', async () => {
       const w = await moderationWorld();
       expect((await call('POST', 'moderations/', w.moderator, { new_moderation: moderation(w.reviewId) })).statusCode).toBe(201);
-      const seen = async (user: Auth) =>
-        json<{ changed_after_moderation?: boolean }>(await call('GET', `proposal-reviews/${w.reviewId}/`, user));
+      // The detail's JSON is written by PostgreSQL (issue 45 item 13): exactly what the contract's schema and
+      // JSON.stringify would write, for each viewer.
+      const detailSchema = reviewPublic.extend({ edit_count: z.number().int(), changed_after_moderation: z.boolean().optional() }).strict();
+      const seen = async (user: Auth) => {
+        const response = await call('GET', `proposal-reviews/${w.reviewId}/`, user);
+        expect(response.body).toBe(JSON.stringify(detailSchema.parse(response.json())));
+        return json<{ changed_after_moderation?: boolean }>(response);
+      };
       expect((await seen(w.moderator)).changed_after_moderation).toBe(false);
       expect((await editReview(w.author, w.reviewId, { auditability_note: edited })).statusCode).toBe(200);
       expect(await seen(w.moderator)).toMatchObject({ changed_after_moderation: true, edit_count: 1 });

@@ -70,6 +70,13 @@ describe.each(databaseKinds)('reviews on %s', (kind) => {
       (await f.get(`proposals/?event_id=${eventId}&size=100`, viewer)).json().data.find((p: { row_id: number }) => p.row_id === reviewed)
         .has_reviewed;
     expect([await hasReviewed(user), await hasReviewed(await reviewer()), await hasReviewed()]).toEqual([true, false, false]);
+    // The detail's too (its JSON is written by PostgreSQL: issue 45 item 13).
+    const detailHasReviewed = async (viewer?: TestUser) => (await f.get(`proposals/${reviewed}/`, viewer)).json().has_reviewed;
+    expect([await detailHasReviewed(user), await detailHasReviewed(await reviewer()), await detailHasReviewed()]).toEqual([
+      true,
+      false,
+      false,
+    ]);
   });
 
   it('refuses a second review of the same proposal with 409', async () => {

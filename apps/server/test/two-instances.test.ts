@@ -13,7 +13,7 @@ const overrides = { LOGIN_LIMIT_PER_ACCOUNT_ADDRESS: '3' };
 const note = (i: number) =>
   `Review note ${i}: the milestones are concrete, the budget is itemised and the team has shipped before. `.repeat(3);
 
-// Issue 18 item 3: N stateless instances behind a balancer on one PostgreSQL database (README "Deployment"). Two app
+// Issue 18 item 3: N stateless instances behind a balancer on one PostgreSQL database (docs/deployment.md). Two app
 // instances, each with its own pool, share sessions, refresh rotation, rate limits and exactly-once admin runs.
 describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances on one PostgreSQL database', () => {
   const ctx = useTestApp('postgres', overrides);

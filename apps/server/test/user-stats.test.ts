@@ -1,5 +1,8 @@
+import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { UserInfo } from '@cr/contract/users';
+import { catalystKey } from '../src/domain/proposal-document';
+import { catalystKeySql } from '../src/modules/accounts/user-info.repository';
+import { userInfo, type UserInfo } from '@cr/contract/users';
 import { databaseKinds, useTestApp } from './build-test-app';
 import { eventFixtures } from './event-fixtures';
 import type { TestUser } from './fixtures';
@@ -33,6 +36,8 @@ describe.each(databaseKinds)('current event stats in the user info on %s', (kind
   const statsOf = async (url: string, who: TestUser) => {
     const response = await f.get(url, who);
     expect(response.statusCode).toBe(200);
+    // Exactly the contract's answer, nothing more (users/me is written with JSON.stringify: issue 45 item 13).
+    expect(response.body).toBe(JSON.stringify(userInfo.strict().parse(response.json())));
     return (response.json() as UserInfo).extra.stats.reviews;
   };
   const submit = (proposalId: number) => ctx.newReview(reviewer, proposalId);
@@ -54,5 +59,31 @@ describe.each(databaseKinds)('current event stats in the user info on %s', (kind
     expect(await statsOf('users/me/', reviewer)).toEqual({ allocations: 0, submitted: 0, allocated_submitted: 0 });
     expect((await setActive(true)).statusCode).toBe(200);
     expect((await statsOf('users/me/', reviewer)).allocations).toBe(4);
+  });
+});
+
+// Issue 45 item 13: the user info is read in one statement, which finds the objectives authored under the key that
+// domain/proposal-document `catalystKey` makes of the Catalyst ID — written in SQL there, held to the function here.
+describe.each(databaseKinds)('the Catalyst ID key in SQL on %s', (kind) => {
+  const ctx = useTestApp(kind);
+  it('is the key catalystKey makes, for IDs of every form', async () => {
+    const ids = [
+      'cardano/FftxFnOrj2qmTuB2oZG2v0YEWJfKvQ9Mn6E0ARz6mY8',
+      'id.catalyst://alice@cardano/FftxFnOrj2qmTuB2oZG2v0YEWJfKvQ9Mn6E0ARz6mY8',
+      'ID.CATALYST://Preprod.Cardano/FftxFnOrj2qmTuB2oZG2v0YEWJfKvQ9Mn6E0ARz6mY8/7/3',
+      'bob@Preprod.Cardano/FftxFnOrj2qmTuB2oZG2v0YEWJfKvQ9Mn6E0ARz6mY8#encrypt',
+      'cardano/key/with@sign',
+      '  cardano/padded  ',
+      'cardano/a/12',
+      'cardano/a/12/34/56',
+      'Midnight/Key_-9',
+      'nokey',
+      '@cardano/empty-name',
+    ];
+    for (const id of ids) {
+      const rows = await ctx.db.execute(sql`select ${catalystKeySql(sql`${id}::text`)} as key`);
+      const [row] = ((rows as { rows?: { key: string }[] }).rows ?? (rows as unknown as { key: string }[])) as { key: string }[];
+      expect(row!.key, id).toBe(catalystKey(id));
+    }
   });
 });

@@ -75,6 +75,10 @@ test.describe('the admin area (issue 3)', () => {
       await expect(page.getByRole('switch', { name: setting, exact: true })).toBeVisible();
     }
     await expect(page.locator('[data-setting$="_at"]')).toHaveCount(6);
+    // Issue 45 item 12: the screen's two forms each name what their button saves; neither is a bare "Save".
+    await expect(page.getByRole('button', { name: 'Save general settings', exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Save reminder settings', exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Save', exact: true })).toHaveCount(0);
     // Issue 17: a new event's windows are not set, so the server leaves them out; the form shows each one, empty.
     await expect(page.locator('[data-setting="review_submission_starts_at"]')).toHaveValue('');
     await expect(page.locator('[data-setting="review_submission_starts_at"]')).toHaveAttribute('placeholder', 'YYYY-MM-DD HH:mm');
@@ -82,7 +86,7 @@ test.describe('the admin area (issue 3)', () => {
     await expect(stageBadge(page)).toHaveText(/review open/i); // the demo round is open for review
     await page.getByRole('switch', { name: 'Moderation submission', exact: true }).check();
     const put = page.waitForRequest((r) => /\/api\/reviews\/configs\/reviews\/\d+\/$/.test(r.url()) && r.method() === 'PUT');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('button', { name: 'Save general settings' }).click();
     const saved = await put;
     // B-051; an empty window is saved as null, and the answer leaves it out (issue 17).
     expect(saved.postDataJSON().record_update).toMatchObject({ moderation_submission_enabled: true, review_submission_starts_at: null });
@@ -93,7 +97,7 @@ test.describe('the admin area (issue 3)', () => {
 
     // Put the round back as it was, so other tests see the demo stage.
     await page.getByRole('switch', { name: 'Moderation submission', exact: true }).uncheck();
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('button', { name: 'Save general settings' }).click();
     await expect(stageBadge(page)).toHaveText(/review open/i);
     await page.goto('/admin/events');
     await page

@@ -217,7 +217,7 @@ test.describe('an admin’s writes show at once on the Overview and the profiles
         await expect(field).not.toHaveValue('');
         await field.fill('');
       }
-      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByRole('button', { name: 'Save general settings' }).click(); // issue 45 item 12
       await expectToast(page, 'Config saved');
       await backToOverview(page);
       await expect(summary(page, 'No review window is set.')).toBeVisible();

@@ -29,14 +29,14 @@ test.describe('date-time fields (issue 26 item 13)', () => {
     // A-133: a time that does not exist is refused under the field, and the form cannot be saved.
     await starts.pressSequentially('2026-12-01 25:00');
     await expect(page.getByText('The selected date is invalid.')).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Save general settings' })).toBeDisabled();
     // Typed key by key, and pasted whole (fill puts the text in at once, as a paste does).
     await starts.clear();
     await starts.pressSequentially('2026-12-01 09:00');
     await ends.fill('2026-12-08 18:30');
     await expect(page.getByText('The selected date is invalid.')).toHaveCount(0);
     const put = page.waitForRequest((r) => r.url().endsWith(`/configs/reviews/${event.row_id}/`) && r.method() === 'PUT');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('button', { name: 'Save general settings' }).click();
     const sent = (await put).postDataJSON().record_update as Record<string, string>;
     // The browser's local time, as the field shows it, sent as an instant.
     expect(new Date(sent.review_submission_starts_at!).getTime()).toBe(new Date(2026, 11, 1, 9, 0).getTime());

@@ -85,6 +85,8 @@ test.describe('a Japanese browser (issue 31)', () => {
       await page.goto('/');
       await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
       await expect(page.getByRole('banner').getByRole('link', { name: tr('ja', 'nav.login'), exact: true })).toBeVisible();
+      // Issue 45 item 3: the footer's navigation is named in the page's language ("Programme links" stayed English).
+      await expect(page.getByRole('contentinfo').getByRole('navigation', { name: tr('ja', 'footer.label'), exact: true })).toBeVisible();
       await login(page, reviewer.user.catalystId, { password: reviewer.user.password, to: '/' });
       await reviewerPath(page, 'ja', reviewer.proposals[11]!);
       // Only negotiated from the browser, never chosen: the account keeps no language.

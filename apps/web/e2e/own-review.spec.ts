@@ -245,7 +245,7 @@ test.describe('own-review form on the single proposal (issue 6, spec §2.12)', (
   });
 });
 
-/** An import file of one proposal by `author` in the objective titled `objective` (the upload's shape, README). */
+/** An import file of one proposal by `author` in the objective titled `objective` (the upload's shape, docs/features.md). */
 function authoredFile(eventId: number, objective: string, author: string) {
   const entry = (name: string, title: string, properties?: object) => ({
     $ref: `#/definitions/${name}`,

@@ -219,7 +219,7 @@ for (const viewport of VIEWPORTS) {
         .getByRole('button', { name: 'General Configuration' })
         .click();
       const sections = await page.getByRole('navigation', { name: 'Event configuration sections' }).boundingBox();
-      const form = await page.getByRole('button', { name: 'Save' }).first().boundingBox();
+      const form = await page.getByRole('button', { name: 'Save general settings' }).boundingBox(); // issue 45 item 12
       expect(form!.y).toBeGreaterThan(sections!.y + sections!.height); // the form below the sections, not beside them
       await expectFits(page);
     });

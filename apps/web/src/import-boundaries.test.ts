@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * ARCHITECTURE.md: in the web app, shared code (lib, components, config) → features → app, and no feature imports
+ * docs/architecture.md: in the web app, shared code (lib, components, config) → features → app, and no feature imports
  * another; features are composed in app/routes. The lint rule (tools/eslint/boundaries.js) reports each import as it
  * is written; this test reads every source file of the web app and proves the whole graph keeps the rule.
  */
@@ -44,7 +44,7 @@ const graph = sourceFiles(src).map((file) => ({
     .map((spec) => ({ spec, place: placeOf(resolve(dirname(file), spec)) })),
 }));
 
-describe('import boundaries of the web app (ARCHITECTURE.md)', () => {
+describe('import boundaries of the web app (docs/architecture.md)', () => {
   it('finds the features and their imports (the test reads what it means to)', () => {
     expect(readdirSync(features).length).toBeGreaterThan(3);
     expect(graph.filter((node) => node.place.startsWith('feature:')).length).toBeGreaterThan(20);

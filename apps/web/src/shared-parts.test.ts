@@ -46,4 +46,14 @@ describe('shared parts (issue 26 item 17)', () => {
     expect(filesUsing(tables, /<TableStatusRows\b/)).toHaveLength(4);
     expect(filesUsing(tables, /t\('common\.loading'\)|<Loader\b/)).toEqual([]);
   });
+
+  // Issue 45 item 11: the review's and the moderations' histories repeated the header and the who/when/action cells.
+  it('only VersionsTable draws the version, when, who and action of a history; both histories use it', () => {
+    const all = tsxUnder(src);
+    expect(filesUsing(all, /history\.columns\.|history\.actions\./)).toEqual(['components/versions-table.tsx']);
+    expect(filesUsing(all, /<VersionsTable\b/).sort()).toEqual([
+      'features/moderation/components/moderation-versions.tsx',
+      'features/reviews/components/review-versions.tsx',
+    ]);
+  });
 });

@@ -35,7 +35,7 @@ export const MAX_PAGE_SIZE = 100;
 /** The last page any list may ask for: beyond it the row offset would leave the database's range (a 500). */
 export const MAX_PAGE = Math.floor(MAX_ROW_ID / MAX_PAGE_SIZE);
 
-/** `?size&page`, page 0-based (ARCHITECTURE.md "Contract details"). */
+/** `?size&page`, page 0-based (docs/architecture.md "Three packages"). */
 export const pageQuery = z.object({
   size: fromDecimalText(z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE)),
   page: fromDecimalText(z.number().int().min(0).max(MAX_PAGE).default(0)),

@@ -1,10 +1,22 @@
 import { z } from 'zod';
 import { bodyRowId } from './common';
+import { NOTIFICATION_KINDS } from './plain';
 import { messages, text } from './rules';
 
 /** Where a queued mail is (issue 27): waiting, being sent by a worker, sent, or given up with a reason. */
 export const MAIL_STATUSES = ['queued', 'sending', 'sent', 'failed'] as const;
 export type MailStatus = (typeof MAIL_STATUSES)[number];
+
+/** The account mails (activation, e-mail verification, password reset): not notifications, they cannot be turned off. */
+export const ACCOUNT_MAIL_KINDS = ['activation', 'email_verification', 'password_reset'] as const;
+export type AccountMailKind = (typeof ACCOUNT_MAIL_KINDS)[number];
+
+/**
+ * Every kind of mail the server queues: the account mails and the notifications. The Mail queue screen names each
+ * for people in every language (issue 45 item 4; apps/web/src/mail-kind-names.test.ts).
+ */
+export const MAIL_KINDS = [...ACCOUNT_MAIL_KINDS, ...NOTIFICATION_KINDS] as const;
+export type MailKindName = (typeof MAIL_KINDS)[number];
 
 /** A mail kind as the queue names it: `activation`, `password_reset`, `review_reminder` … */
 export const mailKind = text({ error: messages.expectedText })

@@ -141,7 +141,7 @@ const boolParam = z.preprocess(
   z.boolean().optional(),
 );
 
-/** Spec §2.13 filters (array filters repeat the key, ARCHITECTURE.md). */
+/** Spec §2.13 filters (array filters repeat the key, docs/architecture.md). */
 export const reviewsFilterQuery = pageQuery.extend({
   proposal_id: rowId.optional(),
   /** With rankings: also the pending ones. */

@@ -1,10 +1,9 @@
 import { DEFAULT_LANGUAGE, type Language } from '@cr/contract/languages';
+// The account mails (the contract's ACCOUNT_MAIL_KINDS, which the Mail queue screen names): written whole when queued.
+import type { AccountMailKind } from '@cr/contract/mail';
 import type { DbOrTx } from '../db/client';
 import { MAIL_STRINGS } from '../mail-strings/index';
 import { outbox } from '../db/schema/index';
-
-/** The account mails: written whole when they are queued. */
-export type AccountMailKind = 'activation' | 'email_verification' | 'password_reset';
 
 /** A mail as its template renders it. */
 export interface RenderedMail {

@@ -1,3 +1,4 @@
+import type { AccountMailKind } from '@cr/contract/mail';
 import type { NotificationKind } from '@cr/contract/notifications';
 
 /*
@@ -53,7 +54,7 @@ export interface MailStrings {
   hello: string;
   /** Between the items of a list written in a sentence. */
   listSeparator: string;
-  account: Record<'activation' | 'email_verification' | 'password_reset', AccountMailStrings>;
+  account: Record<AccountMailKind, AccountMailStrings>;
   notifications: {
     /** The event's name when a row has none. */
     theRound: string;

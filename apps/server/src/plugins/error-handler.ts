@@ -21,7 +21,7 @@ export const invalidJsonMessage = 'The request body is not valid JSON.';
 export const prototypeKeyMessage = 'The request body may not use the key "__proto__", nor a "constructor" key holding "prototype".';
 
 /**
- * One error handler for the API (ARCHITECTURE.md): `{ message }` for every error, 422 with `detail` items for
+ * One error handler for the API (docs/architecture.md, "The request path"): `{ message }` for every error, 422 with `detail` items for
  * validation failures, 503 while the database is away, and a 5xx that never leaks internals; the texts in the
  * request's language (issue 31, lib/i18n.ts).
  */

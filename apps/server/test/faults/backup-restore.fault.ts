@@ -24,7 +24,7 @@ async function counts(url: string) {
   return result;
 }
 
-// Issue 18 item 5: PostgreSQL backup and restore (README "Backup and restore"): pg_dump / pg_restore round trip, and
+// Issue 18 item 5: PostgreSQL backup and restore (docs/deployment.md "Backup and restore"): pg_dump / pg_restore round trip, and
 // the app starts on the restored copy with every count equal.
 describe('pg_dump and pg_restore round trip', () => {
   let cluster: Cluster | string;

@@ -45,7 +45,7 @@ export interface AccountLimits {
   registerPerAddress: number;
   emailChangePerAccount: number;
   emailChangePerAddress: number;
-  /** Guessing the old password on a password change: throttled like login (README "Security"). */
+  /** Guessing the old password on a password change: throttled like login (docs/security.md). */
   guess: GuessLimits;
 }
 

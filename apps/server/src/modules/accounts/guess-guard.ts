@@ -2,7 +2,7 @@ import type { Config } from '../../config';
 import { tooManyRequests } from '../../errors';
 import type { RateLimiter } from '../../lib/rate-limit';
 
-/** How hard password guessing is throttled (README "Security"); all counts are per rate-limit window. */
+/** How hard password guessing is throttled (docs/security.md); all counts are per rate-limit window. */
 export interface GuessLimits {
   /** Failed attempts from one address, whatever the account. */
   perAddress: number;

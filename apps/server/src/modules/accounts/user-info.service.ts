@@ -1,16 +1,13 @@
 import { createCountCache } from '../../lib/count-cache';
 import type { CatalystIdPublic, UserInfo } from '@cr/contract/users';
-import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { events, proposalAllocations, reviews, subscriptions, users } from '../../db/schema/index';
 import { notFound } from '../../errors';
 import type { AuthUser } from '../../domain/auth-user';
 import { displayCatalystId, normalizeCatalystId } from '@cr/contract/rules';
 import { MAX_ROW_ID } from '@cr/contract/common';
 import { RegistrationStatus } from '@cr/contract/users';
 import type { CatalystRegistry } from '../../adapters/catalyst-registry';
-import { unknownUserMessage, type LookupsService } from '../lookups/lookups.service';
-import type { SubscriptionsService } from '../subscriptions/subscriptions.service';
+import { unknownUserMessage } from '../lookups/lookups.service';
 import {
   findAccountByCatalystId,
   findAccountById,
@@ -19,6 +16,7 @@ import {
   updateCatalystId,
   type AccountRow,
 } from './accounts.repository';
+import { findUserInfo, type UserInfoParts } from './user-info.repository';
 
 export { unknownUserMessage };
 
@@ -45,22 +43,13 @@ export function toCatalystIdPublic(account: AccountRow): CatalystIdPublic {
   };
 }
 
-const NO_HISTORY: UserInfo['extra']['historic_stats'] = {
-  reviews: { active_funds: 0, submitted: 0, blank: 0, valid: 0, approval_rate: 0 },
-  moderations: { active_funds: 0, submitted: 0 },
-};
-
 /**
- * The user info of spec §3. Subscriptions, the historic stats (past rounds' outcomes, the figures the level decision
- * reads) and objectives are filled by the modules that own them; the current event stats are counted here.
+ * The user info of spec §3: the account, its subscriptions, objectives authored, current stats and the historic stats
+ * (past rounds' outcomes, the figures the level decision reads), read in one statement (user-info.repository).
  */
 export function createUserInfoService(
   db: Db,
   options: {
-    /** The user's subscriptions (spec §3 `extra.subscriptions`). */
-    subscriptions?: Pick<SubscriptionsService, 'ofUser' | 'historicStats'>;
-    /** The objectives they authored in (`extra.unique_objectives_as_author`). */
-    lookups?: Pick<LookupsService, 'objectivesAuthoredBy'>;
     registry?: CatalystRegistry;
     registryRecheckMs?: number;
   } = {},
@@ -70,14 +59,14 @@ export function createUserInfoService(
    * A registration short of persistent is looked up again when its owner loads their info, at most once per
    * `registryRecheckMs`, so the 'registration pending' bar goes away once the chain confirms it (spec §2.3).
    */
-  async function refreshRegistration(account: AccountRow): Promise<AccountRow> {
+  async function refreshRegistration(account: UserInfoParts): Promise<UserInfoParts> {
     const { registry, registryRecheckMs = 60_000 } = options;
     if (!registry || account.rbacRegStatus === RegistrationStatus.persistent) return account;
-    if (account.rbacCheckedAt && Date.now() - account.rbacCheckedAt.getTime() < registryRecheckMs) return account;
+    if (account.rbacCheckedAt && Date.now() - Date.parse(account.rbacCheckedAt) < registryRecheckMs) return account;
     const rbacRegStatus = await registry.registrationStatus(account.catalystId);
     const rbacCheckedAt = new Date();
     await updateCatalystId(db, account.catalystIdRef, { rbacRegStatus, rbacCheckedAt });
-    return { ...account, rbacRegStatus, rbacCheckedAt };
+    return { ...account, rbacRegStatus, rbacCheckedAt: rbacCheckedAt.toISOString() };
   }
 
   // Totals of the admin's user list (all users, or a search's matches), kept 10 s and served stale while one count
@@ -131,60 +120,53 @@ export function createUserInfoService(
 
     /** The caller's own info (`users/me/`), with their on-chain registration looked up again when due. */
     async me(userId: number): Promise<UserInfo> {
-      const account = await findAccountById(db, userId);
-      if (!account) throw notFound(unknownUserMessage);
-      return infoOf(await refreshRegistration(account));
+      const parts = await findUserInfo(db, userId);
+      if (!parts) throw notFound(unknownUserMessage);
+      return infoOf(await refreshRegistration(parts));
     },
 
     async userInfo(userId: number): Promise<UserInfo> {
-      const account = await findAccountById(db, userId);
-      if (!account) throw notFound(unknownUserMessage);
-      return infoOf(account);
+      const parts = await findUserInfo(db, userId);
+      if (!parts) throw notFound(unknownUserMessage);
+      return infoOf(parts);
     },
   };
 
-  /**
-   * The user's reviewing in the current (active) events (spec §3 "Reviewer stats"): proposals allocated to their
-   * subscriptions, reviews they submitted, and how many of those were of a proposal allocated to them.
-   */
-  async function currentReviewStats(userId: number) {
-    const [row] = await db
-      .select({
-        allocations: sql<number>`(select count(*)::int from ${proposalAllocations} a
-          join ${subscriptions} s on s.id = a.subscription_id join ${events} e on e.id = a.event_id
-          where s.user_id = ${userId} and e.active)`,
-        submitted: sql<number>`(select count(*)::int from ${reviews} r
-          join ${subscriptions} s on s.id = r.subscription_id join ${events} e on e.id = r.event_id
-          where s.user_id = ${userId} and e.active)`,
-        allocatedSubmitted: sql<number>`(select count(*)::int from ${reviews} r
-          join ${subscriptions} s on s.id = r.subscription_id join ${events} e on e.id = r.event_id
-          where s.user_id = ${userId} and e.active and exists (select 1 from ${proposalAllocations} a
-            where a.subscription_id = r.subscription_id and a.proposal_id = r.proposal_id))`,
-      })
-      .from(users)
-      .where(eq(users.id, userId));
+  /** The user info of spec §3 from its parts, read in one statement (user-info.repository). */
+  function infoOf(parts: UserInfoParts): UserInfo {
+    const { history } = parts;
     return {
-      allocations: Number(row?.allocations ?? 0),
-      submitted: Number(row?.submitted ?? 0),
-      allocated_submitted: Number(row?.allocatedSubmitted ?? 0),
-    };
-  }
-
-  async function infoOf(account: AccountRow): Promise<UserInfo> {
-    return {
-      email: account.email,
-      username: usernameOf(account),
-      catalyst_id: toCatalystIdPublic(account),
+      email: parts.email,
+      username: usernameOf(parts),
+      catalyst_id: {
+        id: parts.catalystId,
+        email: parts.email,
+        email_verified: parts.emailVerified,
+        username: usernameOf(parts),
+        status: parts.status,
+        rbac_reg_status: parts.rbacRegStatus,
+      },
       extra: {
-        role: account.role,
-        force_reset: account.forceReset,
-        unique_objectives_as_author: options.lookups ? await options.lookups.objectivesAuthoredBy(account.catalystId) : [],
-        subscriptions: options.subscriptions ? await options.subscriptions.ofUser(account.userId) : [],
-        due_diligence: { status: account.dueDiligenceStatus, url: account.dueDiligenceUrl },
-        language: account.language,
-        registered_at: account.registeredAt.toISOString(),
-        stats: { reviews: await currentReviewStats(account.userId) },
-        historic_stats: options.subscriptions ? await options.subscriptions.historicStats(account.userId) : NO_HISTORY,
+        role: parts.role,
+        force_reset: parts.forceReset,
+        unique_objectives_as_author: parts.objectives,
+        subscriptions: parts.subscriptions,
+        due_diligence: { status: parts.dueDiligenceStatus, url: parts.dueDiligenceUrl },
+        language: parts.language,
+        registered_at: parts.registeredAt,
+        stats: {
+          reviews: { allocations: parts.allocations, submitted: parts.submitted, allocated_submitted: parts.allocatedSubmitted },
+        },
+        historic_stats: {
+          reviews: {
+            active_funds: history.activeFunds,
+            submitted: history.submitted,
+            blank: history.blank,
+            valid: history.valid,
+            approval_rate: history.approvalRate,
+          },
+          moderations: { active_funds: history.moderationFunds, submitted: history.moderations },
+        },
       },
     };
   }

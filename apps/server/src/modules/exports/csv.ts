@@ -25,8 +25,8 @@ export function neutralise(value: unknown): unknown {
 }
 
 /**
- * One RFC 4180 cell: every text quoted (quotes doubled), as PostgreSQL's FORCE_QUOTE writes the text columns (README:
- * "quoted cells"); numbers and booleans bare; null and the empty text empty.
+ * One RFC 4180 cell: every text quoted (quotes doubled), as PostgreSQL's FORCE_QUOTE writes the text columns (docs/features.md,
+ * the exports: "every text cell quoted"); numbers and booleans bare; null and the empty text empty.
  */
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '';

@@ -1,8 +1,8 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { perDatabase } from '../../db/named-statements';
 import { activeReviewerSubscription } from '../../db/rules';
-import { catalystIds, events, reviews, subscriptions, users } from '../../db/schema/index';
+import { catalystIds, events, subscriptions, users } from '../../db/schema/index';
 
 /** The user id of a Catalyst ID (normalised, without its scheme). */
 export async function userIdOfCatalystId(db: DbOrTx, catalystId: string) {
@@ -49,14 +49,4 @@ const activeReviewerStatement = perDatabase((db) =>
 export async function activeReviewerSubscriptionIds(db: DbOrTx, userId: number) {
   const rows = await activeReviewerStatement(db).execute({ userId });
   return rows.map((row) => row.id);
-}
-
-/** Proposal ids among `proposalIds` that one of the subscriptions reviewed (`has_reviewed`). */
-export async function reviewedProposalIds(db: DbOrTx, proposalIds: number[], subscriptionIds: number[]) {
-  if (proposalIds.length === 0 || subscriptionIds.length === 0) return new Set<number>();
-  const rows = await db
-    .select({ proposalId: reviews.proposalId })
-    .from(reviews)
-    .where(and(inArray(reviews.proposalId, proposalIds), inArray(reviews.subscriptionId, subscriptionIds)));
-  return new Set(rows.map((row) => row.proposalId));
 }

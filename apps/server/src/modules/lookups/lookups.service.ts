@@ -1,7 +1,5 @@
 import { normalizeCatalystId } from '@cr/contract/rules';
 import type { Db } from '../../db/client';
-import { authoredObjectives } from '../../db/rules';
-import { catalystKey } from '../../domain/proposal-document';
 import { notFound } from '../../errors';
 import * as repo from './lookups.repository';
 
@@ -30,17 +28,6 @@ export function createLookupsService(db: Db) {
 
     /** A user's active LV0/LV1 subscriptions to active events: whose allocations they see. */
     activeReviewerSubscriptionIds: (userId: number) => repo.activeReviewerSubscriptionIds(db, userId),
-
-    /** The proposals among these that the user reviewed (`has_reviewed`). */
-    async reviewedBy(userId: number, proposalIds: number[]): Promise<Set<number>> {
-      return repo.reviewedProposalIds(db, proposalIds, await subscriptionIdsOf(userId));
-    },
-
-    /** Categories (objectives) in which a Catalyst ID authored a proposal: `unique_objectives_as_author`. */
-    async objectivesAuthoredBy(catalystId: string): Promise<number[]> {
-      const rows = await authoredObjectives(db, { catalystKey: catalystKey(catalystId) });
-      return [...new Set(rows.map((row) => row.objectiveId).filter((id): id is number => id !== null))];
-    },
   };
 }
 export type LookupsService = ReturnType<typeof createLookupsService>;

@@ -1,7 +1,7 @@
 import { FUNDS_PATH, MAX_FUNDS, type ProposalFields } from '../../domain/proposal-document';
 
 /**
- * What one proposal document may put in the database (issue 26 items 2 and 3; README "Importing proposals"). A
+ * What one proposal document may put in the database (issue 26 items 2 and 3; docs/features.md "Importing proposals"). A
  * document past a limit is skipped with the reason, as one without a title is: a gateway serves every proposer's
  * document, and one of them must not fail the import of all the others with a 500 — a bigint overflow, a Catalyst ID
  * or category title too long for its index, or 100,000 authors in one statement (a stack overflow in the query

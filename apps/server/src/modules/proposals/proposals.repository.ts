@@ -19,12 +19,6 @@ import {
 
 export type ProposalInsert = typeof proposals.$inferInsert;
 
-/** A proposal as the detail's row (service toRow). */
-export type ProposalListRow = Pick<
-  typeof proposals.$inferSelect,
-  'id' | 'prId' | 'title' | 'categoryId' | 'funds' | 'currency' | 'proposerName' | 'summary' | 'url' | 'eventId'
-> & { categoryTitle: string | null };
-
 /** `%`, `_` and `\` in a user's filter match themselves. */
 const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -156,33 +150,41 @@ export async function countProposals(db: DbOrTx, filter: ProposalFilter) {
   return rows[0]?.total ?? 0;
 }
 
-/** The proposal's stored scores (the proposal scores run), or undefined before it ran or without a score. */
-export async function findScore(db: DbOrTx, id: number) {
-  const [row] = await db
-    .select({
-      overall: proposalScores.overall,
-      impact: proposalScores.impact,
-      feasibility: proposalScores.feasibility,
-      value_for_money: proposalScores.valueForMoney,
-    })
-    .from(proposalScores)
-    .where(eq(proposalScores.proposalId, id));
-  if (!row || row.overall === null || row.impact === null || row.feasibility === null || row.value_for_money === null) return null;
-  return { overall: row.overall, impact: row.impact, feasibility: row.feasibility, value_for_money: row.value_for_money };
-}
+/**
+ * One proposal's wire answer (contract `proposalPublic`, its fields in its order) for the viewer, as JSON text written
+ * by PostgreSQL in one named statement: the row with its category, `has_reviewed`, the authors' count and the score
+ * (null until the proposal scores run wrote all four figures). The server neither maps nor serialises the row: a
+ * single read's own CPU went mostly to building three statements and mapping their rows (issue 45 item 13). `extra`
+ * is the stored JSON document as PostgreSQL writes jsonb (the same value, with a space after `:` and `,`).
+ */
+const proposalStatement = perDatabase((db) =>
+  preparedRows<{ data: string }>(
+    db,
+    'proposal_detail_json',
+    sql`select row_to_json(d)::text as data from (
+      select p.id as row_id, p.pr_id, p.title, p.category_id as objective, c.title as objective_title,
+        c.title as category, p.funds, p.currency, p.proposer_name, p.summary, p.url, p.event_id,
+        (${sql.placeholder('viewer')}::int is not null and exists (
+          select 1 from ${reviews} r
+          where r.proposal_id = p.id and r.subscription_id in (
+            select s.id from ${subscriptions} s where s.user_id = ${sql.placeholder('viewer')}::int)
+        )) as has_reviewed,
+        p.solution,
+        (select count(*)::int from ${proposalAuthors} pa where pa.proposal_id = p.id) as authors_count,
+        p.extra,
+        (select row_to_json(sc) from (
+          select ps.overall, ps.impact, ps.feasibility, ps.value_for_money from ${proposalScores} ps
+          where ps.proposal_id = p.id and ps.overall is not null and ps.impact is not null
+            and ps.feasibility is not null and ps.value_for_money is not null) sc) as score
+      from ${proposals} p left join ${categories} c on c.id = p.category_id
+      where p.id = ${sql.placeholder('id')}) d`,
+  ),
+);
 
-export async function findProposal(db: DbOrTx, id: number) {
-  const rows = await db
-    .select({
-      proposal: proposals,
-      categoryTitle: categories.title,
-      authors: sql<number>`(select count(*)::int from ${proposalAuthors} where ${proposalAuthors.proposalId} = ${proposals.id})`,
-    })
-    .from(proposals)
-    .leftJoin(categories, eq(categories.id, proposals.categoryId))
-    .where(eq(proposals.id, id))
-    .limit(1);
-  return rows[0];
+/** The proposal's wire answer for the viewer (JSON text), or undefined when there is none. */
+export async function findProposalJson(db: DbOrTx, id: number, viewerId: number | undefined): Promise<string | undefined> {
+  const [row] = await proposalStatement(db)({ id, viewer: viewerId ?? null });
+  return row?.data;
 }
 
 export async function activeEventIds(db: DbOrTx) {

@@ -70,7 +70,7 @@ export async function proposalsRoutes(
   api.get(
     '/proposals/:id/',
     { config: { access: 'public' }, schema: { tags, params: proposalIdParams, response: { 200: proposalPublic, ...errors } } },
-    (request) => options.proposals.get(request.params.id, request.user?.id),
+    async (request, reply) => sendJsonText(reply, await options.proposals.getJson(request.params.id, request.user?.id)),
   );
 
   api.post(

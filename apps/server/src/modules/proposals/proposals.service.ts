@@ -1,5 +1,5 @@
 import { pagedJson } from '../../lib/json-text';
-import type { ProposalPublic, ProposalRow, ProposalsQuery } from '@cr/contract/proposals';
+import type { ProposalsQuery } from '@cr/contract/proposals';
 import type { Db } from '../../db/client';
 import type { LookupsService } from '../lookups/lookups.service';
 import { notFound } from '../../errors';
@@ -8,38 +8,13 @@ import * as repo from './proposals.repository';
 
 export const proposalMessages = { notFound: 'The proposal you are looking for does not exist.' };
 
-function toRow(row: repo.ProposalListRow, reviewed = new Set<number>()): ProposalRow {
-  return {
-    row_id: row.id,
-    pr_id: row.prId,
-    title: row.title,
-    objective: row.categoryId,
-    objective_title: row.categoryTitle,
-    category: row.categoryTitle,
-    funds: row.funds,
-    currency: row.currency,
-    proposer_name: row.proposerName,
-    summary: row.summary,
-    url: row.url,
-    event_id: row.eventId,
-    has_reviewed: reviewed.has(row.id),
-  };
-}
-
 /** Browsing proposals (spec §2.11, §2.12): public lists and detail, and the viewer's allocation. */
 export function createProposalsService(deps: {
   db: Db;
-  /** The viewer's reviewer subscriptions (`allocated`) and what they reviewed (`has_reviewed`). */
-  lookups: Pick<LookupsService, 'activeReviewerSubscriptionIds' | 'reviewedBy'>;
+  /** The viewer's reviewer subscriptions (`allocated`). */
+  lookups: Pick<LookupsService, 'activeReviewerSubscriptionIds'>;
 }) {
   const { db, lookups } = deps;
-  const reviewedAmong = async (viewerId: number | undefined, rows: { id: number }[]) =>
-    viewerId
-      ? lookups.reviewedBy(
-          viewerId,
-          rows.map((row) => row.id),
-        )
-      : new Set<number>();
   const totals = createCountCache(undefined, undefined, undefined, 'proposal_totals');
   const filterOf = async (query: Omit<ProposalsQuery, 'size' | 'page'>): Promise<repo.ProposalFilter> => ({
     eventIds: query.event_id ? [query.event_id] : await repo.cachedActiveEventIds(db),
@@ -64,18 +39,11 @@ export function createProposalsService(deps: {
     /** Forgets the cached totals (after an import changed the proposals). */
     proposalsChanged: () => totals.clear(),
 
-    async get(id: number, viewerId?: number): Promise<ProposalPublic> {
-      const found = await repo.findProposal(db, id);
-      if (!found) throw notFound(proposalMessages.notFound);
-      const { proposal } = found;
-      return {
-        ...toRow({ ...proposal, categoryTitle: found.categoryTitle }, await reviewedAmong(viewerId, [proposal])),
-        solution: proposal.solution,
-        authors_count: found.authors,
-        extra: proposal.extra,
-        // Written by the proposal scores run (issue 15); the web shows it only while moderation is off (G-002).
-        score: await repo.findScore(db, proposal.id),
-      };
+    /** One proposal for the viewer (spec §2.12), as the answer's JSON text (contract `proposalPublic`). */
+    async getJson(id: number, viewerId?: number): Promise<string> {
+      const found = await repo.findProposalJson(db, id, viewerId);
+      if (found === undefined) throw notFound(proposalMessages.notFound);
+      return found;
     },
 
     /**

@@ -121,19 +121,3 @@ export async function listReviewVersions(db: DbOrTx, reviewId: number) {
     .where(eq(reviewVersions.reviewId, reviewId))
     .orderBy(asc(reviewVersions.version));
 }
-
-/**
- * What the review's detail answer says of its history, in one statement: how many times it was edited, and — when the
- * viewer moderated it — whether its last version is newer than their moderation's last change.
- */
-export async function reviewHistoryFacts(db: DbOrTx, reviewId: number, viewerUserId: number | null) {
-  const [row] = await namedRows<{ edits: number; changed_after_moderation: boolean | null }>(
-    db,
-    'review_history_facts',
-    sql`select (select count(*)::int from ${reviewVersions} v where v.review_id = ${reviewId} and v.action = 'edit') as edits,
-      (select max(v.created_at) from ${reviewVersions} v where v.review_id = ${reviewId})
-        > (select max(m.updated_at) from ${moderations} m join ${subscriptions} s on s.id = m.subscription_id
-           where m.review_id = ${reviewId} and s.user_id = ${viewerUserId ?? 0}::int) as changed_after_moderation`,
-  );
-  return { edits: row?.edits ?? 0, changedAfterModeration: row?.changed_after_moderation ?? null };
-}

@@ -16,9 +16,11 @@ import {
   catalystIds,
   categories,
   moderationAllocations,
+  moderations,
   proposalAllocations,
   proposals,
   reviews,
+  reviewVersions,
   subscriptions,
   users,
 } from '../../db/schema/index';
@@ -127,12 +129,12 @@ export interface ModerationSight {
  * array (text), built once and run by name: its text is not built again per request, nor parsed and planned again per
  * connection, and the server neither parses the rows nor serialises them again (as the proposals list, issue 30 item
  * 6). `page`: a common table expression `page` the rows come from; `isListed`: which reviews the moderation part reads;
- * `descending`: the answers newest first, else in id order.
+ * `descending`: the answers newest first, else in id order; `columns`: more fields after the wire answer's own.
  */
 function wireStatement(
   db: DbOrTx,
   name: string,
-  parts: { page?: SQL; from: SQL; where?: SQL; descending: boolean; isListed: (id: SQL) => SQL },
+  parts: { page?: SQL; from: SQL; where?: SQL; descending: boolean; isListed: (id: SQL) => SQL; columns?: SQL },
 ) {
   const run = preparedRows<{ data: string }>(
     db,
@@ -140,7 +142,7 @@ function wireStatement(
     sql`with ${mineCte(sql.placeholder('viewer'))}, ${parts.page ? sql`page as materialized (${parts.page}), ` : sql``}
     ${moderationCtes(parts.isListed)}
     select coalesce(array_to_json(array_agg(w order by w.row_id ${parts.descending ? sql`desc` : sql`asc`})), '[]')::text as data
-    from (select ${wireReviewColumns}
+    from (select ${wireReviewColumns}${parts.columns ? sql`, ${parts.columns}` : sql``}
       from ${parts.from} ${rowJoins} ${moderationLateral} ${ownModerationLateral}
       ${parts.where ? sql`where ${parts.where}` : sql``}) w`,
   );
@@ -355,6 +357,41 @@ export async function findReviewsByIdsJson(
     isListed: (id) => sql`${id} = any(${sql.placeholder('ids')}::int[])`,
   }));
   return statement({ ids, ...visibilityValues(visibility), viewer: viewer.id ?? 0 }, viewer.sight);
+}
+
+/**
+ * The detail's fields after the wire answer's (issue 28 item 3): how many times the review was edited, and for a
+ * moderator of it whether it changed after their moderation (null for anyone else: left out of the answer).
+ */
+const detailColumns = sql`(select count(*)::int from ${reviewVersions} v where v.review_id = r.id and v.action = 'edit') as edit_count,
+  (select max(v.created_at) from ${reviewVersions} v where v.review_id = r.id)
+    > (select max(m.updated_at) from ${moderations} m join ${subscriptions} sm on sm.id = m.subscription_id
+       where m.review_id = r.id and sm.user_id = ${sql.placeholder('viewer')}) as changed_after_moderation`;
+const NO_CHANGE_FACT = ',"changed_after_moderation":null}';
+
+/**
+ * One review that the viewer may see, as its detail's JSON text for the viewer (the wire answer, `edit_count` and, for
+ * its moderators, `changed_after_moderation`), or undefined: one named statement, which reads the viewer's own
+ * subscriptions itself (issue 45 item 13: three statements and a mapped row before).
+ */
+export async function findReviewJson(
+  db: DbOrTx,
+  id: number,
+  visibility: ViewerVisibility,
+  viewer: { id: number | null; sight: ModerationSight },
+): Promise<string | undefined> {
+  const shape = viewerVisibilityShape(visibility);
+  const statement = statementOf(db, 'review_detail_json', shape, () => ({
+    from: sql`${reviews} r`,
+    where: sql`r.id = ${sql.placeholder('id')}${shape.all ? sql`` : sql` and ${visibilitySql(shape)}`}`,
+    descending: false,
+    isListed: (listed) => sql`${listed} = ${sql.placeholder('id')}`,
+    columns: detailColumns,
+  }));
+  const array = await statement({ id, ...visibilityValues(visibility), viewer: viewer.id ?? 0 }, viewer.sight);
+  if (array === '[]') return undefined;
+  const answer = array.slice(1, -1);
+  return answer.endsWith(NO_CHANGE_FACT) ? `${answer.slice(0, -NO_CHANGE_FACT.length)}}` : answer;
 }
 
 /** The moderator's page of review ids and the list's total (moderations repository's page statement, by name here). */

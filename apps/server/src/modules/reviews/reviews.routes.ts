@@ -109,7 +109,7 @@ export async function reviewsRoutes(app: FastifyInstance, options: { reviews: Re
   api.get(
     '/proposal-reviews/:id/',
     { config: { access: 'public' }, schema: { tags, params: reviewIdParams, response: { 200: reviewPublic, ...errors } } },
-    (request) => reviews.get(request.user, request.params.id),
+    async (request, reply) => sendJsonText(reply, await reviews.getJson(request.user, request.params.id)),
   );
   api.post(
     '/proposal-reviews/',

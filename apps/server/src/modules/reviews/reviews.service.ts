@@ -260,17 +260,15 @@ export function createReviewsService(deps: {
       return { row_id: id };
     },
 
-    async get(viewer: AuthUser | null, id: number): Promise<ReviewPublic> {
-      const found = await repo.findReview(db, id, await visibilityFor(viewer));
-      if (!found) throw notFound(reviewErrors.notFound);
-      // Issue 28 item 3: the detail answer says how many times the review was edited, and tells a moderator of it
-      // whether it changed after their moderation; read beside the answer's own queries.
-      const [review, facts] = await Promise.all([answer(viewer, found), versions.reviewHistoryFacts(db, id, viewer?.id ?? null)]);
-      return {
-        ...review,
-        edit_count: facts.edits,
-        ...(facts.changedAfterModeration === null ? {} : { changed_after_moderation: facts.changedAfterModeration }),
-      };
+    /**
+     * One review the viewer may see, as the detail's JSON text: the wire answer, how many times it was edited and, for
+     * a moderator of it, whether it changed after their moderation (issue 28 item 3). One statement (repository).
+     */
+    async getJson(viewer: AuthUser | null, id: number): Promise<string> {
+      const [visibility, wire] = await Promise.all([viewerVisibilityFor(viewer), wireViewer(viewer)]);
+      const found = await repo.findReviewJson(db, id, visibility, wire);
+      if (found === undefined) throw notFound(reviewErrors.notFound);
+      return found;
     },
 
     /**

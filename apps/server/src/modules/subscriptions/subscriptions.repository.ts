@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { categories, events, subscriptions } from '../../db/schema/index';
 
@@ -25,15 +25,6 @@ export async function listForUserEvent(db: DbOrTx, userId: number, eventId: numb
 }
 
 /** A user's subscriptions, newest first, with the event's name. */
-export async function listForUser(db: DbOrTx, userId: number) {
-  return db
-    .select({ subscription: subscriptions, eventName: events.name, eventDescription: events.description, eventActive: events.active })
-    .from(subscriptions)
-    .innerJoin(events, eq(events.id, subscriptions.eventId))
-    .where(eq(subscriptions.userId, userId))
-    .orderBy(desc(subscriptions.subscribedAt), desc(subscriptions.id));
-}
-
 export async function findEventName(db: DbOrTx, eventId: number) {
   const rows = await db.select({ name: events.name }).from(events).where(eq(events.id, eventId)).limit(1);
   return rows[0]?.name;

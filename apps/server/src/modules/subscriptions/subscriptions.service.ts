@@ -1,5 +1,5 @@
 import { ReviewerLevel, SubscriptionStatus, decideLevel, type NewSubscriptionRequest } from '@cr/contract/subscriptions';
-import type { SubscriptionPublic, UserInfo } from '@cr/contract/users';
+import type { SubscriptionPublic } from '@cr/contract/users';
 import type { Db } from '../../db/client';
 import { uniqueViolation } from '../../db/errors';
 import { badRequest, conflict, forbidden } from '../../errors';
@@ -8,7 +8,7 @@ import type { EventsService } from '../events/events.service';
 import type { VerificationService } from '../verification/verification.service';
 import { newAnonymousId } from './anonymous-id';
 import { reviewHistory } from './review-history.repository';
-import { eventSubscriptionsPublic, subscriptionsPublic } from './subscriptions-public';
+import { eventSubscriptionsPublic } from './subscriptions-public';
 import * as repo from './subscriptions.repository';
 
 export const subscriptionMessages = {
@@ -67,36 +67,6 @@ export function createSubscriptionsService(deps: {
         if (uniqueViolation(error) === 'subscriptions_user_event_role_key') throw conflict(subscriptionMessages.already);
         throw error;
       }
-    },
-
-    /**
-     * The profile's historic stats (spec §2.16, §3 "Reviewer stats"; user info `extra.historic_stats`): the user's
-     * reviews and moderations in every round whose review outcomes were generated, with the approval rate.
-     */
-    async historicStats(userId: number): Promise<UserInfo['extra']['historic_stats']> {
-      const history = await reviewHistory(db, userId);
-      return {
-        reviews: {
-          active_funds: history.activeFunds,
-          submitted: history.submitted,
-          blank: history.blank,
-          valid: history.valid,
-          approval_rate: history.approvalRate,
-        },
-        moderations: { active_funds: history.moderationFunds, submitted: history.moderations },
-      };
-    },
-
-    /** A user's subscriptions, newest first (spec §2.16). */
-    async ofUser(userId: number): Promise<SubscriptionPublic[]> {
-      const rows = await repo.listForUser(db, userId);
-      return subscriptionsPublic(
-        db,
-        rows.map(({ subscription, eventName, eventDescription, eventActive }) => ({
-          row: subscription,
-          event: { name: eventName, description: eventDescription, active: eventActive },
-        })),
-      );
     },
   };
 }

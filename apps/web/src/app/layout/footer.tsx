@@ -38,7 +38,7 @@ export function Footer() {
               {t('app.title')}
             </p>
           </PlainGroup>
-          <PlainGroup gap="md" component="nav" aria-label="Programme links">
+          <PlainGroup gap="md" component="nav" aria-label={t('footer.label')}>
             {FOOTER_LINKS.map((link) => (
               <a
                 key={link.key}

@@ -142,7 +142,7 @@ export default function AdminStatus() {
                   />
                   <TextInput
                     label={label('action_url')}
-                    placeholder="https://"
+                    placeholder={t('status.urlExample')}
                     {...form.register(name('action_url'))}
                     error={fieldError(form, name('action_url'), label('action_url'))}
                   />

@@ -69,7 +69,7 @@ export default function Login() {
           <Stack>
             <TextInput
               label={t('fields.catalyst_id')}
-              placeholder="id.catalyst://cardano/…"
+              placeholder={t('login.catalystIdExample')}
               autoComplete="username"
               withAsterisk
               {...form.register('catalyst_id')}

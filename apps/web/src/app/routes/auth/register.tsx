@@ -59,7 +59,7 @@ export default function Register() {
               <Stack>
                 <TextInput
                   label={t('fields.catalyst_id')}
-                  placeholder="id.catalyst://cardano/…"
+                  placeholder={t('login.catalystIdExample')}
                   autoComplete="username"
                   withAsterisk
                   {...form.register('catalyst_id')}

@@ -130,7 +130,7 @@ export function ImportProposalsForm({ eventId, categories }: { eventId: number; 
           type="url"
           label={t('adminRuns.import.gatewayUrl')}
           description={t('adminRuns.import.gatewayUrlHint')}
-          placeholder="https://gateway.example.org"
+          placeholder={t('adminRuns.import.gatewayUrlExample')}
           {...form.register('gateway_url', {
             setValueAs: (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined),
           })}

@@ -127,7 +127,7 @@ export function GeneralConfigForm({ eventId, config }: { eventId: number; config
         })}
         <Group>
           <Button type="submit" loading={save.isPending} disabled={!form.formState.isValid}>
-            {t('admin.save')}
+            {t('admin.saveGeneral')}
           </Button>
         </Group>
       </Stack>

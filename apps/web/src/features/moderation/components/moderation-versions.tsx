@@ -1,9 +1,8 @@
-import { Alert, Badge, Center, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import type { ModerationVersionsOfReview } from '@cr/contract/history';
+import type { ModerationVersion, ModerationVersionsOfReview } from '@cr/contract/history';
 import { useTranslation } from 'react-i18next';
-import { ScrollTable } from '../../../components/scroll-table';
-import { formatDateLong } from '../../../lib/format';
+import { VersionsTable, type VersionColumn } from '../../../components/versions-table';
 import { moderationVersionsQuery } from '../api/moderations';
 
 type ModerationHistory = ModerationVersionsOfReview['moderations'][number];
@@ -13,6 +12,30 @@ function ModerationVersionTable({ moderation }: { moderation: ModerationHistory 
   const { t } = useTranslation();
   const moderator = moderation.moderator ?? t('history.unknownActor');
   const decision = (classification: number) => (classification === 0 ? 'excluded' : 'included');
+  // After version, when, who and action: the decision, reason and rationale the version held.
+  const columns: VersionColumn<ModerationVersion>[] = [
+    {
+      key: 'decision',
+      header: t('history.moderationColumns.decision'),
+      cell: ({ content }) => t(`moderation.classification.${content.classification === 0 ? 0 : 1}`),
+    },
+    {
+      key: 'reason',
+      header: t('history.moderationColumns.reason'),
+      cell: ({ content: { classification, predefined_reason: reason, custom_rationale: custom } }) => (
+        <>
+          {reason ? t(`moderation.reasons.${decision(classification)}.${reason}`, { defaultValue: reason }) : '—'}
+          {custom ? `: ${custom}` : ''}
+        </>
+      ),
+    },
+    {
+      key: 'rationale',
+      header: t('history.moderationColumns.rationale'),
+      cell: ({ content }) => content.rationale,
+      style: { overflowWrap: 'anywhere' },
+    },
+  ];
   return (
     <Stack gap={6} component="section" aria-label={t('history.moderationLabel', { moderator })}>
       <Group gap="xs">
@@ -25,44 +48,7 @@ function ModerationVersionTable({ moderation }: { moderation: ModerationHistory 
           </Badge>
         )}
       </Group>
-      <ScrollTable minWidth={720} label={t('history.moderationLabel', { moderator })}>
-        <Table striped verticalSpacing="xs" aria-label={t('history.moderationLabel', { moderator })}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('history.columns.version')}</Table.Th>
-              <Table.Th>{t('history.columns.when')}</Table.Th>
-              <Table.Th>{t('history.columns.who')}</Table.Th>
-              <Table.Th>{t('history.columns.action')}</Table.Th>
-              <Table.Th>{t('history.moderationColumns.decision')}</Table.Th>
-              <Table.Th>{t('history.moderationColumns.reason')}</Table.Th>
-              <Table.Th>{t('history.moderationColumns.rationale')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {moderation.versions.map((version) => {
-              const { classification, predefined_reason: reason, custom_rationale: custom, rationale } = version.content;
-              return (
-                <Table.Tr key={version.version}>
-                  <Table.Td>{version.version}</Table.Td>
-                  <Table.Td>{formatDateLong(version.created_at)}</Table.Td>
-                  <Table.Td>
-                    <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                      {version.actor ?? t('history.unknownActor')}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{t(`history.actions.${version.action}`)}</Table.Td>
-                  <Table.Td>{t(`moderation.classification.${classification === 0 ? 0 : 1}`)}</Table.Td>
-                  <Table.Td>
-                    {reason ? t(`moderation.reasons.${decision(classification)}.${reason}`, { defaultValue: reason }) : '—'}
-                    {custom ? `: ${custom}` : ''}
-                  </Table.Td>
-                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{rationale}</Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </ScrollTable>
+      <VersionsTable versions={moderation.versions} label={t('history.moderationLabel', { moderator })} minWidth={720} columns={columns} />
     </Stack>
   );
 }

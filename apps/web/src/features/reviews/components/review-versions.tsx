@@ -1,9 +1,8 @@
-import { Alert, Card, Center, Loader, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Card, Center, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ReviewVersion } from '@cr/contract/history';
 import { useTranslation } from 'react-i18next';
-import { ScrollTable } from '../../../components/scroll-table';
-import { formatDateLong } from '../../../lib/format';
+import { VersionsTable } from '../../../components/versions-table';
 import { reviewVersionsQuery } from '../api/get-review-versions';
 import { changesBetween, type DiffPart } from '../version-diff';
 import classes from './review-versions.module.css';
@@ -108,36 +107,13 @@ export function ReviewVersions({ reviewId }: { reviewId: number }) {
       )}
       {data && (
         <>
-          <ScrollTable minWidth={520} label={t('history.title')}>
-            <Table striped verticalSpacing="xs" aria-label={t('history.tableLabel')}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('history.columns.version')}</Table.Th>
-                  <Table.Th>{t('history.columns.when')}</Table.Th>
-                  <Table.Th>{t('history.columns.who')}</Table.Th>
-                  <Table.Th>{t('history.columns.action')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.versions.map((version) => (
-                  <Table.Tr key={version.version}>
-                    <Table.Td>{version.version}</Table.Td>
-                    <Table.Td>{formatDateLong(version.created_at)}</Table.Td>
-                    <Table.Td>
-                      <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                        {version.actor ?? t('history.unknownActor')}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm" fw={500}>
-                        {t(`history.actions.${version.action}`)}
-                      </Text>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </ScrollTable>
+          <VersionsTable
+            versions={data.versions}
+            label={t('history.tableLabel')}
+            scrollLabel={t('history.title')}
+            minWidth={520}
+            emphasiseAction
+          />
           {data.versions.length < 2 ? (
             <Text size="sm" c="dimmed">
               {t('history.onlyFirst')}

@@ -88,7 +88,7 @@ export function Lv2Form({ eventId, onDone }: { eventId: number; onDone: (subscri
           label={label('reward_address')}
           description={t('lv2.rewardHint')}
           withAsterisk
-          placeholder="addr1…"
+          placeholder={t('lv2.rewardExample')}
           {...form.register('reward_address')}
           error={fieldError(form, 'reward_address', label('reward_address'))}
         />
