@@ -2,7 +2,8 @@
 // - contract imports only zod;
 // - web imports contract, never server; in web, shared (lib, components, config) → features → app, and no feature
 //   imports another;
-// - in the server, routes → service → repository, and a module reaches another module only through its service.
+// - in the server, routes → service → repository, and a module reaches another module only through its service;
+//   only the HTTP layer (plugins, routes, app.ts, server.ts) imports from plugins/ (issue 45 item 11).
 import { dirname, relative, resolve, sep } from 'node:path';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -31,7 +32,13 @@ function checkWeb(from, to, spec) {
   return null;
 }
 
+/** The HTTP layer of the server: the plugins, each module's routes, and the files that assemble the server. */
+const isServerHttpLayer = (path) =>
+  /^apps\/server\/src\/plugins\//.test(path) || /\.routes\.ts$/.test(path) || /^apps\/server\/src\/(app|server)\.ts$/.test(path);
+
 function checkServer(from, to) {
+  if (/^apps\/server\/src\/plugins\//.test(to) && /^apps\/server\/src\//.test(from) && !isServerHttpLayer(from))
+    return 'services, repositories, domain and library code sit below the HTTP layer: never import from plugins/';
   const source = /^apps\/server\/src\/modules\/([^/]+)\/(.+)$/.exec(from);
   const target = /^apps\/server\/src\/modules\/([^/]+)\/(.+)$/.exec(to);
   if (!target) return null;

@@ -32,6 +32,7 @@ import { accountLimitsOf, createAccountsService } from './modules/accounts/accou
 import { guessLimitsOf } from './modules/accounts/guess-guard';
 import { createRefreshTokens } from './modules/accounts/refresh-tokens';
 import { createSessionService } from './modules/accounts/session.service';
+import { createDeviceCookies } from './modules/accounts/device-cookies';
 import { createUserInfoService } from './modules/accounts/user-info.service';
 import { createEventsService } from './modules/events/events.service';
 import { createLookupsService } from './modules/lookups/lookups.service';
@@ -354,6 +355,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     rateLimiter,
     limits: guessLimitsOf(config),
     passwords,
+    deviceCookies: createDeviceCookies(options.jwtSecret, config.LOGIN_DEVICE_COOKIE_DAYS),
+    refusalPauseMs: config.LOGIN_REFUSAL_PAUSE_MS,
   });
 
   const tokens = createTokensService({ db, ratePerMinute: config.API_TOKEN_RATE_PER_MINUTE });
@@ -375,6 +378,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         apiBase: API_PREFIX,
         secureCookies: config.secureCookies,
         refreshTtlDays: config.REFRESH_TOKEN_TTL_DAYS,
+        deviceCookieDays: config.LOGIN_DEVICE_COOKIE_DAYS,
         publicUrl: config.publicUrl,
       });
       await api.register(adminUsersRoutes, { userInfo });

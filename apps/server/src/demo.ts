@@ -29,7 +29,7 @@ import { nearDuplicate, syntheticNote } from './lib/note-corpus';
 import { asc, eq } from 'drizzle-orm';
 import { SCORE_DEFAULTS } from '@cr/contract/outcomes';
 import { moderationAllocations, moderations, proposalAllocations } from './db/schema/index';
-import type { AuthUser } from './plugins/auth';
+import type { AuthUser } from './domain/auth-user';
 import { reviewOutcomesRun } from './modules/outcomes/review-outcomes.service';
 import { proposalScoresRun } from './modules/outcomes/proposal-scores.service';
 import { seedPastRoundAppeals } from './demo-appeals';

@@ -66,3 +66,21 @@ describe('architecture: the server modules form a one-way graph (issue 11 item 3
     expect(late).toEqual([]);
   });
 });
+
+describe('architecture: services sit below the HTTP layer (issue 45 item 11)', () => {
+  const plugins = join(src, 'plugins') + sep;
+  // The HTTP layer: the plugins themselves, the routes of each module, and the files that assemble the server.
+  const isHttpLayer = (file: string) =>
+    file.startsWith(plugins) || file.endsWith('.routes.ts') || ['app.ts', 'server.ts'].includes(relative(src, file));
+
+  it('no service, repository, domain or library file imports from plugins/ (routes and app.ts may)', () => {
+    const files = sourceFilesUnder(src).filter((file) => !isHttpLayer(file));
+    expect(files.filter((file) => file.endsWith('.service.ts')).length).toBeGreaterThan(10);
+    const crossings = files.flatMap((file) =>
+      importsOf(file)
+        .filter((target) => target.startsWith(plugins))
+        .map((target) => `${relative(src, file)} → ${relative(src, target)}`),
+    );
+    expect(crossings).toEqual([]);
+  });
+});

@@ -10,6 +10,7 @@ import type { Database } from '../src/db/client';
 import { migratedPglite } from './template-databases';
 import { API } from './build-test-app';
 import { createFixtures, REFRESH_COOKIE, refreshCookieOf, type Fixtures } from './fixtures';
+import { DEVICE_COOKIE } from '../src/modules/accounts/device-cookies';
 
 describe('request logs', () => {
   const lines: string[] = [];
@@ -42,11 +43,22 @@ describe('request logs', () => {
     await app.inject({ method: 'GET', url: `${API}/users/me/`, headers: user.auth });
     await app.inject({ method: 'POST', url: `${API}/users/token/logout`, cookies: { [REFRESH_COOKIE]: newRefreshToken } });
     await app.inject({ method: 'GET', url: '/reset-password?token=secret-query-token&x=1' });
+    // The device cookie (issue 45 item 15), as answered and as sent.
+    const login = (device?: string) =>
+      app.inject({
+        method: 'POST',
+        url: `${API}/users/token/login`,
+        payload: new URLSearchParams({ username: user.catalystId, password: user.password }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        cookies: device ? { [DEVICE_COOKIE]: device } : {},
+      });
+    const device = (await login()).cookies.find((cookie) => cookie.name === DEVICE_COOKIE)!.value;
+    expect((await login(device)).statusCode).toBe(200);
 
     const log = lines.join('');
     expect(log).toContain('/api/reviews/users/me/');
     expect(log).toContain('"url":"/reset-password?token=[redacted]&x=1"');
-    for (const secret of [user.password, user.token, user.refreshToken, newRefreshToken, 'secret-query-token']) {
+    for (const secret of [user.password, user.token, user.refreshToken, newRefreshToken, 'secret-query-token', device]) {
       expect(log).not.toContain(secret);
     }
   });

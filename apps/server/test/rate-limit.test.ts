@@ -254,3 +254,66 @@ describe.each(databaseKinds)('password reset request rate limits on %s', (kind) 
     expectTooMany(await resetRequestFrom(ctx, `cardano/${uniqueName('any')}`, '10.0.3.20'));
   });
 });
+
+/**
+ * Issue 45 item 6: a reset request's answer must not tell whether the account exists. At every count, up to past the
+ * per-account limit, a known and an unknown Catalyst ID get the same status, the same body and the same headers
+ * (Retry-After within a second: the two windows start a moment apart).
+ */
+describe.each(databaseKinds)('password reset requests answer alike for known and unknown accounts on %s (issue 45 item 6)', (kind) => {
+  describe('default limits (429 on the sixth request for one account)', () => {
+    const ctx = useTestApp(kind, { RESET_LIMIT_PER_ACCOUNT: undefined, RESET_LIMIT_PER_ADDRESS: undefined });
+    it('gives identical answers at every count, one address each', async () => {
+      const user = await ctx.register();
+      const unknown = `cardano/${uniqueName('nobody')}`;
+      const known: Answer[] = [];
+      const nobody: Answer[] = [];
+      for (let count = 1; count <= 8; count += 1) {
+        known.push(answerOf(await resetRequestFrom(ctx, user.catalystId, '10.0.45.1')));
+        nobody.push(answerOf(await resetRequestFrom(ctx, unknown, '10.0.45.2')));
+      }
+      expect(known.map((answer) => answer.status)).toEqual([201, 201, 201, 201, 201, 429, 429, 429]);
+      expectAlike(known, nobody);
+    });
+  });
+
+  describe('a small per-address limit, both asked from one address in turn', () => {
+    const ctx = useTestApp(kind, { RESET_LIMIT_PER_ACCOUNT: '3', RESET_LIMIT_PER_ADDRESS: '9' });
+    it('gives identical answers at every count, whichever limit refuses', async () => {
+      const user = await ctx.register();
+      const unknown = `cardano/${uniqueName('nobody')}`;
+      const known: Answer[] = [];
+      const nobody: Answer[] = [];
+      for (let count = 1; count <= 6; count += 1) {
+        known.push(answerOf(await resetRequestFrom(ctx, user.catalystId, '10.0.45.3')));
+        nobody.push(answerOf(await resetRequestFrom(ctx, unknown, '10.0.45.3')));
+      }
+      expect(known.map((answer) => answer.status)).toEqual([201, 201, 201, 429, 429, 429]);
+      expectAlike(known, nobody);
+    });
+  });
+});
+
+interface Answer {
+  status: number;
+  body: string;
+  headers: Record<string, unknown>;
+}
+
+function answerOf(response: { statusCode: number; body: string; headers: Record<string, unknown> }): Answer {
+  const { date: _date, 'x-request-id': _id, ...headers } = response.headers;
+  return { status: response.statusCode, body: response.body, headers };
+}
+
+function expectAlike(known: Answer[], unknown: Answer[]) {
+  known.forEach((answer, i) => {
+    const other = unknown[i]!;
+    const count = `request ${i + 1}`;
+    expect({ count, status: other.status, body: other.body }).toEqual({ count, status: answer.status, body: answer.body });
+    const { 'retry-after': retryAfter, ...rest } = answer.headers;
+    const { 'retry-after': otherRetryAfter, ...otherRest } = other.headers;
+    expect({ count, ...otherRest }).toEqual({ count, ...rest });
+    expect(otherRetryAfter === undefined).toBe(retryAfter === undefined);
+    if (retryAfter !== undefined) expect(Math.abs(Number(otherRetryAfter) - Number(retryAfter))).toBeLessThanOrEqual(1);
+  });
+}

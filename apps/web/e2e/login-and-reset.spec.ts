@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { catalystIdField, demo, expectToast, loginThroughForm, mailedLink, passwordField, uniqueIdentity } from './support';
+import { DEMO_PASSWORD, catalystIdField, demo, expectToast, loginThroughForm, mailedLink, passwordField, uniqueIdentity } from './support';
 
 test.describe('login and password reset', () => {
   //
@@ -31,6 +31,29 @@ test.describe('login and password reset', () => {
     const toast = page.locator('.mantine-Notification-root').filter({ hasText: 'Incorrect Catalyst ID or password.' });
     await expect(toast).toBeVisible();
     await expect(page).toHaveURL(/\/login$/);
+  });
+
+  // Issue 45 item 15: a login shed for load (503 with Retry-After) is asked again by itself; the form says it waits.
+  test('a login answered 503 with Retry-After waits, says so, and logs in without an error', async ({ page }) => {
+    let logins = 0;
+    await page.route('**/api/reviews/users/token/login', async (route) => {
+      logins += 1;
+      if (logins > 1) return route.fallback();
+      await route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        headers: { 'retry-after': '2' },
+        body: JSON.stringify({ message: 'The server is busy. Please try again in a few seconds.' }),
+      });
+    });
+    await page.goto('/login');
+    await catalystIdField(page).fill(demo.reviewer);
+    await passwordField(page).fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect(page.getByRole('status').filter({ hasText: /^Busy, trying again in [12] s…$/ })).toBeVisible();
+    await expect(page).toHaveURL(/\/profile$/);
+    expect(logins).toBe(2);
+    await expect(page.locator('.mantine-Notification-root').filter({ hasText: 'busy' })).toHaveCount(0);
   });
 
   //

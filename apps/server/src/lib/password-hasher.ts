@@ -79,6 +79,15 @@ export function createGate(limits: HashLimits) {
         leave(source);
       }
     },
+    /**
+     * Whether a task from `source` would be refused now for its source's cap or a full queue: asked before any other
+     * work, so that a request that cannot get a hash costs nothing more (issue 45 item 15). (A suspect task may still be
+     * refused later for its half of the queue.)
+     */
+    refuses(source?: string): boolean {
+      if (source !== undefined && limits.perSource !== undefined && (perSource.get(source) ?? 0) >= limits.perSource) return true;
+      return active >= limits.concurrency && waiting() >= limits.queue;
+    },
     /** Every slot taken and the queue full: a new task would be refused. */
     get full() {
       return active >= limits.concurrency && waiting() >= limits.queue;

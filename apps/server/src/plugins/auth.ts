@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 
 import { serverMessages } from '@cr/contract/messages';
 import { tokenMessages, type TokenScope } from '@cr/contract/tokens';
 import { AccountStatus } from '@cr/contract/users';
+import type { AuthUser } from '../domain/auth-user';
 import { isAdmin } from '../domain/rules';
 import { forbidden, unauthorized } from '../errors';
 import type { Jwt } from '../lib/jwt';
@@ -21,12 +22,7 @@ export function requiredScope(method: string, access: Access | undefined, scope:
   return READ_METHODS.has(method) && (access === 'public' || access === 'user') ? 'read' : 'none';
 }
 
-export interface AuthUser {
-  id: number;
-  role: number;
-  status: number;
-  forceReset: boolean;
-}
+export type { AuthUser };
 
 /** One route as registered: the authorization matrix test checks that each has an entry. */
 export interface RouteEntry {

@@ -1,5 +1,6 @@
 import { env } from '../config/env';
 import { errorFromBody } from './api-error';
+import { retryAfterSeconds } from './busy-retry';
 import { fieldLabel } from './i18n';
 import { formatLocale } from './locale';
 
@@ -155,7 +156,9 @@ export async function api<T = unknown>(path: string, options: RequestOptions = {
     return api<T>(path, { ...options, retried: true });
   }
   if (!response.ok) {
-    throw errorFromBody(response.status, response.statusText, await parseBody(response), fieldLabel);
+    const error = errorFromBody(response.status, response.statusText, await parseBody(response), fieldLabel);
+    error.retryAfter = retryAfterSeconds(response.headers.get('retry-after'));
+    throw error;
   }
   if (options.download) {
     saveBlob(await response.blob(), fileNameOf(response, 'download'));

@@ -2,6 +2,9 @@ import type { ValidationErrorItem } from '@cr/contract/common';
 
 /** A failed call: its status and the message from the body's `message`, else its `detail`, else the status text. */
 export class ApiError extends Error {
+  /** Seconds the server asked to wait before asking again (its Retry-After), when it said. */
+  retryAfter: number | undefined = undefined;
+
   constructor(
     readonly status: number,
     message: string,

@@ -326,6 +326,39 @@ describe('login and logout', () => {
     expect(useSession.getState()).toMatchObject(loggedOut);
   });
 
+  it('asks again by itself when the login is shed with 503 and Retry-After, saying how long it waits (issue 45 item 15)', async () => {
+    vi.useFakeTimers();
+    const token = jwt({ exp: Math.floor(Date.now() / 1000) + 900 });
+    const info = userInfo();
+    let logins = 0;
+    fetchMock.mockImplementation(async (input) => {
+      if (!String(input).endsWith('users/token/login')) return respond(200, info);
+      logins += 1;
+      return logins === 1
+        ? new Response(JSON.stringify({ message: 'The server is busy.' }), { status: 503, headers: { 'retry-after': '2' } })
+        : respond(200, { access_token: token, token_type: 'bearer' });
+    });
+    const waits: (number | null)[] = [];
+    const done = login('cardano/abc', 'Secret 123', { onWait: (seconds) => waits.push(seconds) });
+    await vi.waitFor(() => expect(waits).toEqual([2]));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(waits).toEqual([2, 1]);
+    expect(logins).toBe(1);
+    await vi.advanceTimersByTimeAsync(1000);
+    await expect(done).resolves.toEqual(info);
+    expect(waits).toEqual([2, 1, null]);
+    expect(logins).toBe(2);
+    expect(useSession.getState()).toMatchObject({ logged: true, userInfo: info });
+  });
+
+  it('does not retry a 503 without Retry-After, nor a 429 (issue 45 item 15)', async () => {
+    fetchMock.mockImplementationOnce(async () => respond(503, { message: 'busy' }));
+    await expect(login('cardano/abc', 'Secret 123')).rejects.toMatchObject({ status: 503 });
+    fetchMock.mockImplementationOnce(async () => new Response('{"message":"slow down"}', { status: 429, headers: { 'retry-after': '5' } }));
+    await expect(login('cardano/abc', 'Secret 123')).rejects.toMatchObject({ status: 429, retryAfter: 5 });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
   it('clears the session again when the user info cannot be loaded after login (A-055)', async () => {
     fetchMock.mockImplementation(async (input) =>
       String(input).endsWith('users/token/login')

@@ -3,6 +3,7 @@ import { createJSONStorage, persist } from 'zustand/middleware';
 import type { AccessToken, UserInfo } from '@cr/contract/users';
 import { AccountStatus, UserRole } from '@cr/contract/plain';
 import { api } from './api-client';
+import { retryWhileBusy } from './busy-retry';
 import { withTabLock } from './tab-lock';
 import { forgetOfflineData } from './service-worker';
 import { isApiError } from './api-error';
@@ -170,9 +171,20 @@ export function takeAccessToken(token: AccessToken) {
   scheduleRefresh();
 }
 
-/** Login: stores the auth and user info and starts the refresh timer (spec §4). */
-export async function login(catalystId: string, password: string): Promise<UserInfo | null> {
-  const token = await api<AccessToken>('users/token/login', { method: 'POST', form: { username: catalystId, password } });
+/**
+ * Login: stores the auth and user info and starts the refresh timer (spec §4). A login the server sheds for load (503
+ * with Retry-After) is asked again once the wait is over, `busy` hearing the seconds left (issue 45 item 15).
+ */
+export async function login(
+  catalystId: string,
+  password: string,
+  busy: { onWait?: (secondsLeft: number | null) => void; signal?: AbortSignal } = {},
+): Promise<UserInfo | null> {
+  const token = await retryWhileBusy(
+    () => api<AccessToken>('users/token/login', { method: 'POST', form: { username: catalystId, password }, signal: busy.signal }),
+    busy.onWait ?? (() => {}),
+    busy.signal,
+  );
   useSession.setState({ auth: toStored(token), logged: true, localUser: { catalyst_id: catalystId } });
   try {
     const userInfo = await loadUserInfo();

@@ -21,6 +21,7 @@ import { requestLanguage } from '../../lib/i18n';
 import { currentSessionId, currentUser } from '../../plugins/auth';
 import { refuseCrossSite } from '../../plugins/same-site';
 import type { AccountsService } from './accounts.service';
+import { DEVICE_COOKIE } from './device-cookies';
 import type { SessionService } from './session.service';
 import type { UserInfoService } from './user-info.service';
 
@@ -33,6 +34,8 @@ export interface AccountsRoutesOptions {
   apiBase: string;
   secureCookies: boolean;
   refreshTtlDays: number;
+  /** How long a device cookie lasts (LOGIN_DEVICE_COOKIE_DAYS). */
+  deviceCookieDays: number;
   /** The site's own address: cookie-setting requests from any other site are refused. */
   publicUrl: string;
 }
@@ -44,6 +47,7 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { accounts, session } = options;
   const cookiePath = `${options.apiBase}/users`;
+  const loginPath = `${options.apiBase}/users/token/login`;
 
   const setRefreshCookie = (reply: FastifyReply, token: string) =>
     reply.setCookie(REFRESH_COOKIE, token, {
@@ -67,16 +71,28 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
     },
   );
 
+  // Issue 45 item 15: an address known to be locked out, or without a place in the hashing queue, is refused before its
+  // body is read, unless the request carries a device cookie (the login checks that it is one for the name it logs in).
+  const refuseLockedAddress = async (request: FastifyRequest) => session.refuseEarly(request.ip, request.cookies[DEVICE_COOKIE]);
+
   api.post(
     '/users/token/login',
     {
       config: { access: 'public' },
-      onRequest: sameSiteOnly,
+      onRequest: [sameSiteOnly, refuseLockedAddress],
       schema: { tags, consumes: ['application/x-www-form-urlencoded'], body: loginForm, response: { 200: accessToken, ...errors } },
     },
     async (request, reply) => {
-      const result = await session.login(request.body.username, request.body.password, request.ip);
+      const result = await session.login(request.body.username, request.body.password, request.ip, request.cookies[DEVICE_COOKIE]);
       setRefreshCookie(reply, result.refreshToken);
+      // The device cookie goes to the login route alone, and to no script.
+      reply.setCookie(DEVICE_COOKIE, result.deviceCookie, {
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: options.secureCookies,
+        path: loginPath,
+        maxAge: options.deviceCookieDays * 24 * 60 * 60,
+      });
       return { access_token: result.accessToken, token_type: 'bearer' as const };
     },
   );

@@ -186,7 +186,8 @@ export function createAccountsService(deps: AccountsDeps) {
     /**
      * Always succeeds for the caller, whether or not the account exists (no account enumeration): once the limits are
      * checked it answers, and the account is looked up and mailed afterwards, so the answer takes the same time
-     * either way (issue 26 item 6).
+     * either way (issue 26 item 6). The per-account counter is keyed by the identifier as submitted (normalised), never
+     * by a looked-up account, so an unknown one meets its 429 at the same count as a real one (issue 45 item 6).
      */
     async requestPasswordReset(rawCatalystId: string, address: string): Promise<void> {
       const catalystId = normalizeCatalystId(rawCatalystId).id;

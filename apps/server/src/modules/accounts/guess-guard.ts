@@ -13,6 +13,8 @@ export interface GuessLimits {
   /** The first back-off; it doubles with each further failure, up to `backoffMaxSeconds`. */
   backoffSeconds: number;
   backoffMaxSeconds: number;
+  /** Failed attempts with one device cookie before that cookie is locked out (issue 45 item 15). */
+  perDevice: number;
 }
 
 export const guessLimitsOf = (config: Config): GuessLimits => ({
@@ -21,10 +23,14 @@ export const guessLimitsOf = (config: Config): GuessLimits => ({
   backoffAfter: config.LOGIN_LIMIT_PER_ACCOUNT,
   backoffSeconds: config.LOGIN_BACKOFF_SECONDS,
   backoffMaxSeconds: config.LOGIN_BACKOFF_MAX_SECONDS,
+  perDevice: config.LOGIN_LIMIT_PER_DEVICE,
 });
 
 /** Seconds an account waits after its latest failure, given how many failures its current run has. */
-export function backoffSeconds(failures: number, limits: GuessLimits): number {
+export function backoffSeconds(
+  failures: number,
+  limits: Pick<GuessLimits, 'backoffAfter' | 'backoffSeconds' | 'backoffMaxSeconds'>,
+): number {
   if (failures < limits.backoffAfter) return 0;
   const doublings = Math.min(failures - limits.backoffAfter, 40);
   return Math.min(limits.backoffMaxSeconds, limits.backoffSeconds * 2 ** doublings);
@@ -53,15 +59,30 @@ export interface GuessAttempt {
  * reverse proxy's, an office's) can never lock that address out.
  */
 export function createGuessGuard(limiter: RateLimiter, limits: GuessLimits, scope: string) {
+  const lockedAddresses = createLockMemo();
   return {
+    /**
+     * Seconds until this address may try again, when it is known to be locked out — read from memory, without the
+     * database: a flood's refusals cost next to nothing (issue 45 item 15). Undefined: not known to be locked.
+     */
+    addressLockedFor(address: string): number | undefined {
+      return lockedAddresses.secondsLeft(address);
+    },
+
     async attempt(account: string, address: string): Promise<GuessAttempt> {
+      const known = lockedAddresses.secondsLeft(address);
+      if (known !== undefined) throw tooManyRequests(known);
       const addressKey = `${scope}:address:${address}`;
       const pairKey = `${scope}:account-address:${account}:${address}`;
       const accountKey = `${scope}:account:${account}`;
       const counts = await limiter.peek([addressKey, pairKey, accountKey]);
       const addressFailures = counts.get(addressKey);
       const pairFailures = counts.get(pairKey);
-      if (addressFailures && addressFailures.hits >= limits.perAddress) throw tooManyRequests(addressFailures.retryAfter);
+      if (addressFailures && addressFailures.hits >= limits.perAddress) {
+        // An address's failures only grow until its window ends (nothing clears them): remember the lock-out until then.
+        lockedAddresses.lock(address, addressFailures.retryAfter);
+        throw tooManyRequests(addressFailures.retryAfter);
+      }
       if (pairFailures && pairFailures.hits >= limits.perAccountAddress) throw tooManyRequests(pairFailures.retryAfter);
       const run = counts.get(accountKey);
       if (pairFailures && run) {
@@ -79,6 +100,52 @@ export function createGuessGuard(limiter: RateLimiter, limits: GuessLimits, scop
           if (pairFailures) await limiter.clear(pairKey);
         },
       };
+    },
+
+    /**
+     * An attempt from a device that holds a valid device cookie for this login name (OWASP's device cookies, issue 45
+     * item 15): exempt from the address's and the (account, address) pair's lock-out and from the account's back-off,
+     * which guesses from elsewhere feed; only its own failures count, and `perDevice` of them lock the cookie out.
+     */
+    async trustedAttempt(device: string): Promise<GuessAttempt> {
+      const deviceKey = `${scope}:device:${device}`;
+      const failures = (await limiter.peek([deviceKey])).get(deviceKey);
+      if (failures && failures.hits >= limits.perDevice) throw tooManyRequests(failures.retryAfter);
+      return {
+        clean: true,
+        failed: async () => {
+          await limiter.add(deviceKey);
+        },
+        succeeded: async () => {},
+      };
+    },
+  };
+}
+
+const LOCK_MEMO_SIZE = 10_000;
+
+/**
+ * Addresses known to be locked out, each until its window ends. Bounded: when full, the ended ones go, then the
+ * oldest — forgetting one only costs a database read the next time it asks.
+ */
+function createLockMemo() {
+  const until = new Map<string, number>();
+  return {
+    secondsLeft(address: string): number | undefined {
+      const end = until.get(address);
+      if (end === undefined) return undefined;
+      const left = Math.ceil((end - Date.now()) / 1000);
+      if (left > 0) return left;
+      until.delete(address);
+      return undefined;
+    },
+    lock(address: string, seconds: number) {
+      if (until.size >= LOCK_MEMO_SIZE) {
+        const now = Date.now();
+        for (const [key, end] of until) if (end <= now) until.delete(key);
+        if (until.size >= LOCK_MEMO_SIZE) until.delete(until.keys().next().value!);
+      }
+      until.set(address, Date.now() + seconds * 1000);
     },
   };
 }

@@ -2,7 +2,7 @@ import { createCountCache } from '../../lib/count-cache';
 import type { CatalystIdPublic, UserInfo } from '@cr/contract/users';
 import type { Db } from '../../db/client';
 import { notFound } from '../../errors';
-import type { AuthUser } from '../../plugins/auth';
+import type { AuthUser } from '../../domain/auth-user';
 import { displayCatalystId, normalizeCatalystId } from '@cr/contract/rules';
 import { MAX_ROW_ID } from '@cr/contract/common';
 import { RegistrationStatus } from '@cr/contract/users';

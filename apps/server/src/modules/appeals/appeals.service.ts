@@ -13,7 +13,7 @@ import { uniqueViolation } from '../../db/errors';
 import { appealOutcome } from '../../domain/appeal-allocation';
 import { isAdmin } from '../../domain/rules';
 import { conflict, forbidden, notFound } from '../../errors';
-import type { AuthUser } from '../../plugins/auth';
+import type { AuthUser } from '../../domain/auth-user';
 import { findConfig } from '../../db/config-records';
 import { appealsConfigValue } from '../events/event-config.service';
 import { shareRunLock } from '../runs/runs.service';

@@ -9,7 +9,7 @@ import { authoredInObjective } from '../../db/rules';
 import { catalystKey } from '../../domain/proposal-document';
 import { isAdmin } from '../../domain/rules';
 import { conflict, forbidden, notFound, ValidationFailure } from '../../errors';
-import type { AuthUser } from '../../plugins/auth';
+import type { AuthUser } from '../../domain/auth-user';
 import type { EventConfigService } from '../events/event-config.service';
 import type { ReviewModeration } from '../reviews/reviews.service';
 import { eventIdsWithRunFlag } from '../runs/runs.service';

@@ -10,7 +10,7 @@ import { reviewFields, type ReviewFields } from '@cr/contract/reviews';
 import { renderValidationMessage } from '@cr/contract/messages';
 import type { Db } from '../../db/client';
 import { AppError, fieldLabel, ValidationFailure } from '../../errors';
-import type { AuthUser } from '../../plugins/auth';
+import type { AuthUser } from '../../domain/auth-user';
 import { allocatedForFile, type AllocatedForFile } from './review-files.repository';
 import type { ReviewsService } from './reviews.service';
 

@@ -15,7 +15,7 @@ import { authoredInObjective } from '../../db/rules';
 import { isAdmin, reviewVisibility, type ReviewVisibility } from '../../domain/rules';
 import { catalystKey } from '../../domain/proposal-document';
 import { conflict, forbidden, notFound } from '../../errors';
-import type { AuthUser } from '../../plugins/auth';
+import type { AuthUser } from '../../domain/auth-user';
 import type { EventConfigService } from '../events/event-config.service';
 import type { LookupsService } from '../lookups/lookups.service';
 import { createCountCache } from '../../lib/count-cache';

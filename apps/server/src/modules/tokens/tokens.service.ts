@@ -11,7 +11,7 @@ import {
 import type { Db } from '../../db/client';
 import { isAdmin } from '../../domain/rules';
 import { AppError, conflict, forbidden, notFound } from '../../errors';
-import type { AuthUser } from '../../plugins/auth';
+import type { AuthUser } from '../../domain/auth-user';
 import { recordAudit } from '../system/audit.service';
 import * as repo from './tokens.repository';
 

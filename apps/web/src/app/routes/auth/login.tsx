@@ -1,5 +1,6 @@
 import { isCatalystId } from '@cr/contract/plain';
 import { Anchor, Button, Group, Paper, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -24,14 +25,27 @@ export default function Login() {
   });
   const [catalystId, password] = useWatch({ control: form.control, name: ['catalyst_id', 'password'] });
   const { isSubmitting } = form.formState;
+  // Issue 45 item 15: a login the server sheds for load is asked again by itself; meanwhile the form says it waits.
+  const [busyFor, setBusyFor] = useState<number | null>(null);
+  const leaving = useRef<AbortController | null>(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    leaving.current = controller;
+    return () => controller.abort();
+  }, []);
 
   const onSubmit = form.handleSubmit(async (values) => {
+    const signal = leaving.current?.signal;
     try {
-      await login(values.catalyst_id.trim(), values.password);
+      await login(values.catalyst_id.trim(), values.password, { onWait: setBusyFor, signal });
       notifySuccess('notify.loggedIn');
       navigate(paths.profile());
     } catch (error) {
+      // Left the page while waiting: nothing to tell.
+      if (signal?.aborted) return;
       notifyError(error, 'notify.loginFailed');
+    } finally {
+      if (!signal?.aborted) setBusyFor(null);
     }
   });
 
@@ -71,6 +85,11 @@ export default function Login() {
             <Button type="submit" disabled={!catalystId || !password || isSubmitting} loading={isSubmitting}>
               {t('login.submit')}
             </Button>
+            {busyFor !== null && (
+              <Text size="sm" c="dimmed" role="status" aria-live="polite">
+                {t('login.busyRetrying', { seconds: busyFor })}
+              </Text>
+            )}
             <Group justify="space-between" gap="xs">
               <Button variant="subtle" size="compact-sm" onClick={onForgot} loading={resetRequest.isPending} title={t('login.forgotHint')}>
                 {t('login.forgot')}
