@@ -3,7 +3,8 @@
  * server in a process of its own, logging at BENCH_LOG_LEVEL (info, as in production; lines to /dev/null), loaded by
  * `concurrency` keep-alive clients from another process; against pgbench replaying the statements one warm request
  * of the endpoint sent, in prepared mode (`-M prepared`: parsed and planned once per connection), with the same
- * concurrency; healthz also against a bare Fastify route answering its body. Prints throughput and p50/p95/p99 of
+ * concurrency; and against a bare Fastify route replaying the same statements (lib/replay-server.mjs: the HTTP
+ * endpoint's own floor on this machine); healthz also against a bare Fastify route answering its body. Prints throughput and p50/p95/p99 of
  * each, the server's CPU time per request, and the ratios; targets: API latency ≤ 2× pgbench at p50 and p95, throughput ≥ 50 % of it; healthz's API ÷
  * bare route.
  *
@@ -24,7 +25,7 @@ import { testConfig } from '../apps/server/src/config';
 import { SCALE_PASSWORD } from '../apps/server/src/scale-seed';
 import { benchDatabase, keptBenchDatabase, round } from './lib/database';
 import { pgbenchLoad } from './lib/pgbench';
-import { captureQueries, hasWrk, load, loadAverage, loadWithWrk, login, startServer } from './lib/processes';
+import { captureQueries, hasWrk, load, loadAverage, loadWithWrk, login, startReplayServer, startServer } from './lib/processes';
 import { bareRoute, type Statement } from './lib/ratios';
 import { roundAccounts, seedRound } from './lib/round';
 
@@ -123,6 +124,11 @@ try {
       const api = await loadUrl(url, headers);
       const cpuMs = ((server.cpuSeconds() - cpuBefore) * 1000) / Math.max(1, api.rps * (SECONDS + 1));
       const sqlLimit = await pgbenchLoad({ url: database.url, statements, ...settings });
+      // The HTTP endpoint's own limit: a bare Fastify route replaying the same statements on a pool like the server's
+      // (lib/replay-server.mjs, named statements prepared), loaded the same way.
+      const replayServer = statements.length > 0 ? await startReplayServer(database.url, [statements]) : undefined;
+      const replay = replayServer ? await loadUrl(`${replayServer.origin}/replay/0`) : undefined;
+      await replayServer?.stop();
       let bare: Awaited<ReturnType<typeof load>> | undefined;
       if (scenario.name === 'healthz') {
         const route = await bareRoute(body);
@@ -147,6 +153,12 @@ try {
         'p50 ÷ sql': ratio(api.p50_ms, sqlLimit.p50_ms),
         'p95 ÷ sql': ratio(api.p95_ms, sqlLimit.p95_ms),
         'rps ÷ sql': ratio(api.rps, sqlLimit.rps),
+        'replay rps': replay?.rps ?? null,
+        'replay p50': replay?.p50_ms ?? null,
+        'replay p95': replay?.p95_ms ?? null,
+        'p50 ÷ replay': ratio(api.p50_ms, replay?.p50_ms),
+        'p95 ÷ replay': ratio(api.p95_ms, replay?.p95_ms),
+        'rps ÷ replay': ratio(api.rps, replay?.rps),
         'bare rps': bare?.rps ?? null,
         'bare p95': bare?.p95_ms ?? null,
         'rps ÷ bare': ratio(api.rps, bare?.rps),

@@ -85,8 +85,9 @@ export async function captureQueries(action: () => Promise<unknown>): Promise<un
     if (typeof first === 'string') captured.push({ text: first, values: Array.isArray(second) ? second : undefined });
     else if (first && typeof first === 'object' && 'text' in first) {
       // drizzle passes the values as the second argument.
-      const { text, values, rowMode } = first as { text: string; values?: unknown[]; rowMode?: string };
-      captured.push({ text, values: values ?? (Array.isArray(second) ? second : undefined), rowMode });
+      const { text, values, rowMode, name } = first as { text: string; values?: unknown[]; rowMode?: string; name?: string };
+      // A named statement keeps its name: a replay runs it prepared, as the server does.
+      captured.push({ text, values: values ?? (Array.isArray(second) ? second : undefined), rowMode, ...(name ? { name } : {}) });
     }
     return original.apply(this, args);
   };
