@@ -3,7 +3,7 @@ import {
   activeUser,
   demo,
   expectToast,
-  loginThroughForm,
+  login,
   logoutThroughMenu,
   registerThroughApi,
   rewriteJson,
@@ -83,7 +83,7 @@ const isCut = (locator: Locator) => locator.evaluate((element) => element.scroll
 test.describe('current event stats on the profile (issue 12 item 2)', () => {
   // C-045: the demo reviewer's allocation counts; the wording is theirs.
   test('the demo reviewer sees their 20 allocations as allocated to them', async ({ page }) => {
-    await loginThroughForm(page, demo.reviewer);
+    await login(page, demo.reviewer);
     const current = page.getByRole('region', { name: 'Current event stats' });
     await expect(current.getByTestId('stat-allocations')).toHaveText('20');
     await expect(current).toContainText('allocated to you');
@@ -93,7 +93,7 @@ test.describe('current event stats on the profile (issue 12 item 2)', () => {
   // C-045: a review submitted counts at once, on the reviewer's next visit of their profile.
   test('a reviewer who submitted a review sees it counted', async ({ page, request }) => {
     const reviewer = await newReviewer(request);
-    await loginThroughForm(page, reviewer.catalystId, reviewer.password);
+    await login(page, reviewer.catalystId, reviewer.password);
     const current = page.getByRole('region', { name: 'Current event stats' });
     await expect(current.getByTestId('stat-current-submitted')).toHaveText('0');
     await writeReview(request, reviewer.headers, reviewer.proposals[3]!.row_id);
@@ -105,7 +105,7 @@ test.describe('current event stats on the profile (issue 12 item 2)', () => {
 
   // C-052: the admin's read-only view speaks of the user, not to them.
   test("an admin reads a user's current figures in the third person", async ({ page }) => {
-    await loginThroughForm(page, demo.admin);
+    await login(page, demo.admin);
     await page.goto(`/admin/users/${encodeURIComponent(demo.reviewer)}`);
     const current = page.getByRole('region', { name: 'Current event stats' });
     await expect(current.getByTestId('stat-allocations')).toHaveText('20');
@@ -165,7 +165,7 @@ test.describe('the navigation bar in its longest case (issue 12 item 6)', () => 
   test('at 1280 px wide: brand, eight links, stage, Subscribe and the account menu on one row', async ({ page, request }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await longestCase(page, request);
-    await loginThroughForm(page, demo.reviewer);
+    await login(page, demo.reviewer);
     const header = page.getByRole('banner');
     const nav = header.getByRole('navigation', { name: 'Main navigation' });
     const names = ['Home', 'Proposals', 'My proposals', 'Reviews', 'Allocated reviews', 'Moderated reviews', 'Admin', 'Profile'];
@@ -195,7 +195,7 @@ test.describe('the navigation bar in its longest case (issue 12 item 6)', () => 
   }) => {
     await page.setViewportSize({ width: 390, height: 800 });
     await longestCase(page, request);
-    await loginThroughForm(page, demo.reviewer);
+    await login(page, demo.reviewer);
     const header = page.getByRole('banner');
     const burger = header.getByRole('button', { name: 'Open navigation' });
     const badge = header.getByTestId('stage-badge');
@@ -222,7 +222,7 @@ test.describe('toasts (issue 12 item 8)', () => {
   test('a toast on a proposal leaves the sticky review form and the scroll button uncovered', async ({ page, request }) => {
     await page.setViewportSize({ width: 1366, height: 900 });
     const reviewer = await newReviewer(request);
-    await loginThroughForm(page, reviewer.catalystId, reviewer.password);
+    await login(page, reviewer.catalystId, reviewer.password);
     await page.route(
       (url) => url.pathname === `${API}/proposal-reviews/filtered`,
       (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }),
@@ -252,7 +252,7 @@ test.describe('columns that are always empty (issue 12 item 12)', () => {
     const name = `walker${Date.now().toString(36)}`;
     const user = uniqueIdentity();
     await registerThroughApi(request, { ...user, catalystId: `id.catalyst://${name}@cardano/${name}-key` });
-    await loginThroughForm(page, demo.admin);
+    await login(page, demo.admin);
     await page.goto('/admin/users');
     const table = page.getByRole('table', { name: 'Users' });
     await page.getByRole('textbox', { name: 'Search users' }).fill(name);
@@ -267,7 +267,7 @@ test.describe('columns that are always empty (issue 12 item 12)', () => {
 
   test("a reviewer's subscriptions table has no empty categories or actions column", async ({ page, request }) => {
     const reviewer = await newReviewer(request);
-    await loginThroughForm(page, reviewer.catalystId, reviewer.password);
+    await login(page, reviewer.catalystId, reviewer.password);
     const table = page.getByRole('table', { name: 'Reviewer subscriptions' });
     await expect(table).toContainText(DEMO_ROUND);
     await expect(table.getByRole('columnheader')).toHaveText(['event', 'level', 'status', 'anonymous id', 'subscribed']);
@@ -277,7 +277,7 @@ test.describe('columns that are always empty (issue 12 item 12)', () => {
 
 test.describe("the admin's view of a user (issue 12 item 13)", () => {
   test('has one h1 and a way back to the Users tab', async ({ page }) => {
-    await loginThroughForm(page, demo.admin);
+    await login(page, demo.admin);
     await page.goto('/admin/users');
     await page.getByRole('textbox', { name: 'Search users' }).fill('demo-reviewer');
     await expect(page).toHaveURL(/[?&]search=demo-reviewer/); // the search has landed (it would undo a navigation under way)
@@ -296,7 +296,7 @@ test.describe('the subscribe dialog (issue 12 item 14)', () => {
   // C-005: the spec's words, in sentence case, and the rules one click away.
   test("'Accept fund rules' is capitalised and links to the rules", async ({ page, request }) => {
     const user = await activeUser(request);
-    await loginThroughForm(page, user.catalystId, user.password);
+    await login(page, user.catalystId, user.password);
     await page.getByRole('banner').getByRole('button', { name: 'Subscribe' }).click();
     const modal = page.getByRole('dialog', { name: `Subscribe to ${DEMO_ROUND}` });
     await expect(modal.getByRole('checkbox', { name: 'Accept fund rules', exact: true })).toBeVisible();
@@ -312,7 +312,7 @@ test.describe('date-time inputs (issue 12 item 15)', () => {
   const ISO = /^\d{4}-\d\d-\d\d \d\d:\d\d$/;
 
   test('show and take dates as YYYY-MM-DD HH:mm, like the rest of the app', async ({ page }) => {
-    await loginThroughForm(page, demo.admin);
+    await login(page, demo.admin);
     await page.goto('/admin/events');
     await page.getByRole('link', { name: `Configure ${DEMO_ROUND}` }).click();
     await page
@@ -345,7 +345,7 @@ test.describe('date-time inputs (issue 12 item 15)', () => {
 
 // The account menu replaces the bar's Logout button (item 6): logging out through it still works.
 test('logging out through the account menu', async ({ page }) => {
-  await loginThroughForm(page, demo.reviewer);
+  await login(page, demo.reviewer);
   await logoutThroughMenu(page);
   await expectToast(page, 'Logged out');
   await expect(page).toHaveURL(/\/login$/);
