@@ -11,6 +11,8 @@
  * bench (`BENCH_KEEP=1 npm run bench list-ratios` keeps `cr_bench_lists_20000_50000`, the same seedRound) instead of
  * seeding one. Issue 30 item 6's mix: BENCH_USERS=180 BENCH_MODERATORS=20 BENCH_THINK_SPREAD_MS=500
  * BENCH_SECONDS=120 (targets: reads p95 ≤ 50 ms, writes p95 ≤ 80 ms). BENCH_CPU_PROF=<dir>: the servers' CPU profiles.
+ * BENCH_COLD=1: PostgreSQL restarted and the page cache dropped before the server starts (a cold machine: issue 45 item
+ * 14; BENCH_TIMELINE=1 then shows the first 10 s against the rest).
  * Reports p50/p95/p99 per endpoint (targets: reads ≤ 50 ms, writes ≤ 80 ms; issue 18's were 100 and 300), the errors (target 0) and, afterwards,
  * every acknowledged write checked in the database: each created review and moderation present, each edited review
  * and moderation holding its last acknowledged edit (or a later unacknowledged one). With BENCH_INSTANCES=n the same
@@ -18,7 +20,7 @@
  * BENCH_INSTANCES=1 measures one instance behind the same proxy). Writes bench/results/mix[-<n>-instances].json.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -30,6 +32,8 @@ import { loadAverage, login, rssSampler, startServer } from './lib/processes';
 import { roundAccounts, seedRound } from './lib/round';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
+/** The local PostgreSQL cluster's version (its folder under /etc/postgresql), for BENCH_COLD's restart. */
+const PG_CLUSTER_VERSION = () => readdirSync('/etc/postgresql')[0]!;
 const run = promisify(execFile);
 const REVIEWERS = Number(process.env.BENCH_REVIEWERS ?? 50_000);
 const PROPOSALS = Number(process.env.BENCH_PROPOSALS ?? 20_000);
@@ -148,6 +152,14 @@ try {
   const categoryIds = (await query<{ id: number }>(sql`select id from categories where event_id = ${eventId}`)).map((row) => row.id);
   const perModerator = Math.floor(seeded.moderationAllocations / seeded.moderators);
 
+  // BENCH_COLD=1: a cold machine under the cold server (issue 45 item 14) — PostgreSQL restarted (empty shared buffers,
+  // new backends) and the kernel's page cache dropped (the tables read from disk again), as after a reboot or a restore.
+  if (process.env.BENCH_COLD === '1') {
+    await run('pg_ctlcluster', ['--skip-systemctl-redirect', PG_CLUSTER_VERSION(), 'main', 'restart']);
+    await run('sh', ['-c', 'sync && echo 3 > /proc/sys/vm/drop_caches']).catch(() =>
+      console.error('mix: the page cache could not be dropped (needs root); PostgreSQL was restarted only'),
+    );
+  }
   // BENCH_CPU_PROF=<dir>: each server writes a CPU profile of the whole run there when it stops (node --cpu-prof).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   for (let i = 0; i < (INSTANCES ?? 1); i += 1) servers.push(await startServer(database.url, profile));
@@ -248,14 +260,22 @@ try {
   // The mix over time (BENCH_TIMELINE=1): per window, the reads' and writes' p95 and the slowest request, and which of
   // the admin's heavy requests (exports, dashboard, stats: over 500 ms) ran in it — what the tail waits behind.
   const WINDOW_MS = 10_000;
-  const timeline = new Map<number, { latencies: number[]; heavy: Set<string> }>();
+  const timeline = new Map<number, { latencies: number[]; reads: number[]; writes: number[]; heavy: Set<string> }>();
+  // Per endpoint, the first window's latencies against the rest's (what is cold in a just-started server: item 14).
+  const firstWindow = new Map<string, { first: number[]; rest: number[] }>();
   for (const [label, entry] of Object.entries(result.labels)) {
     entry.latencies.forEach((latency, index) => {
       const start = entry.starts[index]!;
       for (let window = Math.floor(start / WINDOW_MS); window <= Math.floor((start + latency) / WINDOW_MS); window++) {
-        const slot = timeline.get(window) ?? { latencies: [], heavy: new Set<string>() };
+        const slot = timeline.get(window) ?? { latencies: [], reads: [], writes: [], heavy: new Set<string>() };
         timeline.set(window, slot);
-        if (window === Math.floor(start / WINDOW_MS) && kindOf(label) !== 'export') slot.latencies.push(latency);
+        if (window === Math.floor(start / WINDOW_MS) && kindOf(label) !== 'export') {
+          slot.latencies.push(latency);
+          (kindOf(label) === 'write' ? slot.writes : slot.reads).push(latency);
+          const split = firstWindow.get(label) ?? { first: [], rest: [] };
+          firstWindow.set(label, split);
+          (window === 0 ? split.first : split.rest).push(latency);
+        }
         if (latency > 500 && (kindOf(label) === 'export' || /dashboard|stats/.test(label))) slot.heavy.add(label.replace(/^GET /, ''));
       }
     });
@@ -269,10 +289,41 @@ try {
         requests: sorted.length,
         p50_ms: round(percentile(sorted, 50), 1),
         p95_ms: round(percentile(sorted, 95), 1),
+        reads_p95_ms: round(
+          percentile(
+            slot.reads.sort((a, b) => a - b),
+            95,
+          ),
+          1,
+        ),
+        writes_p95_ms: round(
+          percentile(
+            slot.writes.sort((a, b) => a - b),
+            95,
+          ),
+          1,
+        ),
         max_ms: round(sorted.at(-1) ?? 0, 0),
         heavy: [...slot.heavy].join(', '),
       };
     });
+  const p95Of = (values: number[]) =>
+    round(
+      percentile(
+        [...values].sort((a, b) => a - b),
+        95,
+      ),
+      1,
+    );
+  const firstWindowRows = [...firstWindow.entries()]
+    .map(([endpoint, split]) => ({
+      endpoint,
+      first_10s: split.first.length,
+      first_p95_ms: p95Of(split.first),
+      rest_p95_ms: p95Of(split.rest),
+      ratio: round(p95Of(split.first) / Math.max(0.1, p95Of(split.rest)), 1),
+    }))
+    .sort((a, b) => b.first_p95_ms - a.first_p95_ms);
 
   // Every acknowledged write, looked for in the database.
   const { writes } = result;
@@ -357,14 +408,24 @@ try {
     load_avg_before: loadBefore,
     load_avg_after: loadAfter,
   };
-  Object.assign(report, { summary, rows, verification, timeline: timelineRows, firstErrors: result.firstErrors });
+  Object.assign(report, {
+    summary,
+    rows,
+    verification,
+    timeline: timelineRows,
+    firstWindow: firstWindowRows,
+    firstErrors: result.firstErrors,
+  });
   console.log(
     `Mix on the whole round, ${INSTANCES ? `${INSTANCES} instance(s) behind HAProxy` : 'one instance'} (${seeded.reviews.toLocaleString('en')} reviews, ${seeded.moderationAllocations.toLocaleString('en')} moderation allocations): ${users.length} users, ${SECONDS} s, think time ${THINK_MS} ± ${THINK_SPREAD_MS} ms (targets: reads p95 ≤ 50 ms, writes p95 ≤ 80 ms (issue 30; issue 18's: 100 and 300), 0 errors, every acknowledged write present)`,
   );
   console.table([summary]);
   console.table(rows);
   console.table([verification]);
-  if (process.env.BENCH_TIMELINE === '1') console.table(timelineRows);
+  if (process.env.BENCH_TIMELINE === '1') {
+    console.table(timelineRows);
+    console.table(firstWindowRows);
+  }
   if (hot.length) {
     report.statements = hot;
     console.log('PostgreSQL statements of the mix by total time (pg_stat_statements):');

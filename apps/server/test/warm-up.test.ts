@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seedDemo } from '../src/demo';
 import { observeTelemetry } from '../src/lib/telemetry';
-import { createWarmUpService } from '../src/modules/warm-up/warm-up.service';
+import { createWarmUpService, WARM_READS_AT_ONCE } from '../src/modules/warm-up/warm-up.service';
 import { API, useTestApp } from './build-test-app';
 
 const rowsOf = <T>(result: unknown) => (result as { rows?: T[] }).rows ?? (result as T[]);
@@ -52,6 +52,10 @@ describe('the warm-up of the list totals', () => {
 
     const warmed = await ctx.app.services.warmUp();
     expect(warmed.complete).toBe(true);
+    // Issue 45 item 14: first the hot reads of each current round (a page of proposals and of reviews, a proposal and a
+    // review), each WARM_READS_AT_ONCE at once, so that every pooled connection has prepared their statements.
+    const rounds = new Set(categories.map((row) => row.event_id)).size;
+    expect(warmed.reads).toBe(4 * WARM_READS_AT_ONCE * rounds);
     // Proposals and reviews: unfiltered, each current event, each objective; reviews by each of four rankings.
     expect(warmed.counted).toBe(2 + 2 * new Set(categories.map((row) => row.event_id)).size + 2 * categories.length + 4);
 
@@ -65,15 +69,16 @@ describe('the warm-up of the list totals', () => {
   it('stops at its time budget, leaving the rest to the requests', async () => {
     let time = 0;
     const warmed = await ctx.app.services.warmUp(100, () => (time += 60));
-    expect(warmed).toEqual({ counted: 1, complete: false });
+    // One round of reads (WARM_READS_AT_ONCE of the first), then the budget is spent: nothing counted.
+    expect(warmed).toEqual({ counted: 0, reads: WARM_READS_AT_ONCE, complete: false });
   });
 
   it('leaves everything to the requests when it cannot list the rounds, and never stops the start', async () => {
     const failing = createWarmUpService({
       events: { current: () => Promise.reject(new Error('database away')), categories: () => Promise.resolve([]) },
-      proposals: { count: () => Promise.resolve(0) },
-      reviews: { count: () => Promise.resolve(0) },
+      proposals: { count: () => Promise.resolve(0), listJson: () => Promise.resolve('[]'), getJson: () => Promise.resolve('{}') },
+      reviews: { count: () => Promise.resolve(0), filteredJson: () => Promise.resolve('[]'), getJson: () => Promise.resolve('{}') },
     });
-    expect(await failing()).toEqual({ counted: 0, complete: false });
+    expect(await failing()).toEqual({ counted: 0, reads: 0, complete: false });
   });
 });
