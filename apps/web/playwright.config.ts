@@ -19,7 +19,7 @@ if (!freshContexts) process.env.PLAYWRIGHT_NO_COPY_PROMPT ??= '1';
 export default defineConfig({
   testDir: './e2e',
   fullyParallel: true,
-  workers: 2,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },

@@ -80,8 +80,7 @@ test.describe('the admin area (spec §2.18)', () => {
       json.value.lv1.min_valid_reviews = 7;
       await route.fulfill({ response, json });
     });
-    await login(page, demo.admin);
-    await page.goto(`/admin/${eventId}`); // A-025: /admin/{id} opens that event's configuration
+    await login(page, demo.admin, { to: `/admin/${eventId}` }); // A-025: /admin/{id} opens that event's configuration
     await expect(page.getByRole('heading', { name: /Fund 15 \(demo\)/ }).first()).toBeVisible();
     await page.getByRole('navigation', { name: 'Event configuration sections' }).getByRole('button', { name: 'Review Levels' }).click();
     const count = page.getByRole('group', { name: 'Level 1 (LV1)' }).getByRole('textbox', { name: /^Minimum valid reviews/ });

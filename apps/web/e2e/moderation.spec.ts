@@ -222,8 +222,7 @@ test.describe('moderation (issue 14, checklist F)', () => {
     request,
   }) => {
     const round = await moderationRound(request);
-    await login(page, round.moderator.catalystId, round.moderator.password);
-    await page.goto('/allocated-reviews/0'); // the path with a (0-based) page segment opens the allocated list too
+    await login(page, round.moderator.catalystId, { password: round.moderator.password, to: '/allocated-reviews/0' }); // the path with a (0-based) page segment opens the allocated list too
     const allocated = page.getByRole('table', { name: 'Allocated reviews' });
     await expect(allocated.getByTestId('moderation-row')).toHaveCount(4);
     await allocated

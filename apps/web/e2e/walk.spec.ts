@@ -1,14 +1,5 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from './fixtures';
-import {
-  activeUser,
-  demo,
-  expectToast,
-  login,
-  logoutThroughMenu,
-  registerThroughApi,
-  rewriteJson,
-  uniqueIdentity,
-} from './support';
+import { activeUser, demo, expectToast, login, logoutThroughMenu, registerThroughApi, rewriteJson, uniqueIdentity } from './support';
 
 /*
  * Issue 12: what a reviewer and an admin hit walking the product (items 2, 6, 8, 12, 13, 14, 15). Each test does what
@@ -105,8 +96,7 @@ test.describe('current event stats on the profile (issue 12 item 2)', () => {
 
   // C-052: the admin's read-only view speaks of the user, not to them.
   test("an admin reads a user's current figures in the third person", async ({ page }) => {
-    await login(page, demo.admin);
-    await page.goto(`/admin/users/${encodeURIComponent(demo.reviewer)}`);
+    await login(page, demo.admin, { to: `/admin/users/${encodeURIComponent(demo.reviewer)}` });
     const current = page.getByRole('region', { name: 'Current event stats' });
     await expect(current.getByTestId('stat-allocations')).toHaveText('20');
     await expect(current).toContainText('allocated to them');
@@ -252,8 +242,7 @@ test.describe('columns that are always empty (issue 12 item 12)', () => {
     const name = `walker${Date.now().toString(36)}`;
     const user = uniqueIdentity();
     await registerThroughApi(request, { ...user, catalystId: `id.catalyst://${name}@cardano/${name}-key` });
-    await login(page, demo.admin);
-    await page.goto('/admin/users');
+    await login(page, demo.admin, { to: '/admin/users' });
     const table = page.getByRole('table', { name: 'Users' });
     await page.getByRole('textbox', { name: 'Search users' }).fill(name);
     await expect(table.locator('tbody tr')).toHaveCount(1);
@@ -277,8 +266,7 @@ test.describe('columns that are always empty (issue 12 item 12)', () => {
 
 test.describe("the admin's view of a user (issue 12 item 13)", () => {
   test('has one h1 and a way back to the Users tab', async ({ page }) => {
-    await login(page, demo.admin);
-    await page.goto('/admin/users');
+    await login(page, demo.admin, { to: '/admin/users' });
     await page.getByRole('textbox', { name: 'Search users' }).fill('demo-reviewer');
     await expect(page).toHaveURL(/[?&]search=demo-reviewer/); // the search has landed (it would undo a navigation under way)
     await expect(page.getByRole('table', { name: 'Users' }).locator('tbody tr')).toHaveCount(1);
@@ -312,8 +300,7 @@ test.describe('date-time inputs (issue 12 item 15)', () => {
   const ISO = /^\d{4}-\d\d-\d\d \d\d:\d\d$/;
 
   test('show and take dates as YYYY-MM-DD HH:mm, like the rest of the app', async ({ page }) => {
-    await login(page, demo.admin);
-    await page.goto('/admin/events');
+    await login(page, demo.admin, { to: '/admin/events' });
     await page.getByRole('link', { name: `Configure ${DEMO_ROUND}` }).click();
     await page
       .getByRole('navigation', { name: 'Event configuration sections' })
