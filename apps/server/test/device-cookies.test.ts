@@ -193,6 +193,29 @@ describe.each(databaseKinds)('device cookies and the hashing queue on %s (issue 
   });
 });
 
+describe.each(databaseKinds)('the cookies of one account in the hashing queue on %s (issue 45 item 15)', (kind) => {
+  const ctx = useTestApp(kind, { PASSWORD_HASH_CONCURRENCY: '1', PASSWORD_HASH_PER_ADDRESS: '2' });
+
+  it('share one per-source cap: collecting cookies (each login answers a new one) cannot fill the queue', async () => {
+    const user = await ctx.register();
+    const cookies: string[] = [];
+    for (let i = 0; i < 3; i += 1) cookies.push(deviceCookieOf(await loginWith(ctx, user.catalystId, user.password, `10.45.8.${i}`)).value);
+    expect(new Set(cookies).size).toBe(3);
+    const gate = ctx.app.services.passwords.gate;
+    let releaseThread = () => {};
+    const held = gate.run(() => new Promise<void>((resolve) => (releaseThread = resolve)));
+    // Each from another address, each with its own cookie: two of them wait, the third finds the account's share taken.
+    const first = cookies.slice(0, 2).map((cookie, i) => loginWith(ctx, user.catalystId, user.password, `10.45.9.${i}`, cookie));
+    await vi.waitFor(() => expect(gate.queued).toBe(2), { timeout: 30_000, interval: 5 });
+    const third = await loginWith(ctx, user.catalystId, user.password, '10.45.9.9', cookies[2]);
+    expect(third.statusCode).toBe(503);
+    expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
+    releaseThread();
+    await held;
+    expect((await Promise.all(first)).map((response) => response.statusCode)).toEqual([200, 200]);
+  });
+});
+
 describe.each(databaseKinds)('refusals of a flooding address are answered after a pause on %s (issue 45 item 15)', (kind) => {
   const ctx = useTestApp(kind, { LOGIN_LIMIT_PER_ADDRESS: '3', LOGIN_REFUSAL_PAUSE_MS: '400' });
 
@@ -204,6 +227,13 @@ describe.each(databaseKinds)('refusals of a flooding address are answered after 
     const started = performance.now();
     expect((await loginWith(ctx, user.catalystId, user.password, address)).statusCode).toBe(429);
     expect(performance.now() - started).toBeGreaterThanOrEqual(390);
+    // A cookie this server signed for another name passes the early refusal, and is refused in the login itself:
+    // after the same pause (no way around it with one's own account's cookie).
+    const other = await ctx.register();
+    const othersCookie = deviceCookieOf(await loginWith(ctx, other.catalystId, other.password, '10.45.7.2')).value;
+    const before = performance.now();
+    expect((await loginWith(ctx, user.catalystId, user.password, address, othersCookie)).statusCode).toBe(429);
+    expect(performance.now() - before).toBeGreaterThanOrEqual(390);
     // The device that logged in before is answered without a pause (its login is no refusal to begin with).
     const trusted = await loginWith(ctx, user.catalystId, user.password, address, device);
     expect(trusted.statusCode).toBe(200);

@@ -79,6 +79,7 @@ describe.each(databaseKinds)('the Catalyst ID key in SQL on %s', (kind) => {
       'Midnight/Key_-9',
       'nokey',
       '@cardano/empty-name',
+      'ÇARDANO.ÉTÉ/Key',
     ];
     for (const id of ids) {
       const rows = await ctx.db.execute(sql`select ${catalystKeySql(sql`${id}::text`)} as key`);

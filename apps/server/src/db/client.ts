@@ -121,6 +121,9 @@ const SESSION_OPTIONS = '-c max_parallel_workers_per_gather=0 -c jit=off';
 const logConnectionError = (error: Error) =>
   console.warn(JSON.stringify({ level: 40, time: Date.now(), msg: 'database connection lost; the pool reconnects', error: error.message }));
 
+/** Connections in a server's pool on PostgreSQL. */
+export const POOL_SIZE = 10;
+
 /**
  * A pool on PostgreSQL that outlives the database going away: a connection that breaks (a restart, a failover, an
  * idle connection cut) is reported to `onConnectionError` and dropped, never thrown into the process (an unhandled
@@ -131,7 +134,7 @@ export async function openPostgres(url: string, options: { onConnectionError?: (
   const onConnectionError = options.onConnectionError ?? logConnectionError;
   const pool = new pg.Pool({
     connectionString: url,
-    max: 10,
+    max: POOL_SIZE,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
     options: SESSION_OPTIONS,

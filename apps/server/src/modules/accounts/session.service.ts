@@ -1,7 +1,7 @@
 import { normalizeCatalystId } from '@cr/contract/rules';
 import { AccountStatus } from '@cr/contract/users';
 import type { Db } from '../../db/client';
-import { forbidden, tooManyRequests, unauthorized } from '../../errors';
+import { AppError, forbidden, tooManyRequests, unauthorized } from '../../errors';
 import type { Jwt } from '../../lib/jwt';
 import type { RateLimiter } from '../../lib/rate-limit';
 import type { DeviceCookies } from './device-cookies';
@@ -76,10 +76,19 @@ export function createSessionService(deps: SessionDeps) {
     async login(username: string, password: string, address: string, deviceCookie?: string): Promise<Session & { deviceCookie: string }> {
       const catalystId = normalizeCatalystId(username).id;
       const device = deps.deviceCookies.deviceFor(deviceCookie, catalystId);
-      const source = device ? `device:${device}` : address;
+      // A trusted attempt's hashes count under its login name, not the cookie: the cookies of one account (each login
+      // answers a new one) share one per-source cap, so collecting many cannot fill the hashing queue.
+      const source = device ? `device-login:${catalystId}` : address;
+      // A request that came past the early refusal on a cookie that is not this name's is refused here as it would
+      // have been there: after the pause.
+      const refuse = async (refusal: unknown): Promise<never> => {
+        const throttled = refusal instanceof AppError && (refusal.statusCode === 429 || refusal.statusCode === 503);
+        if (throttled && !device && deps.deviceCookies.read(deviceCookie)) await pause();
+        throw refusal;
+      };
       // No hash to be had: refused before the counters and the account are read.
-      if (deps.passwords.gate.refuses(source)) throw serverBusy();
-      const attempt = device ? await guard.trustedAttempt(device) : await guard.attempt(catalystId, address);
+      if (deps.passwords.gate.refuses(source)) return refuse(serverBusy());
+      const attempt = device ? await guard.trustedAttempt(device) : await guard.attempt(catalystId, address).catch(refuse);
       const account = await findAccountByCatalystId(deps.db, catalystId);
       // Guesses must not starve real logins (issue 26 item 1): an unknown account or an address that failed lately
       // waits in the queue's suspect share, behind the clean logins of accounts that exist.

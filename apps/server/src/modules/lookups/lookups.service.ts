@@ -6,8 +6,8 @@ import * as repo from './lookups.repository';
 export const unknownUserMessage = 'The user you are looking for does not exist or an error occurred.';
 
 /**
- * Small read-only look-ups that several services share (who a Catalyst ID is, a user's subscriptions, what they
- * reviewed or authored). A leaf: it uses no other service, so app.ts builds it first and the services form a one-way
+ * Small read-only look-ups that several services share (who a Catalyst ID is, a user's subscriptions and
+ * their ids). A leaf: it uses no other service, so app.ts builds it first and the services form a one-way
  * graph (apps/server/test/architecture.test.ts).
  */
 export function createLookupsService(db: Db) {

@@ -24,7 +24,6 @@ export async function listForUserEvent(db: DbOrTx, userId: number, eventId: numb
     .orderBy(asc(subscriptions.id));
 }
 
-/** A user's subscriptions, newest first, with the event's name. */
 export async function findEventName(db: DbOrTx, eventId: number) {
   const rows = await db.select({ name: events.name }).from(events).where(eq(events.id, eventId)).limit(1);
   return rows[0]?.name;

@@ -1,5 +1,6 @@
 import { proposalsQuery } from '@cr/contract/proposals';
 import { reviewsCountQuery, reviewsFilterQuery } from '@cr/contract/reviews';
+import { POOL_SIZE } from '../../db/client';
 import type { EventsService } from '../events/events.service';
 import type { ProposalsService } from '../proposals/proposals.service';
 import type { ReviewsService } from '../reviews/reviews.service';
@@ -11,10 +12,10 @@ export const WARM_UP_BUDGET_MS = 10_000;
 const RANKINGS = [0, 1, 2, 3];
 
 /**
- * How many of each hot read run at once in the warm-up: the pool's size (db/client), so that every connection parses
- * and plans each named statement once before the first users do (issue 45 item 14).
+ * How many of each hot read run at once in the warm-up: the pool's size, so that every connection parses and plans
+ * each named statement once before the first users do (issue 45 item 14).
  */
-export const WARM_READS_AT_ONCE = 10;
+export const WARM_READS_AT_ONCE = POOL_SIZE;
 
 /**
  * What a server counts before it listens (server.ts): the totals of the lists that visitors and reviewers open first
@@ -36,6 +37,7 @@ export function createWarmUpService(deps: {
    * slower than the rest). Answers how many reads ran; a failed read is left to the requests.
    */
   async function warmReads(eventId: number, deadline: number, now: () => number) {
+    if (now() >= deadline) return 0;
     const firstId = (json: string) => /"row_id":(\d+)/.exec(json)?.[1];
     const proposalPage = () => deps.proposals.listJson(proposalsQuery.parse({ event_id: String(eventId) }));
     const reviewPage = () => deps.reviews.filteredJson(null, reviewsFilterQuery.parse({ event_id: String(eventId) }));
