@@ -40,12 +40,12 @@ async function reviewerPath(page: Page, language: 'es' | 'ja', proposal: { row_i
     .click();
   await expect(page.getByRole('heading', { level: 1, name: t('proposals.title') })).toBeVisible();
   await page.getByRole('textbox', { name: t('proposals.filterByTitle') }).fill(proposal.title);
-  // The filter is debounced: the list is the filtered one once the address says so.
+  // The filter is debounced: the address says so first, then the list shows the one proposal (a person clicks the row
+  // they see; clicked while the unfiltered rows were being replaced, the press and its release met different rows).
   await expect(page).toHaveURL(/\/proposals\?title=/);
-  await page
-    .getByRole('table', { name: t('proposals.tableLabel') })
-    .getByRole('link', { name: proposal.title })
-    .click();
+  const table = page.getByRole('table', { name: t('proposals.tableLabel') });
+  await expect(table.getByRole('row')).toHaveCount(2);
+  await table.getByRole('link', { name: proposal.title }).click();
   await expect(page).toHaveURL(new RegExp(`/proposal/${proposal.row_id}$`));
 
   const form = page.getByRole('region', { name: t('reviews.ownTitle') });
