@@ -268,6 +268,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db,
     events,
     onWritten: (eventId) => {
+      // The run's flags, once committed (db/read-cache: a read between the write and the commit may have kept them).
+      eventsOrConfigsChanged();
       dashboard.eventChanged(eventId);
       deliverMail();
     },

@@ -1,3 +1,4 @@
+import { eventsOrConfigsChanged } from '../../db/read-cache';
 import {
   DEFAULT_LEVEL_QUALIFIER,
   DEFAULT_REVIEWS_CONFIG,
@@ -54,7 +55,7 @@ export function createEventConfigService(db: Db) {
    * of the stored value, read under the record's lock.
    */
   async function putConfig<T>(actorUserId: number, kind: ConfigKind, eventId: number, next: T | ((before: T) => T), defaults: T) {
-    return db.transaction(async (tx) => {
+    const saved = await db.transaction(async (tx) => {
       await requireEvent(tx, eventId);
       const before = await records.lockConfig(tx, kind, eventId, defaults);
       const value = typeof next === 'function' ? (next as (before: T) => T)(before.value as T) : next;
@@ -70,6 +71,9 @@ export function createEventConfigService(db: Db) {
       });
       return configRecord(row, kind, eventId, value);
     });
+    // Again once committed: a read between the write and the commit may have kept the old record (db/read-cache).
+    eventsOrConfigsChanged();
+    return saved;
   }
 
   return {
