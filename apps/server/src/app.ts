@@ -268,7 +268,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db,
     events,
     onWritten: (eventId) => {
-      // The run's flags, once committed (db/read-cache: a read between the write and the commit may have kept them).
+      // What the run recorded of itself, once committed (db/read-cache: a read before the commit may have kept the old).
       eventsOrConfigsChanged();
       dashboard.eventChanged(eventId);
       deliverMail();
