@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { SubscriptionPublic } from '@cr/contract/users';
 import type { Db } from '../../db/client';
+import { isoText } from '../../db/iso-text';
 import { perDatabase, preparedRows } from '../../db/named-statements';
 import {
   catalystIds,
@@ -15,8 +16,6 @@ import {
 } from '../../db/schema/index';
 import { historyOf, reviewHistorySql, type HistoryCounts } from '../../db/review-history';
 import type { AccountRow } from './accounts.repository';
-
-const isoText = (column: ReturnType<typeof sql>) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24":"MI":"SS.MS"Z"')`;
 
 /**
  * domain/proposal-document `catalystKey` in SQL, of the Catalyst ID text `id`: no scheme, no `#encrypt`, no

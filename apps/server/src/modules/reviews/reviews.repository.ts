@@ -10,6 +10,7 @@ import {
   ownModerationLateral,
   wireModerationColumns,
 } from '../../db/review-moderation';
+import { isoText } from '../../db/iso-text';
 import { activeReviewerSubscription, reviewVisibleTo } from '../../db/rules';
 import type { ReviewVisibility } from '../../domain/rules';
 import {
@@ -87,12 +88,6 @@ function filterWhere(filter: ReviewFilter): SQL[] {
 
 const rowJoins = sql`join ${proposals} p on p.id = r.proposal_id join ${subscriptions} s on s.id = r.subscription_id
   left join ${categories} c on c.id = p.category_id`;
-
-/**
- * A timestamp with its zone as JavaScript's `toISOString` writes it (milliseconds, UTC). The colons are quoted text of
- * the pattern (`":"`), so that no `:name` appears in the statement (pgbench, which replays it, reads those as variables).
- */
-const isoText = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24":"MI":"SS.MS"Z"')`;
 
 /**
  * The wire answer of review `r` for the viewer (contract `reviewPublic`, its fields in its order, as reviews.service
