@@ -84,7 +84,6 @@ import { registerAuth } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerIdempotency } from './plugins/idempotency';
 import { registerInputGuard } from './plugins/input-guard';
-import { earlyFetchScript, scriptHashSource } from './plugins/early-fetch';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerStatic } from './plugins/static';
 import { registerUnknownQueryGuard } from './plugins/unknown-query';
@@ -180,12 +179,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerInputGuard(app);
   registerUnknownQueryGuard(app, API_PREFIX);
 
-  const earlyScript = earlyFetchScript(config.API_BASE);
-  registerSecurityHeaders(app, {
-    apiBase: API_PREFIX,
-    https: config.secureCookies,
-    scriptHashes: earlyScript ? [scriptHashSource(earlyScript)] : [],
-  });
+  registerSecurityHeaders(app, { apiBase: API_PREFIX, https: config.secureCookies });
   registerDrain(app);
   await registerOverload(app, {
     maxEventLoopDelayMs: config.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS ?? (postgresPool(db) ? 1000 : 0),

@@ -5,8 +5,8 @@ export const DEBOUNCE_MS = 300;
 
 /**
  * Lets the page finish what the last keystroke started. The field shows a typed character at once, but the app's
- * render and effects (where the debounce's timer is set) follow in tasks of their own: effects run after a
- * MessageChannel message (lib/preact-options.ts), which the paused clock does not hold. A clock moved on before that
+ * render and effects (where the debounce's timer is set) follow in tasks of their own: React's scheduler runs them after
+ * a MessageChannel message, which the paused clock does not hold. A clock moved on before that
  * effect ran would leave its timer for later, and the debounce would never run out (seen once in a full run on a busy
  * machine). Two message round trips in the page come after the app's own.
  */

@@ -147,7 +147,7 @@ test.describe('the language menu (issue 31)', () => {
 /** Whether a control's text is cut: a button, tab or badge whose content is wider than its box. */
 async function clippedControls(page: Page): Promise<string[]> {
   return page.evaluate(() =>
-    [...document.querySelectorAll<HTMLElement>('button, [role="tab"], a.mantine-Button-root, .mantine-Badge-root')]
+    [...document.querySelectorAll<HTMLElement>('button, [role="tab"], a.mantine-Button-root, .mantine-Badge-root, .plain-badge')]
       .filter((element) => element.offsetParent !== null && element.scrollWidth > element.clientWidth + 1)
       .map((element) => `${element.tagName.toLowerCase()} "${(element.textContent ?? '').slice(0, 50)}"`),
   );

@@ -170,7 +170,7 @@ test.describe('the navigation bar in its longest case (issue 12 item 6)', () => 
       [header.getByTestId('nav-brand'), ...names.map((name) => nav.getByRole('link', { name, exact: true })), badge, subscribe, account],
       1280,
     );
-    expect(await isCut(badge.locator('.mantine-Badge-label'))).toBe(false);
+    expect(await isCut(badge.locator('.plain-badge-label'))).toBe(false);
     expect(await isCut(subscribe.locator('.mantine-Button-label'))).toBe(false);
     for (const name of names) expect(await linesOf(nav.getByRole('link', { name, exact: true }))).toBe(1);
     // The whole address is one click away.
@@ -192,7 +192,7 @@ test.describe('the navigation bar in its longest case (issue 12 item 6)', () => 
     await expectOneRow(page, [header.getByTestId('nav-brand'), badge, burger], 390);
     // Issue 19: the badge reads 'Moderation' on a phone; screen readers hear the whole stage.
     await expect(badge).toContainText('Moderation open');
-    expect(await isCut(badge.locator('.mantine-Badge-label'))).toBe(false);
+    expect(await isCut(badge.locator('.plain-badge-label'))).toBe(false);
     await expect(header.getByRole('button', { name: 'Subscribe' })).toBeHidden();
     await burger.click();
     const drawer = page.getByRole('dialog', { name: 'Community Review' });

@@ -34,16 +34,6 @@ const HELMET_OPTIONS: HelmetOptions = {
   strictTransportSecurity: false,
 };
 
-/** The app's CSP with these inline scripts' hashes added to script-src. */
-function withScriptHashes(hashes: string[]): HelmetOptions {
-  if (hashes.length === 0) return HELMET_OPTIONS;
-  const csp = HELMET_OPTIONS.contentSecurityPolicy as { directives: Record<string, unknown> };
-  return {
-    ...HELMET_OPTIONS,
-    contentSecurityPolicy: { directives: { ...csp.directives, scriptSrc: ["'self'", ...hashes] } },
-  };
-}
-
 /**
  * The headers helmet sets with these options, computed once: they depend on nothing in a request (no nonces, no
  * directive functions), and building them again per request — parsing the CSP directives — was 3 % of a list
@@ -75,11 +65,8 @@ export function helmetHeaders(options: HelmetOptions = HELMET_OPTIONS): Record<s
  * - `Cache-Control: no-store` on every API answer but an anonymous read: a signed-in caller's, one to a request with a
  *   cookie (the refresh), and every write's (the login's tokens).
  */
-export function registerSecurityHeaders(
-  app: FastifyInstance,
-  options: { apiBase: string; https: boolean; /** Inline scripts allowed by hash (plugins/early-fetch.ts). */ scriptHashes?: string[] },
-) {
-  const fixed = { ...helmetHeaders(withScriptHashes(options.scriptHashes ?? [])), 'permissions-policy': PERMISSIONS_POLICY };
+export function registerSecurityHeaders(app: FastifyInstance, options: { apiBase: string; https: boolean }) {
+  const fixed = { ...helmetHeaders(), 'permissions-policy': PERMISSIONS_POLICY };
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.headers(fixed);
     if (options.https || request.protocol === 'https') reply.header('strict-transport-security', HSTS);

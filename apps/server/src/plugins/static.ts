@@ -1,9 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
-import { earlyFetchScript } from './early-fetch';
-import { indexHtmlSender } from './index-html';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requestLanguage, translateMessage } from '../lib/i18n';
 
 export interface WebEnv {
@@ -23,7 +21,9 @@ export async function registerStatic(app: FastifyInstance, options: { webDist: s
     reply.type('application/javascript').header('cache-control', 'no-cache').send(envScript(options.env)),
   );
   const hasWeb = existsSync(join(options.webDist, 'index.html'));
-  const sendIndex = hasWeb ? indexHtmlSender(options.webDist, earlyFetchScript(options.env.API_BASE)) : undefined;
+  // index.html names the current build's files: never cached without asking (a new build's names are new).
+  const sendIndex = (_request: FastifyRequest, reply: FastifyReply) =>
+    reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: options.webDist,
@@ -33,7 +33,7 @@ export async function registerStatic(app: FastifyInstance, options: { webDist: s
       // Vary: accept-encoding where the browser accepts them.
       preCompressed: true,
       // Source maps are built 'hidden' (for error reports) and never served: a *.map answers 404; nor is the build's
-      // own data under .vite/ (plugins/index-html.ts reads it).
+      // own data under .vite/.
       allowedPath: (pathName) => !pathName.endsWith('.map') && !pathName.startsWith('/.vite/'),
       // @fastify/static 10 passes the Fastify reply here (not Node's response).
       setHeaders: (reply, path) => {
@@ -41,7 +41,7 @@ export async function registerStatic(app: FastifyInstance, options: { webDist: s
       },
     });
     // The wildcard route would answer the root directory itself with 403 (index: false); / is the app's home.
-    app.get('/', { config: { access: 'public' }, schema: { hide: true } }, (request, reply) => sendIndex!(request, reply));
+    app.get('/', { config: { access: 'public' }, schema: { hide: true } }, (request, reply) => sendIndex(request, reply));
   }
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
@@ -51,6 +51,6 @@ export async function registerStatic(app: FastifyInstance, options: { webDist: s
     if (/\.[a-z0-9]+$/i.test(path) && !path.endsWith('.html')) {
       return reply.code(404).send({ message: translateMessage('Not found.', requestLanguage(request.headers)) });
     }
-    return sendIndex!(request, reply);
+    return sendIndex(request, reply);
   });
 }

@@ -3,6 +3,7 @@ import { registerRouter } from '../lib/navigation-state';
 import { loadAdminStrings, loadMoreStrings } from '../lib/i18n';
 import { isForcedReset, useSession } from '../lib/session';
 import { AppLayout } from './layout/app-layout';
+import { firstReads, startFrameReads } from './route-loaders';
 import { RouteError } from './routes/route-error';
 
 /**
@@ -28,17 +29,30 @@ export function guard({ request }: { request: Request }) {
   return null;
 }
 
-/** `/proposals/3` → `/proposals?page=3`: the page lives in the query (DOMAIN.md decision 1). */
-function pageInPath({ request, params }: { request: Request; params: { page?: string } }) {
+/** The root's loader: the guard, then the reads every page starts with (app/route-loaders.ts). */
+function rootLoader({ request }: { request: Request }) {
   const blocked = guard({ request });
-  if (blocked) return blocked;
-  if (params.page === undefined) return null;
-  const url = new URL(request.url);
-  const base = url.pathname.replace(/\/[^/]*$/, '');
-  const page = Number.parseInt(params.page, 10);
-  if (Number.isInteger(page) && page >= 0) url.searchParams.set('page', String(page));
-  return redirect(`${base}?${url.searchParams}`);
+  if (!blocked) startFrameReads();
+  return blocked;
 }
+
+type LoaderArgs = { request: Request; params: Record<string, string | undefined> };
+
+/**
+ * `/proposals/3` → `/proposals?page=3`: the page lives in the query (DOMAIN.md decision 1); else the page's first reads.
+ */
+const pageInPath =
+  (firstRead: (args: LoaderArgs) => null) =>
+  ({ request, params }: LoaderArgs) => {
+    const blocked = guard({ request });
+    if (blocked) return blocked;
+    if (params.page === undefined) return firstRead({ request, params });
+    const url = new URL(request.url);
+    const base = url.pathname.replace(/\/[^/]*$/, '');
+    const page = Number.parseInt(params.page, 10);
+    if (Number.isInteger(page) && page >= 0) url.searchParams.set('page', String(page));
+    return redirect(`${base}?${url.searchParams}`);
+  };
 
 /** The strings a route waits for (lib/i18n.ts): the first load's only, the other screens', or those and the admin's. */
 type RouteStrings = 'first' | 'more' | 'admin';
@@ -65,12 +79,12 @@ export const routes: RouteObject[] = [
     element: <AppLayout />,
     errorElement: <RouteError />,
     HydrateFallback: () => null,
-    loader: guard,
+    loader: rootLoader,
     shouldRevalidate: () => true,
     children: [
       { id: 'home', index: true, lazy: lazyPage(() => import('./routes/home'), 'first') },
       { id: 'login', path: 'login', lazy: lazyPage(() => import('./routes/auth/login'), 'first') },
-      { id: 'profile', path: 'profile', lazy: lazyPage(() => import('./routes/profile/profile')) },
+      { id: 'profile', path: 'profile', loader: firstReads.profile, lazy: lazyPage(() => import('./routes/profile/profile')) },
       { id: 'reset-requested', path: 'check-your-inbox', lazy: lazyPage(() => import('./routes/auth/check-your-inbox')) },
       { id: 'reset-password', path: 'reset-password', lazy: lazyPage(() => import('./routes/auth/reset-password')) },
       { id: 'register', path: 'register', lazy: lazyPage(() => import('./routes/auth/register')) },
@@ -81,24 +95,29 @@ export const routes: RouteObject[] = [
       {
         id: 'proposals',
         path: 'proposals/:page?',
-        loader: pageInPath,
+        loader: pageInPath(firstReads.proposals),
         lazy: lazyPage(() => import('./routes/proposals/proposals'), 'first'),
       },
-      { id: 'proposal', path: 'proposal/:id', lazy: lazyPage(() => import('./routes/proposals/proposal')) },
+      { id: 'proposal', path: 'proposal/:id', loader: firstReads.proposal, lazy: lazyPage(() => import('./routes/proposals/proposal')) },
       // Loaded lazily (spec §2.1): its code is fetched on first visit.
-      { id: 'AllocatedProposals', path: 'allocated-proposals', lazy: lazyPage(() => import('./routes/proposals/allocated-proposals')) },
-      { id: 'reviews', path: 'reviews/:page?', loader: pageInPath, lazy: lazyPage(() => import('./routes/reviews/reviews')) },
-      { id: 'review', path: 'review/:id', lazy: lazyPage(() => import('./routes/reviews/review')) },
+      {
+        id: 'AllocatedProposals',
+        path: 'allocated-proposals',
+        loader: firstReads.allocatedProposals,
+        lazy: lazyPage(() => import('./routes/proposals/allocated-proposals')),
+      },
+      { id: 'reviews', path: 'reviews/:page?', loader: pageInPath(() => null), lazy: lazyPage(() => import('./routes/reviews/reviews')) },
+      { id: 'review', path: 'review/:id', loader: firstReads.review, lazy: lazyPage(() => import('./routes/reviews/review')) },
       {
         id: 'allocated-reviews',
         path: 'allocated-reviews/:page?',
-        loader: pageInPath,
+        loader: pageInPath(firstReads.allocatedReviews),
         lazy: lazyPage(() => import('./routes/reviews/allocated-reviews')),
       },
       {
         id: 'moderated-reviews',
         path: 'moderated-reviews/:page?',
-        loader: pageInPath,
+        loader: pageInPath(() => null),
         lazy: lazyPage(() => import('./routes/reviews/moderated-reviews')),
       },
       // Appeals (issue 28 item 2): the moderator's allocated appeals and an appeal's decision page.
@@ -110,7 +129,12 @@ export const routes: RouteObject[] = [
         lazy: lazyPage(() => import('./routes/admin/admin-layout'), 'admin'),
         children: [
           { index: true, loader: () => redirect('/admin/events') },
-          { id: 'admin-events', path: 'events', lazy: lazyPage(() => import('./routes/admin/events'), 'admin') },
+          {
+            id: 'admin-events',
+            path: 'events',
+            loader: firstReads.adminEvents,
+            lazy: lazyPage(() => import('./routes/admin/events'), 'admin'),
+          },
           { id: 'admin-users', path: 'users', lazy: lazyPage(() => import('./routes/admin/users'), 'admin') },
           { id: 'admin-status', path: 'status', lazy: lazyPage(() => import('./routes/admin/status'), 'admin') },
           { id: 'admin-mail', path: 'mail', lazy: lazyPage(() => import('./routes/admin/mail-queue'), 'admin') },
@@ -126,10 +150,7 @@ export const routes: RouteObject[] = [
 
 let router: ReturnType<typeof createBrowserRouter> | undefined;
 
-/**
- * Creates the app's router (once): matching the location against the route table and starting the first navigation
- * cost ~35 ms of a phone's first task, so main.tsx does it in a task of its own (issue 30 item 5).
- */
+/** Creates the app's router (once, main.tsx). */
 export function createAppRouter() {
   if (!router) {
     router = createBrowserRouter(routes);

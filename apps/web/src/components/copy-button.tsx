@@ -1,8 +1,8 @@
 import { IconCheck, IconCopy } from '@tabler/icons-react';
-import { useEffect, useRef, useState, type CSSProperties } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type CopyTooltipComponent from './copy-tooltip';
-import { ACTION_ICON_CLASS, ACTION_ICON_ICON_CLASS } from './plain';
+import { ICON_BUTTON_CLASS } from './plain';
 
 // The tooltip is loaded when a pointer first rests on a copy button: a list of them does not bring the tooltip's
 // positioning code into the page's first load (issue 16).
@@ -13,20 +13,9 @@ const loadTooltip = () =>
     return module.default;
   });
 
-/** The subtle ActionIcon's colours, gray and (once copied) teal, as Mantine's variant resolver gives them. */
-const colours = (color: 'gray' | 'teal') =>
-  ({
-    '--ai-bg': 'transparent',
-    '--ai-hover': `var(--mantine-color-${color}-light-hover)`,
-    '--ai-color': `var(--mantine-color-${color}-light-color)`,
-    '--ai-bd': 'calc(0.0625rem * var(--mantine-scale)) solid transparent',
-  }) as CSSProperties;
-const GRAY = colours('gray');
-const TEAL = colours('teal');
-
 /**
  * Copies a value to the clipboard and says so: a tooltip while the pointer is on it ('Copied' once it did). A plain
- * button with Mantine's ActionIcon classes (components/plain.ts): a list shows one a row (issue 30 item 5).
+ * button (components/plain.tsx): a list shows one a row.
  *
  * Wrapping the button in the tooltip mounts it anew. That must never happen between a press and its click (the click
  * would be lost): the tooltip goes around the button only once it is loaded and no press is under way, and it stays.
@@ -55,9 +44,8 @@ export function CopyButton({ value, label }: { value: string; label?: string }) 
   const button = (
     <button
       type="button"
-      data-variant="subtle"
-      className={ACTION_ICON_CLASS}
-      style={copied ? TEAL : GRAY}
+      className={ICON_BUTTON_CLASS}
+      data-copied={copied || undefined}
       onPointerDown={() => setPressed(true)}
       onPointerCancel={() => setPressed(false)}
       onClick={() => {
@@ -74,7 +62,7 @@ export function CopyButton({ value, label }: { value: string; label?: string }) 
       }}
       aria-label={`${label ?? t('common.copy')}: ${value}`}
     >
-      <span className={ACTION_ICON_ICON_CLASS}>{copied ? <IconCheck size={16} /> : <IconCopy size={16} />}</span>
+      {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
     </button>
   );
   if (!Tooltip || !wrapped.current) return button;

@@ -1,162 +1,118 @@
-import { ActionIcon, Anchor, Badge, Container, Group, Paper, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { levelLabel } from '@cr/contract/plain';
-import type { CSSProperties, HTMLAttributes, ReactNode } from 'react';
+import type { CSSProperties, HTMLAttributes, ReactNode, TableHTMLAttributes } from 'react';
+import classes from './plain.module.css';
 
 /**
- * Mantine's own class names, for the parts of list rows rendered as plain elements (issue 30 item 5). A Mantine
- * component is a tree of components (Box, its props, styles and variables) that costs ~0.3 ms to mount on a desktop,
- * four times that on a phone; a page of 25 rows mounted ~300 of them. Rows render plain elements with the classes
- * Mantine would give them, so they look the same and Mantine's stylesheet styles them.
+ * The hot list rows and cards as plain semantic elements, styled by plain.module.css through Mantine's public theme
+ * variables (issue 46 item 4). A Mantine component is a tree of components (Box, its props, its styles) that costs
+ * ~0.3 ms to mount on a desktop, four times that on a phone, and a page of 25 rows mounted ~300 of them. The frame,
+ * forms and overlays stay Mantine components; no module here names Mantine's internal classes or variables
+ * (import-boundaries.test.ts).
  */
 
-/** An Anchor as Mantine renders it (underlined on hover): put `data-underline="hover"` beside it. */
-export const ANCHOR_CLASS = `mantine-focus-auto ${Text.classes.root} mantine-Text-root ${Anchor.classes.root} mantine-Anchor-root`;
+/** A link as the lists show it: the theme's link colour, underlined on hover. */
+export const LINK_CLASS = classes.link;
+/** A body row of a striped table with row borders, highlighted under the pointer, and its cells. */
+export const ROW_CLASS = classes.row;
+export const CELL_CLASS = classes.cell;
+/** A list's card on narrow screens. */
+export const CARD_CLASS = classes.card;
+/** A small subtle icon button (gray; teal with `data-copied`). */
+export const ICON_BUTTON_CLASS = classes.iconButton;
 
-/** A Text (its size from `--text-fz`/`--text-lh`, as `textSize` gives them). */
-export const TEXT_CLASS = `${Text.classes.root} mantine-Text-root`;
-export const textSize = (size: 'xs' | 'sm' | 'md') =>
-  ({ '--text-fz': `var(--mantine-font-size-${size})`, '--text-lh': `var(--mantine-line-height-${size})` }) as CSSProperties;
-const CONTAINER_CLASS = `${Container.classes.root} mantine-Container-root`;
-const GROUP_CLASS = `${Group.classes.root} mantine-Group-root`;
-
-type Spacing = 'xs' | 'sm' | 'md' | 'lg' | 'xl';
-/** A theme spacing, or pixels, as Mantine writes it in a variable. */
-const spacing = (gap: Spacing | number) =>
-  typeof gap === 'number' ? `calc(${gap / 16}rem * var(--mantine-scale))` : `var(--mantine-spacing-${gap})`;
-interface PlainGroupProps extends HTMLAttributes<HTMLElement> {
-  gap?: Spacing | number;
-  justify?: CSSProperties['justifyContent'];
-  align?: CSSProperties['alignItems'];
-  wrap?: 'wrap' | 'nowrap';
-  component?: 'div' | 'nav';
+interface PlainTableProps extends TableHTMLAttributes<HTMLTableElement> {
+  /** Columns of the widths the header cells give them, not of their content's. */
+  fixed?: boolean;
+  /** Rows of one line each, without borders (a small key-value table). */
+  compact?: boolean;
+  /** A bordered key-value table: each row a label (th) and its value. */
+  vertical?: boolean;
 }
 
-/** A Group (a flex row) with the variables Mantine's Group gives it; for the frame's bars (app/layout). */
-export function PlainGroup({
-  gap = 'md',
-  justify = 'flex-start',
-  align = 'center',
-  wrap = 'wrap',
-  component: Element = 'div',
-  style,
-  ...rest
-}: PlainGroupProps) {
-  const variables = {
-    '--group-gap': spacing(gap),
-    '--group-align': align,
-    '--group-justify': justify,
-    '--group-wrap': wrap,
-  } as CSSProperties;
-  return <Element className={GROUP_CLASS} style={{ ...variables, ...style }} {...rest} />;
-}
-
-/** A Container of one of the theme's sizes. */
-export function PlainContainer({ size, children }: { size: 'lg' | 'xl'; children: ReactNode }) {
+/** A list's table: the theme's small text, a line below the header; its rows are `ROW_CLASS` rows of `CELL_CLASS` cells. */
+export function PlainTable({ fixed = false, compact = false, vertical = false, className, style, ...rest }: PlainTableProps) {
   return (
-    <div
-      className={CONTAINER_CLASS}
-      data-strategy="block"
-      data-size={size}
-      style={{ '--container-size': `var(--container-size-${size})` } as CSSProperties}
-    >
-      {children}
-    </div>
-  );
-}
-
-const STACK_CLASS = `${Stack.classes.root} mantine-Stack-root`;
-const PAPER_CLASS = `${Paper.classes.root} mantine-Paper-root`;
-
-interface PlainStackProps extends HTMLAttributes<HTMLElement> {
-  gap: Spacing | number;
-  component?: 'div' | 'section';
-  [data: `data-${string}`]: string | undefined;
-}
-
-/** A Stack (a flex column) with the variables Mantine's Stack gives it; for a proposal's many fields. */
-export function PlainStack({ gap, component: Element = 'div', className, style, ...rest }: PlainStackProps) {
-  const variables = { '--stack-gap': spacing(gap), '--stack-align': 'stretch', '--stack-justify': 'flex-start' } as CSSProperties;
-  return <Element className={className ? `${className} ${STACK_CLASS}` : STACK_CLASS} style={{ ...variables, ...style }} {...rest} />;
-}
-
-interface PlainPaperProps extends HTMLAttributes<HTMLElement> {
-  radius: 'sm' | 'md';
-  padding: Spacing;
-  component?: 'div' | 'section';
-  [data: `data-${string}`]: string | undefined;
-}
-
-/** A Paper with a border, of a theme radius and padding. */
-export function PlainPaper({ radius, padding, component: Element = 'div', className, style, ...rest }: PlainPaperProps) {
-  const variables = { '--paper-radius': `var(--mantine-radius-${radius})`, padding: spacing(padding) } as CSSProperties;
-  return (
-    <Element
-      data-with-border="true"
-      className={className ? `${className} ${PAPER_CLASS}` : PAPER_CLASS}
-      style={{ ...variables, ...style }}
+    <table
+      className={joined(classes.table, compact ? classes.compact : undefined, vertical ? classes.vertical : undefined, className)}
+      style={fixed ? { tableLayout: 'fixed', ...style } : style}
       {...rest}
     />
   );
 }
 
-/** A small Text's paragraph (`<Text size="sm">`): the stylesheet's `.plain-text-sm`, as the lists' rows use it. */
-export function PlainTextSm(props: HTMLAttributes<HTMLParagraphElement>) {
-  return <p className="plain-text-sm" {...props} />;
+/** A theme font size and its line height, as style. */
+export const textSize = (size: 'xs' | 'sm' | 'md'): CSSProperties => ({
+  fontSize: `var(--mantine-font-size-${size})`,
+  lineHeight: `var(--mantine-line-height-${size})`,
+});
+
+type Spacing = 'xs' | 'sm' | 'md' | 'lg' | 'xl';
+/** A theme spacing, or pixels. */
+const spacing = (gap: Spacing | number) => (typeof gap === 'number' ? `${gap}px` : `var(--mantine-spacing-${gap})`);
+const joined = (...names: (string | undefined)[]) => names.filter(Boolean).join(' ');
+type DataAttributes = { [data: `data-${string}`]: string | undefined };
+
+interface PlainGroupProps extends HTMLAttributes<HTMLElement>, DataAttributes {
+  gap?: Spacing | number;
+  justify?: CSSProperties['justifyContent'];
+  align?: CSSProperties['alignItems'];
+  wrap?: 'wrap' | 'nowrap';
 }
 
-/** A body row of a `striped highlightOnHover` table with row borders, and its cells. */
-export const TABLE_ROW_PROPS = {
-  className: `${Table.classes.tr} mantine-Table-tr`,
-  'data-with-row-border': true,
-  'data-striped': 'odd',
-  'data-hover': true,
-} as const;
-export const TABLE_CELL_CLASS = `${Table.classes.td} mantine-Table-td`;
+/** A flex row. */
+export function PlainGroup({ gap = 'md', justify, align, wrap, className, style, ...rest }: PlainGroupProps) {
+  const layout: CSSProperties = { gap: spacing(gap), justifyContent: justify, alignItems: align, flexWrap: wrap };
+  return <div className={joined(classes.group, className)} style={{ ...layout, ...style }} {...rest} />;
+}
 
-/** A Paper with a border (the list's cards): the radius and padding come from `.plain-card` (styles.css). */
-export const CARD_CLASS = `${Paper.classes.root} mantine-Paper-root plain-card`;
+interface PlainStackProps extends HTMLAttributes<HTMLElement>, DataAttributes {
+  gap: Spacing | number;
+  component?: 'div' | 'section';
+}
 
-/** A subtle ActionIcon (its colour from `--ai-*` variables, see copy-button.tsx). */
-export const ACTION_ICON_CLASS = `mantine-focus-auto mantine-active ${ActionIcon.classes.root} mantine-ActionIcon-root ${UnstyledButton.classes.root} mantine-UnstyledButton-root`;
-export const ACTION_ICON_ICON_CLASS = `${ActionIcon.classes.icon} mantine-ActionIcon-icon`;
+/** A flex column; for a proposal's many fields. */
+export function PlainStack({ gap, component: Element = 'div', className, style, ...rest }: PlainStackProps) {
+  return <Element className={joined(classes.stack, className)} style={{ gap: spacing(gap), ...style }} {...rest} />;
+}
 
-const BADGE_ROOT_CLASS = `${Badge.classes.root} mantine-Badge-root`;
-const BADGE_LABEL_CLASS = `${Badge.classes.label} mantine-Badge-label`;
+interface PlainPaperProps extends HTMLAttributes<HTMLElement>, DataAttributes {
+  radius: 'sm' | 'md';
+  padding: Spacing;
+  component?: 'div' | 'section';
+}
 
-interface PlainBadgeProps extends HTMLAttributes<HTMLDivElement> {
+/** A bordered box of a theme radius and padding. */
+export function PlainPaper({ radius, padding, component: Element = 'div', className, style, ...rest }: PlainPaperProps) {
+  const box: CSSProperties = { borderRadius: `var(--mantine-radius-${radius})`, padding: spacing(padding) };
+  return <Element className={joined(classes.paper, className)} style={{ ...box, ...style }} {...rest} />;
+}
+
+/** A paragraph of the theme's small text. */
+export function PlainTextSm({ className, ...rest }: HTMLAttributes<HTMLParagraphElement>) {
+  return <p className={joined(classes.textSm, className)} {...rest} />;
+}
+
+interface PlainBadgeProps extends HTMLAttributes<HTMLDivElement>, DataAttributes {
+  /** A theme colour's name. */
   color: string;
   variant: 'light' | 'outline';
   size?: 'sm' | 'md' | 'lg';
   children: ReactNode;
-  [data: `data-${string}`]: string | undefined;
 }
 
-/** A Badge of the light or outline variant, with the variables Mantine's variant resolver gives it. */
+/**
+ * A badge of the light or outline variant, in a theme colour (its public `-light`, `-light-color` and `-outline` shades).
+ * `plain-badge` and `plain-badge-label` name its parts for tests and the app's stylesheet, as Mantine's static classes do.
+ */
 export function PlainBadge({ color, variant, size = 'md', children, style, className, ...rest }: PlainBadgeProps) {
-  // md is the stylesheet's default: not set here, so that a class can change it (the stage badge on phones).
-  const sizes: Record<string, string> =
-    size === 'md'
-      ? {}
-      : {
-          '--badge-height': `var(--badge-height-${size})`,
-          '--badge-padding-x': `var(--badge-padding-x-${size})`,
-          '--badge-fz': `var(--badge-fz-${size})`,
-        };
-  const variables = {
-    ...sizes,
-    '--badge-bg': variant === 'light' ? `var(--mantine-color-${color}-light)` : 'transparent',
-    '--badge-color': `var(--mantine-color-${color}-${variant === 'light' ? 'light-color' : 'outline'})`,
-    '--badge-bd': `calc(0.0625rem * var(--mantine-scale)) solid ${variant === 'light' ? 'transparent' : `var(--mantine-color-${color}-outline)`}`,
-  } as CSSProperties;
+  const colours: CSSProperties =
+    variant === 'light'
+      ? { background: `var(--mantine-color-${color}-light)`, color: `var(--mantine-color-${color}-light-color)` }
+      : { color: `var(--mantine-color-${color}-outline)`, borderColor: `var(--mantine-color-${color}-outline)` };
+  const sized = size === 'sm' ? classes.badgeSm : size === 'lg' ? classes.badgeLg : undefined;
   return (
-    <div
-      data-variant={variant}
-      data-size={size}
-      className={className ? `${BADGE_ROOT_CLASS} ${className}` : BADGE_ROOT_CLASS}
-      style={{ ...variables, ...style }}
-      {...rest}
-    >
-      <span className={BADGE_LABEL_CLASS}>{children}</span>
+    <div className={joined('plain-badge', classes.badge, sized, className)} style={{ ...colours, ...style }} {...rest}>
+      <span className={joined('plain-badge-label', classes.badgeLabel)}>{children}</span>
     </div>
   );
 }
@@ -164,7 +120,7 @@ export function PlainBadge({ color, variant, size = 'md', children, style, class
 /** The assessor as shown everywhere: anonymous id and level 'LV'+number (spec §4), in the reviews' and the moderator's lists. */
 export function AssessorLabel({ assessor, level }: { assessor: string; level: number }) {
   return (
-    <div className="plain-row" style={{ gap: 'calc(0.375rem * var(--mantine-scale))' }}>
+    <div className="plain-row" style={{ gap: '6px' }}>
       <p className="plain-text-sm plain-mono">{assessor}</p>
       <PlainBadge size="sm" variant="outline" color="gray" style={{ minWidth: 'max-content' }}>
         {levelLabel(level)}

@@ -1,6 +1,6 @@
 import { Box, Group, Stack, Text, useMantineTheme, type MantineBreakpoint } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { memo, useEffect, useState, type Key, type ReactNode } from 'react';
+import { memo, useDeferredValue, type Key, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadingLine } from './loading-line';
 import { CARD_CLASS } from './plain';
@@ -23,7 +23,7 @@ interface ResponsiveListProps<Row> {
   isFetching?: boolean | undefined;
   rowKey: (row: Row) => Key;
   /**
-   * The table as wide screens show it, of the rows to show now (see useRowsInStages) and whether more are coming
+   * The table as wide screens show it, of the rows to show now (see useDeferredRows) and whether more are coming
    * (the table then says it is busy); called only on wide screens.
    */
   table: (rows: Row[], filling: boolean) => ReactNode;
@@ -51,31 +51,17 @@ export function reservedHeight(rows: number, narrow: boolean) {
   return narrow ? rows * RESERVED.card : RESERVED.header + rows * RESERVED.row;
 }
 
-/**
- * Rows a list mounts with its first rows, then how many more in each following task (issue 30 item 5): a card costs a
- * phone about twice a table row (~20 ms each at a phone's speed on its first render), so cards come fewer at a time.
- */
-const STAGES = { table: { first: 6, more: 4 }, cards: { first: 3, more: 2 } };
-/** A review's card (its three ratings and notes) costs a phone a task of its own: one, then one a task. */
-export const REVIEW_CARD_STAGES = { first: 1, more: 1 };
+const NO_ROWS: never[] = [];
 
 /**
- * A page of rows mounted a few at a time, each few in a task of its own (effects run one task after their render,
- * lib/preact-options.ts): mounting 25 rows of Mantine components at once was one task of 100–150 ms on a desktop,
- * four times that on a phone, during which the page answered nothing (issue 30 item 5: total blocking time). The
- * first rows fill the first screen; the rest follow within a few frames. Once shown, rows stay: a new page of rows
- * (a filter, the pager) renders at once.
+ * A page of rows rendered in React's background pass (`useDeferredValue`): the rows shown until then are the ones
+ * before (none on the first page), and React renders the new ones a few components at a time, answering input between
+ * them, instead of in one task (a page of 25 rows of Mantine components took 100–150 ms on a desktop, four times that
+ * on a phone). `filling` is true until the new rows are in.
  */
-export function useRowsInStages<Row>(
-  rows: Row[],
-  stages: { first: number; more: number } = STAGES.table,
-): { shown: Row[]; filling: boolean } {
-  const [count, setCount] = useState(stages.first);
-  const filling = count < rows.length;
-  useEffect(() => {
-    if (filling) setCount((current) => current + stages.more);
-  }, [filling, count, stages.more]);
-  return { shown: filling ? rows.slice(0, count) : rows, filling };
+export function useDeferredRows<Row>(rows: Row[]): { shown: Row[]; filling: boolean } {
+  const shown = useDeferredValue(rows, NO_ROWS as Row[]);
+  return { shown, filling: shown !== rows };
 }
 
 /**
@@ -94,7 +80,7 @@ export function ResponsiveList<Row>({
   reserveRows = 0,
 }: ResponsiveListProps<Row>) {
   const isNarrow = useIsNarrow(breakpoint);
-  const { shown, filling } = useRowsInStages(rows, isNarrow ? STAGES.cards : STAGES.table);
+  const { shown, filling } = useDeferredRows(rows);
   const list = isNarrow ? (
     <CardList rows={shown} label={label} isLoading={isLoading} isFetching={isFetching} filling={filling} rowKey={rowKey} card={card} />
   ) : (
@@ -146,12 +132,12 @@ function CardList<Row>({
 }
 
 /**
- * One card, memoised: the rows arrive a few at a time (useRowsInStages), and the cards already shown are not rendered
- * again as the rest arrive (the list's `card` stays the same function while only the list renders).
+ * One card, memoised: a card already shown is not rendered again when the list renders (the list's `card` stays the
+ * same function while only the list renders).
  */
 const CardItem = memo(function CardItem({ row, card }: { row: unknown; card: (row: unknown) => ReactNode }) {
   return (
-    <li className={CARD_CLASS} data-with-border data-testid="list-card">
+    <li className={CARD_CLASS} data-testid="list-card">
       {card(row)}
     </li>
   );

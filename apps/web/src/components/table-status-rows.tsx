@@ -1,6 +1,6 @@
-import { Table } from '@mantine/core';
 import { EmptyTableRow } from './empty-table-row';
 import { LoadingLine } from './loading-line';
+import { CELL_CLASS } from './plain';
 
 /**
  * The rows a paged list table ends with: while its page loads a row that says so, and once loaded with nothing to
@@ -9,10 +9,10 @@ import { LoadingLine } from './loading-line';
 export function TableStatusRows({ isLoading, isEmpty, colSpan }: { isLoading: boolean; isEmpty: boolean; colSpan: number }) {
   if (!isLoading) return isEmpty ? <EmptyTableRow colSpan={colSpan} /> : null;
   return (
-    <Table.Tr>
-      <Table.Td colSpan={colSpan}>
+    <tr>
+      <td className={CELL_CLASS} colSpan={colSpan}>
         <LoadingLine />
-      </Table.Td>
-    </Table.Tr>
+      </td>
+    </tr>
   );
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api, buildUrl, EARLY_READ_MAX_AGE_MS, isOwnApi, setAuthHandlers } from './api-client';
+import { api, buildUrl, isOwnApi, setAuthHandlers } from './api-client';
 import { ApiError } from './api-error';
 
 const ORIGIN = 'http://app.test';
@@ -150,66 +150,6 @@ describe('api: requests', () => {
     expect(call().url).toBe('https://api.example.org/v2/events/current');
     expect(call().headers.authorization).toBe('Bearer tok');
     expect(client.isOwnApi('/api/reviews/x')).toBe(false);
-  });
-});
-
-/** Issue 30 item 5: reads index.html started before the app's code (apps/server/src/plugins/early-fetch.ts). */
-describe('api: early reads', () => {
-  const early = (url: string, response: Response | Promise<Response>, token?: string, at = Date.now()) => {
-    const reads = { [url]: { token, at, response: Promise.resolve(response) } };
-    vi.stubGlobal('__crEarly', reads);
-    return reads;
-  };
-
-  it('takes the early answer once instead of asking again, then asks as usual', async () => {
-    const reads = early('/api/reviews/proposals/1/', respond(200, { id: 1 }));
-    fetchMock.mockImplementation(async () => respond(200, { id: 'fetched' }));
-    await expect(api('proposals/1/')).resolves.toEqual({ id: 1 });
-    expect(fetchMock).not.toHaveBeenCalled();
-    expect(reads).toEqual({});
-    await expect(api('proposals/1/')).resolves.toEqual({ id: 'fetched' });
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-  });
-
-  it('uses a signed-in early answer only for a call with the same token', async () => {
-    signedIn('tok-new');
-    early('/api/reviews/users/me/', respond(200, { who: 'old' }), 'tok-old');
-    fetchMock.mockImplementation(async () => respond(200, { who: 'new' }));
-    await expect(api('users/me/')).resolves.toEqual({ who: 'new' });
-    expect(call().headers.authorization).toBe('Bearer tok-new');
-
-    early('/api/reviews/users/me/', respond(200, { who: 'early' }), 'tok-new');
-    await expect(api('users/me/')).resolves.toEqual({ who: 'early' });
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-
-    // An anonymous early read is not a signed-in caller's answer.
-    early('/api/reviews/users/me/', respond(200, { who: 'anonymous' }));
-    await expect(api('users/me/')).resolves.toEqual({ who: 'new' });
-  });
-
-  it('asks again when the early answer is old, an error or failed, and never for a write', async () => {
-    fetchMock.mockImplementation(async () => respond(200, { fresh: true }));
-    early('/api/reviews/events/current/', respond(200, { stale: true }), undefined, Date.now() - EARLY_READ_MAX_AGE_MS - 1);
-    await expect(api('events/current/')).resolves.toEqual({ fresh: true });
-    early('/api/reviews/events/current/', respond(503, { message: 'down' }));
-    await expect(api('events/current/')).resolves.toEqual({ fresh: true });
-    early('/api/reviews/events/current/', Promise.reject(new TypeError('offline')));
-    await expect(api('events/current/')).resolves.toEqual({ fresh: true });
-    fetchMock.mockClear();
-    // A write sends, and the early answers, from before it, are no longer used.
-    early('/api/reviews/events/current/', respond(200, { early: true }));
-    await api('events/current/', { method: 'PUT', body: {} });
-    expect(call().init.method).toBe('PUT');
-    await expect(api('events/current/')).resolves.toEqual({ fresh: true });
-    expect(fetchMock).toHaveBeenCalledTimes(2);
-  });
-
-  it('leaves the early answer for a fresh read, which goes out through the service worker (issue 45 item 1)', async () => {
-    const reads = early('/api/reviews/proposals/allocated?size=25&page=0', respond(200, { early: true }));
-    fetchMock.mockImplementation(async () => respond(200, { fetched: true }));
-    await expect(api('proposals/allocated', { query: { size: 25, page: 0 }, fresh: true })).resolves.toEqual({ fetched: true });
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    expect(Object.keys(reads)).toEqual(['/api/reviews/proposals/allocated?size=25&page=0']);
   });
 });
 

@@ -20,11 +20,6 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Internal: set on the retry after a refresh. */
   retried?: boolean;
-  /**
-   * Never an answer index.html asked for early: the read goes out now, through the service worker, which keeps its
-   * answer for offline reading (issue 45 item 1; an early read was made before the worker controlled the page).
-   */
-  fresh?: boolean;
 }
 
 interface AuthHandlers {
@@ -89,41 +84,6 @@ async function parseBody(response: Response): Promise<unknown> {
   }
 }
 
-/** A read index.html started before the app's code arrived (apps/server/src/plugins/early-fetch.ts). */
-interface EarlyRead {
-  token?: string;
-  at: number;
-  response: Promise<Response>;
-}
-
-/** An early read is for the page's first screen: one older than this is not used (the app asks again). */
-export const EARLY_READ_MAX_AGE_MS = 15_000;
-
-/** What index.html asked for early, by address; none once the app has loaded from the installed app's shell. */
-const earlyReads = () => (globalThis as { __crEarly?: Record<string, EarlyRead | undefined> }).__crEarly;
-
-/**
- * The answer index.html asked for at this address, taken once (issue 30 item 5): only if it is recent and was asked with
- * the token this call would send (none for none), and only a success — an error is asked again, so that its message
- * follows the interface's language and a refreshed token. Undefined, without waiting, when there is none to use.
- */
-function takeEarlyRead(url: string, token: string | undefined): Promise<Response | undefined> | undefined {
-  const reads = earlyReads();
-  const read = reads?.[url];
-  if (!read) return undefined;
-  delete reads![url];
-  if (read.token !== token || Date.now() - read.at > EARLY_READ_MAX_AGE_MS) return undefined;
-  return read.response.then(
-    (response) => (response.ok ? response : undefined),
-    () => undefined,
-  );
-}
-
-function forgetEarlyReads() {
-  const reads = earlyReads();
-  if (reads) for (const url of Object.keys(reads)) delete reads[url];
-}
-
 /** The one fetch wrapper of the app: JSON in and out, bearer token to our own API only, errors as ApiError. */
 export async function api<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
   const url = buildUrl(path, options.query);
@@ -146,11 +106,7 @@ export async function api<T = unknown>(path: string, options: RequestOptions = {
   if (withToken) headers.authorization = `Bearer ${token}`;
 
   const method = options.method ?? 'GET';
-  // A write may change what an early read answered: none is used after one.
-  if (method !== 'GET') forgetEarlyReads();
-  const early = method === 'GET' && !options.download && !options.fresh ? takeEarlyRead(url, withToken ? token : undefined) : undefined;
-  const response =
-    (early && (await early)) ?? (await fetch(url, { method, headers, body, credentials: 'same-origin', signal: options.signal }));
+  const response = await fetch(url, { method, headers, body, credentials: 'same-origin', signal: options.signal });
 
   if (response.status === 401 && withToken && !options.retried && (await auth.refresh())) {
     return api<T>(path, { ...options, retried: true });

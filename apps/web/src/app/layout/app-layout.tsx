@@ -3,7 +3,6 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { AccountLanguage } from '../../features/profile/components/account-language';
-import { InTurn } from '../../components/in-turn';
 import { Footer } from './footer';
 import { NavBar } from './nav-bar';
 import { TopBars } from './top-bars';
@@ -35,20 +34,10 @@ export function AppLayout() {
        * everything centred sideways (a layout shift of up to 0.06 on a wide /admin).
        */}
       <Container component="main" id="main" size="lg" py="lg" style={{ flex: 1, width: '100%', minHeight: '100vh' }}>
-        {/*
-         * The page mounts a turn after the frame (nav bar, banners) when the app starts, so that the two first renders
-         * are two tasks, not one (issue 30 item 5: ~0.6 s of a phone's main thread at once); the layout stays mounted,
-         * so every later navigation renders its page at once.
-         */}
-        <InTurn>
-          <Outlet />
-        </InTurn>
+        <Outlet />
       </Container>
-      {/* Below the fold and without a view of its own: a turn after the page (issue 30 item 5). */}
-      <InTurn>
-        <Footer />
-        <AccountLanguage />
-      </InTurn>
+      <Footer />
+      <AccountLanguage />
     </Box>
   );
 }

@@ -1,9 +1,8 @@
-import { Burger, Button } from '@mantine/core';
+import { Anchor, Box, Burger, Button, Container, Group, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
-import { ANCHOR_CLASS, PlainContainer, PlainGroup, TEXT_CLASS } from '../../components/plain';
 import { useIsNarrow } from '../../components/responsive-list';
 import { paths } from '../../config/paths';
 import { StageBadge } from '../../features/events/components/stage-badge';
@@ -51,8 +50,7 @@ const BRAND_STYLE = { color: 'var(--mantine-color-dark-8)', flexShrink: 1, minWi
  * The navigation bar (spec §2.3), one row at any width: from `lg` the links, stage, Subscribe and the account menu;
  * below it a drawer holds the links and the account, leaving brand, stage, Subscribe and the burger; below `xs` the stage
  * reads short and Subscribe moves into the drawer, so that brand, stage and burger keep one line at 390 px (issue 19).
- * Its layout (header, container, groups, the brand) is plain elements with Mantine's classes (components/plain.tsx):
- * a phone's first render of the frame was ~0.3 s at Lighthouse's speed (issue 30 item 5).
+ * Its frame is Mantine's container, groups and anchor.
  */
 export function NavBar() {
   const { t } = useTranslation();
@@ -65,43 +63,43 @@ export function NavBar() {
   const [menuWanted, setMenuWanted] = useState(false);
   return (
     <header style={HEADER_STYLE}>
-      <PlainContainer size="xl">
-        <PlainGroup justify="space-between" wrap="nowrap" gap="md">
-          <PlainGroup gap="md" wrap="nowrap" style={{ minWidth: 0 }}>
+      <Container size="xl">
+        <Group justify="space-between" wrap="nowrap" gap="md">
+          <Group gap="md" wrap="nowrap" miw={0}>
             {/* The brand gives way first: a longer name (a translation) ends in an ellipsis, never under the stage. */}
-            <NavLink
+            <Anchor
+              component={NavLink}
               to={paths.home()}
-              className={ANCHOR_CLASS}
-              data-underline="never"
+              underline="never"
               style={BRAND_STYLE}
               data-testid="nav-brand"
               title={t('app.title')}
             >
-              <PlainGroup gap={8} wrap="nowrap">
+              <Group gap={8} wrap="nowrap">
                 <img src="/logo.svg" alt="" width={28} height={28} style={{ display: 'block', flexShrink: 0 }} />
-                <p className={TEXT_CLASS} data-truncate="end" style={{ fontWeight: 700 }}>
+                <Text truncate="end" fw={700}>
                   {t('app.title')}
-                </p>
-              </PlainGroup>
-            </NavLink>
+                </Text>
+              </Group>
+            </Anchor>
             {wide && (
-              <nav aria-label={t('nav.label')} className="mantine-visible-from-lg">
+              <Box component="nav" aria-label={t('nav.label')} visibleFrom="lg">
                 <Links direction="row" />
-              </nav>
+              </Box>
             )}
-          </PlainGroup>
-          <PlainGroup gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
+          </Group>
+          <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
             {wide && (
-              <div className="mantine-visible-from-lg">
+              <Box visibleFrom="lg">
                 <LanguageSelect testId="nav-language" />
-              </div>
+              </Box>
             )}
             <StageBadge />
-            <div className="mantine-visible-from-xs">
+            <Box visibleFrom="xs">
               <SubscribeButton />
-            </div>
+            </Box>
             {logged && (
-              <div className="mantine-visible-from-lg">
+              <Box visibleFrom="lg">
                 {menuWanted ? (
                   <Suspense fallback={<AccountButton onOpen={() => undefined} pressed />}>
                     <AccountMenu defaultOpened />
@@ -109,7 +107,7 @@ export function NavBar() {
                 ) : (
                   <AccountButton onOpen={() => setMenuWanted(true)} pressed={false} />
                 )}
-              </div>
+              </Box>
             )}
             <Burger
               opened={opened}
@@ -120,9 +118,9 @@ export function NavBar() {
               hiddenFrom="lg"
               aria-label={t('nav.openMenu')}
             />
-          </PlainGroup>
-        </PlainGroup>
-      </PlainContainer>
+          </Group>
+        </Group>
+      </Container>
       {drawerWanted && (
         <Suspense fallback={null}>
           <NavDrawer opened={opened} onClose={close} />

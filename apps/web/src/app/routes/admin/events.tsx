@@ -11,13 +11,11 @@ import { CardField, ResponsiveList, useIsNarrow } from '../../../components/resp
 import { ScrollTable } from '../../../components/scroll-table';
 import { QueryPagination, usePageParam } from '../../../components/query-pagination';
 import { paths } from '../../../config/paths';
-import { eventsPageQuery } from '../../../features/events/api/events';
+import { EVENTS_PAGE_SIZE, eventsPageQuery } from '../../../features/events/api/events';
 import { formatDateLong } from '../../../lib/format';
 
 // The event form (its date-time pickers, react-hook-form and the contract's rules) loads when New or Edit opens it.
 const EventForm = lazy(() => import('../../../features/events/components/event-form').then((module) => ({ default: module.EventForm })));
-
-const PAGE_SIZE = 25;
 
 /** An event on a phone (issue 19): its name to configure it, whether it is active, its dates and Edit. */
 function EventCard({ event, onEdit }: { event: EventPublic; onEdit: () => void }) {
@@ -61,7 +59,7 @@ function EventCard({ event, onEdit }: { event: EventPublic; onEdit: () => void }
 export default function AdminEvents() {
   const { t } = useTranslation();
   const [page] = usePageParam();
-  const { data, isLoading } = useQuery(eventsPageQuery(page, PAGE_SIZE));
+  const { data, isLoading } = useQuery(eventsPageQuery(page, EVENTS_PAGE_SIZE));
   const [opened, { open, close }] = useDisclosure(false);
   const [editing, setEditing] = useState<EventPublic | undefined>();
   const isPhone = useIsNarrow();
@@ -163,7 +161,7 @@ export default function AdminEvents() {
           </ScrollTable>
         )}
       />
-      <QueryPagination total={data?.page.total ?? 0} size={PAGE_SIZE} />
+      <QueryPagination total={data?.page.total ?? 0} size={EVENTS_PAGE_SIZE} />
       <Modal opened={opened} onClose={close} title={editing ? t('admin.editEvent') : t('admin.newEvent')} size="lg" fullScreen={isPhone}>
         {opened && (
           <Suspense fallback={<Loader size="sm" role="status" aria-label={t('common.loading')} />}>

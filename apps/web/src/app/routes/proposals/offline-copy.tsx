@@ -25,10 +25,10 @@ const CHECK_EVERY_MS = 250;
 
 const keptAt = new Map<string, number>();
 
-/** Reads through the network (and so through the worker), never an early read; an answer's status, or none offline. */
+/** Reads through the network (and so through the worker); an answer's status, or none offline. */
 const networkReader: Reader = async ({ path, query }) => {
   try {
-    return { status: 200, body: await api(path, { query, fresh: true }) };
+    return { status: 200, body: await api(path, { query }) };
   } catch (error) {
     return isApiError(error) ? { status: error.status } : undefined;
   }

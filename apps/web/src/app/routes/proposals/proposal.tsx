@@ -5,7 +5,6 @@ import type { ProposalPublic } from '@cr/contract/proposals';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router';
-import { InTurn } from '../../../components/in-turn';
 import { paths } from '../../../config/paths';
 import { eventConfigQuery } from '../../../features/events/api/events';
 import { proposalQuery } from '../../../features/proposals/api/proposals';
@@ -121,12 +120,7 @@ function ProposalScreen({ id }: { id: number }) {
       )}
       {/* 'Scroll to reviews' targets this box. */}
       <Box id={REVIEWS_ID} ref={reviews} style={{ scrollMarginTop: 16 }}>
-        {/* After the proposal's own parts, which render in turns (ExtraInformation): so it never moves down. */}
-        {showsList && (
-          <InTurn>
-            <ProposalReviews proposalId={proposal.row_id} />
-          </InTurn>
-        )}
+        {showsList && <ProposalReviews proposalId={proposal.row_id} />}
       </Box>
       <ScrollButtons reviews={reviews} />
     </Stack>

@@ -2,17 +2,16 @@ import { switchActive, ReviewRanking } from '@cr/contract/plain';
 import { Alert, Anchor, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { paths } from '../../../config/paths';
 import { AppealPanel } from '../../../features/appeals/components/appeal-panel';
 import { eventConfigQuery } from '../../../features/events/api/events';
 import { FlagsPanel } from '../../../features/moderation/components/flags-panel';
-import { ModerationForm, type ModerationFormHandle } from '../../../features/moderation/components/moderation-form';
+import type { ModerationFormHandle } from '../../../features/moderation/components/moderation-form';
 import { ModerationsTable } from '../../../features/moderation/components/moderations-table';
 import { ModerationVersions } from '../../../features/moderation/components/moderation-versions';
-import { ShortcutsHelp } from '../../../features/moderation/components/shortcuts-help';
 import { useShortcuts } from '../../../features/moderation/shortcuts';
 import { reviewQuery } from '../../../features/reviews/api/get-review';
 import { OwnReviewActions } from '../../../features/reviews/components/own-review-actions';
@@ -20,6 +19,14 @@ import { EditedCount, ReviewVersions } from '../../../features/reviews/component
 import { NextAllocationButton, RatingCards, ReviewHeader } from '../../../features/reviews/components/review-details';
 import { isApiError } from '../../../lib/api-error';
 import { isAdmin, useSession } from '../../../lib/session';
+
+// The moderator's form and its shortcuts' help load only for a moderator of the review, not with the page.
+const ModerationForm = lazy(() =>
+  import('../../../features/moderation/components/moderation-form').then((module) => ({ default: module.ModerationForm })),
+);
+const ShortcutsHelp = lazy(() =>
+  import('../../../features/moderation/components/shortcuts-help').then((module) => ({ default: module.ShortcutsHelp })),
+);
 
 function parseId(value: string | undefined): number | null {
   if (!value || !/^\d+$/.test(value)) return null;
@@ -120,11 +127,17 @@ function ReviewScreen({ id }: { id: number }) {
       {/* Spec §2.15, F-012: logged in, allocated_for_moderation and moderation enabled for the event. */}
       {isModerating && user && (
         <>
-          <ModerationForm review={review} userId={user.catalyst_id.id} handle={form} />
+          <Suspense fallback={<Loader size="sm" role="status" aria-label={t('common.loading')} />}>
+            <ModerationForm review={review} userId={user.catalyst_id.id} handle={form} />
+          </Suspense>
           <Text size="sm" c="dimmed">
             {t('moderation.shortcutsHint')}
           </Text>
-          <ShortcutsHelp opened={helpOpened} onClose={help.close} />
+          {helpOpened && (
+            <Suspense fallback={null}>
+              <ShortcutsHelp opened onClose={help.close} />
+            </Suspense>
+          )}
         </>
       )}
       {/* Spec §2.15, F-039..F-046. */}

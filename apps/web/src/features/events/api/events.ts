@@ -54,7 +54,10 @@ export const eventsKeys = {
   categories: sharedKeys.categories,
 };
 
-export const eventsPageQuery = (page: number, size = 25) =>
+/** The admin's events list: 25 a page. */
+export const EVENTS_PAGE_SIZE = 25;
+
+export const eventsPageQuery = (page: number, size = EVENTS_PAGE_SIZE) =>
   queryOptions({
     queryKey: eventsKeys.page(page, size),
     queryFn: () =>

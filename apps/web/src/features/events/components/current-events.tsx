@@ -1,7 +1,8 @@
-import { Badge, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { EventPublic, ReviewsConfig } from '@cr/contract/events';
 import { deriveStage, switchActive, WINDOWED } from '@cr/contract/plain';
 import { useTranslation } from 'react-i18next';
+import { PlainTable } from '../../../components/plain';
 import { formatDateLong, formatDateShort } from '../../../lib/format';
 import { useCurrentEvents } from '../api/events';
 import { STAGE_COLORS } from './stage-badge';
@@ -15,14 +16,12 @@ function Windows({ config }: { config: ReviewsConfig | undefined }) {
     return { prefix, open, starts: typeof starts === 'string' ? starts : null, ends: typeof ends === 'string' ? ends : null };
   });
   return (
-    <Table fz="sm" withRowBorders={false} verticalSpacing={2}>
-      <Table.Tbody>
+    <PlainTable compact>
+      <tbody>
         {rows.map((row) => (
-          <Table.Tr key={row.prefix}>
-            <Table.Th fw={500} w="40%">
-              {t(`home.windows.${row.prefix}`)}
-            </Table.Th>
-            <Table.Td>
+          <tr key={row.prefix}>
+            <th style={{ width: '40%' }}>{t(`home.windows.${row.prefix}`)}</th>
+            <td>
               <Group gap="xs">
                 <Badge size="sm" variant="light" color={row.open ? 'green' : 'gray'}>
                   {row.open ? t('home.open') : t('home.closed')}
@@ -33,11 +32,11 @@ function Windows({ config }: { config: ReviewsConfig | undefined }) {
                   </Text>
                 )}
               </Group>
-            </Table.Td>
-          </Table.Tr>
+            </td>
+          </tr>
         ))}
-      </Table.Tbody>
-    </Table>
+      </tbody>
+    </PlainTable>
   );
 }
 

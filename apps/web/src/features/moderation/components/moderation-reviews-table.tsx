@@ -1,6 +1,6 @@
 import { rankingLabel } from '@cr/contract/plain';
 import { memo } from 'react';
-import { Button, Checkbox, Table } from '@mantine/core';
+import { Button, Checkbox } from '@mantine/core';
 import { IconArrowRight } from '@tabler/icons-react';
 import type { ReviewPublic } from '@cr/contract/reviews';
 import { useTranslation } from 'react-i18next';
@@ -11,9 +11,10 @@ import {
   PlainBadge,
   PlainGroup,
   PlainStack,
+  PlainTable,
   PlainTextSm,
-  TABLE_CELL_CLASS,
-  TABLE_ROW_PROPS,
+  CELL_CLASS,
+  ROW_CLASS,
 } from '../../../components/plain';
 import { ResponsiveList } from '../../../components/responsive-list';
 import { MODERATION_PAGE_SIZE } from '../api/keys';
@@ -102,7 +103,7 @@ function ProposalTitle({ review, weight }: { review: ReviewPublic; weight: numbe
 
 /**
  * A review to moderate on a phone (issue 19): proposal, ranking, ratings, assessor, flag, and the button that opens it.
- * Plain elements with Mantine's classes (components/plain.tsx, issue 30 item 5), but for the checkbox and the button.
+ * Plain elements (components/plain.tsx), but for the checkbox and the button.
  */
 function ModerationCard({ review }: { review: ReviewPublic }) {
   const { t } = useTranslation();
@@ -160,29 +161,29 @@ function ModerationReviewsTableView(props: ModerationReviewsTableProps) {
 export const ModerationReviewsTable = memo(ModerationReviewsTableView);
 
 /**
- * One review's row, memoised: a list mounts its rows a few at a time (useRowsInStages), and the rows already shown
- * are not rendered again as the rest arrive.
+ * One review's row, memoised: a row already shown is not rendered again when its list renders (a new page, a
+ * refetch that changed other rows).
  */
 const ModerationTableRow = memo(function ModerationTableRow({ review }: { review: ReviewPublic }) {
   return (
-    <tr {...TABLE_ROW_PROPS} data-testid="moderation-row">
-      <td className={TABLE_CELL_CLASS}>{review.row_id}</td>
-      <td className={TABLE_CELL_CLASS}>
+    <tr className={ROW_CLASS} data-testid="moderation-row">
+      <td className={CELL_CLASS}>{review.row_id}</td>
+      <td className={CELL_CLASS}>
         <ProposalTitle review={review} weight={500} />
       </td>
-      <td className={TABLE_CELL_CLASS}>
+      <td className={CELL_CLASS}>
         <AssessorLabel assessor={review.assessor} level={review.assessor_level} />
       </td>
-      <td className={TABLE_CELL_CLASS}>
+      <td className={CELL_CLASS}>
         <Ranking review={review} />
       </td>
-      <td className={TABLE_CELL_CLASS}>
+      <td className={CELL_CLASS}>
         <Ratings review={review} />
       </td>
-      <td className={TABLE_CELL_CLASS}>
+      <td className={CELL_CLASS}>
         <Flagged review={review} />
       </td>
-      <td className={TABLE_CELL_CLASS}>
+      <td className={CELL_CLASS}>
         <OpenButton review={review} />
       </td>
     </tr>
@@ -193,21 +194,21 @@ function WideTable({ rows, label, isLoading, filling }: ModerationReviewsTablePr
   const { t } = useTranslation();
   return (
     <ScrollTable minWidth={860} label={label} stickyFirstColumn>
-      <Table striped highlightOnHover verticalSpacing="sm" aria-label={label} aria-busy={isLoading || filling}>
-        <Table.Thead>
-          <Table.Tr>
+      <PlainTable aria-label={label} aria-busy={isLoading || filling}>
+        <thead>
+          <tr>
             {COLUMNS.map((name) => (
-              <Table.Th key={name}>{t(`moderation.columns.${name}`)}</Table.Th>
+              <th key={name}>{t(`moderation.columns.${name}`)}</th>
             ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
+          </tr>
+        </thead>
+        <tbody>
           {rows.map((review) => (
             <ModerationTableRow key={review.row_id} review={review} />
           ))}
           <TableStatusRows isLoading={isLoading} isEmpty={rows.length === 0} colSpan={COLUMNS.length} />
-        </Table.Tbody>
-      </Table>
+        </tbody>
+      </PlainTable>
     </ScrollTable>
   );
 }

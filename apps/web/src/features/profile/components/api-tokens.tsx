@@ -1,5 +1,5 @@
 import { TOKEN_EXPIRY_DAYS_DEFAULT, TOKEN_SCOPES } from '@cr/contract/plain';
-import { Alert, Badge, Button, Checkbox, Code, Group, Loader, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Code, Group, Loader, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ApiTokenPublic, CreatedApiToken, NewApiToken, TokenScope } from '@cr/contract/tokens';
 import type { newApiToken } from '@cr/contract/tokens';
@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import { CopyButton } from '../../../components/copy-button';
 import { EmptyTableRow } from '../../../components/empty-table-row';
 import { fieldError } from '../../../components/form-field';
+import { CELL_CLASS, PlainTable, ROW_CLASS } from '../../../components/plain';
 import { ScrollTable } from '../../../components/scroll-table';
 import { formatDateShort } from '../../../lib/format';
 import { notifyError, notifySuccess } from '../../../lib/notify';
@@ -157,32 +158,32 @@ export function ApiTokensSection() {
       {isPending && <Loader size="sm" role="status" aria-label={t('common.loading')} />}
       {data && (
         <ScrollTable minWidth={720} label={t('tokens.tableLabel')}>
-          <Table striped verticalSpacing="xs" aria-label={t('tokens.tableLabel')}>
-            <Table.Thead>
-              <Table.Tr>
+          <PlainTable aria-label={t('tokens.tableLabel')}>
+            <thead>
+              <tr>
                 {['name', 'scopes', 'expires', 'lastUsed', 'state', 'actions'].map((column) => (
-                  <Table.Th key={column}>{t(`tokens.columns.${column}`)}</Table.Th>
+                  <th key={column}>{t(`tokens.columns.${column}`)}</th>
                 ))}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
+              </tr>
+            </thead>
+            <tbody>
               {data.map((token) => (
-                <Table.Tr key={token.id}>
-                  <Table.Td>
+                <tr key={token.id} className={ROW_CLASS}>
+                  <td className={CELL_CLASS}>
                     <Text size="sm" fw={500}>
                       {token.name}
                     </Text>
                     <Text size="xs" c="dimmed" ff="monospace">
                       {token.hint}…
                     </Text>
-                  </Table.Td>
-                  <Table.Td>{scopeNames(token.scopes)}</Table.Td>
-                  <Table.Td>{formatDateShort(token.expires_at)}</Table.Td>
-                  <Table.Td>{token.last_used_at ? formatDateShort(token.last_used_at) : t('tokens.neverUsed')}</Table.Td>
-                  <Table.Td>
+                  </td>
+                  <td className={CELL_CLASS}>{scopeNames(token.scopes)}</td>
+                  <td className={CELL_CLASS}>{formatDateShort(token.expires_at)}</td>
+                  <td className={CELL_CLASS}>{token.last_used_at ? formatDateShort(token.last_used_at) : t('tokens.neverUsed')}</td>
+                  <td className={CELL_CLASS}>
                     <TokenState token={token} />
-                  </Table.Td>
-                  <Table.Td>
+                  </td>
+                  <td className={CELL_CLASS}>
                     {!token.revoked_at && (
                       <Button
                         size="xs"
@@ -194,12 +195,12 @@ export function ApiTokensSection() {
                         {t('tokens.revoke')}
                       </Button>
                     )}
-                  </Table.Td>
-                </Table.Tr>
+                  </td>
+                </tr>
               ))}
               {data.length === 0 && <EmptyTableRow colSpan={6} />}
-            </Table.Tbody>
-          </Table>
+            </tbody>
+          </PlainTable>
         </ScrollTable>
       )}
       <NewTokenForm onCreated={setCreated} />

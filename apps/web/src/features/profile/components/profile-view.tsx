@@ -1,10 +1,10 @@
 import { displayCatalystId, excludedReviews, levelLabel, SubscriptionStatus, DueDiligenceStatus, UserRole } from '@cr/contract/plain';
-import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { memo, type ReactNode } from 'react';
+import { memo, useDeferredValue, type ReactNode } from 'react';
 import type { SubscriptionPublic, UserInfo } from '@cr/contract/users';
 import { CopyButton } from '../../../components/copy-button';
-import { InTurn } from '../../../components/in-turn';
+import { CELL_CLASS, PlainTable } from '../../../components/plain';
 import { ScrollTable } from '../../../components/scroll-table';
 import { formatDateLong } from '../../../lib/format';
 
@@ -44,17 +44,17 @@ function PersonalInfoView({ user }: { user: UserInfo }) {
     [t('profile.registeredAt'), formatDateLong(user.extra.registered_at)],
   ];
   return (
-    <Table variant="vertical" withTableBorder={false}>
-      <Table.Tbody>
+    <PlainTable vertical style={{ border: 'none' }}>
+      <tbody>
         {rows.map(([label, value]) => (
-          <Table.Tr key={label}>
+          <tr key={label}>
             {/* A long address or Catalyst ID wraps inside a phone's width (issue 19). */}
-            <Table.Th className="profile-label">{label}</Table.Th>
-            <Table.Td style={{ overflowWrap: 'anywhere' }}>{value}</Table.Td>
-          </Table.Tr>
+            <th className="profile-label">{label}</th>
+            <td style={{ overflowWrap: 'anywhere' }}>{value}</td>
+          </tr>
         ))}
-      </Table.Tbody>
-    </Table>
+      </tbody>
+    </PlainTable>
   );
 }
 const PersonalInfo = memo(PersonalInfoView);
@@ -173,21 +173,21 @@ function Subscriptions({ user, action }: { user: UserInfo; action?: Subscription
   const columns = ['event', 'level', 'status', 'anonymousId', ...(withCategories ? ['categories'] : []), 'subscribedAt'];
   return (
     <ScrollTable minWidth={640} label={t('profile.subscriptions')} stickyFirstColumn>
-      <Table verticalSpacing="xs" aria-label={t('profile.subscriptions')}>
-        <Table.Thead>
-          <Table.Tr>
+      <PlainTable aria-label={t('profile.subscriptions')}>
+        <thead>
+          <tr>
             {columns.map((name) => (
-              <Table.Th key={name}>{t(`profile.subscriptionColumns.${name}`)}</Table.Th>
+              <th key={name}>{t(`profile.subscriptionColumns.${name}`)}</th>
             ))}
-            {withActions && <Table.Th>{t('profile.subscriptionColumns.actions')}</Table.Th>}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
+            {withActions && <th>{t('profile.subscriptionColumns.actions')}</th>}
+          </tr>
+        </thead>
+        <tbody>
           {items.map((item) => (
-            <Table.Tr key={item.row_id}>
-              <Table.Td>{item.event.name}</Table.Td>
-              <Table.Td>{levelLabel(item.role)}</Table.Td>
-              <Table.Td>
+            <tr key={item.row_id}>
+              <td className={CELL_CLASS}>{item.event.name}</td>
+              <td className={CELL_CLASS}>{levelLabel(item.role)}</td>
+              <td className={CELL_CLASS}>
                 <Stack gap={2}>
                   <Text size="sm">{t(`profile.subscriptionStatus.${item.status}`, { defaultValue: String(item.status) })}</Text>
                   {item.status === SubscriptionStatus.subscribed && item.extra.sumsub_link && (
@@ -196,15 +196,19 @@ function Subscriptions({ user, action }: { user: UserInfo; action?: Subscription
                     </Anchor>
                   )}
                 </Stack>
-              </Table.Td>
-              <Table.Td ff="monospace">{item.extra.anonymous_id}</Table.Td>
-              {withCategories && <Table.Td>{item.extra.preferred_categories.map((category) => category.title).join(', ')}</Table.Td>}
-              <Table.Td>{formatDateLong(item.extra.subscribed_at)}</Table.Td>
-              {withActions && <Table.Td>{actions.get(item.row_id)}</Table.Td>}
-            </Table.Tr>
+              </td>
+              <td className={CELL_CLASS} style={{ fontFamily: 'var(--mantine-font-family-monospace)' }}>
+                {item.extra.anonymous_id}
+              </td>
+              {withCategories && (
+                <td className={CELL_CLASS}>{item.extra.preferred_categories.map((category) => category.title).join(', ')}</td>
+              )}
+              <td className={CELL_CLASS}>{formatDateLong(item.extra.subscribed_at)}</td>
+              {withActions && <td className={CELL_CLASS}>{actions.get(item.row_id)}</td>}
+            </tr>
           ))}
-        </Table.Tbody>
-      </Table>
+        </tbody>
+      </PlainTable>
     </ScrollTable>
   );
 }
@@ -225,6 +229,8 @@ export function ProfileView({
   children?: ReactNode;
 }) {
   const { t } = useTranslation();
+  // What is below a phone's first screen renders in React's background pass, after the first paint.
+  const below = useDeferredValue(true, false);
   return (
     <Stack>
       <Section title={t('profile.personal')}>
@@ -233,25 +239,24 @@ export function ProfileView({
       <Section title={t('profile.subscriptions')}>
         <Subscriptions user={user} action={subscriptionAction} />
       </Section>
-      {/* Below the first screen of a phone: in turns of their own (issue 30 item 5). */}
-      <InTurn>
-        <SimpleGrid cols={{ base: 1, md: 2 }}>
-          <Section title={t('profile.historic')}>
-            <HistoricStats user={user} />
-          </Section>
-          <Section title={t('profile.current')}>
-            <CurrentStats user={user} own={own} />
-          </Section>
-        </SimpleGrid>
-      </InTurn>
-      {user.extra.due_diligence.status > 0 && (
-        <InTurn>
-          <Section title={t('dueDiligence.title')}>
-            <DueDiligence user={user} />
-          </Section>
-        </InTurn>
+      {below && (
+        <>
+          <SimpleGrid cols={{ base: 1, md: 2 }}>
+            <Section title={t('profile.historic')}>
+              <HistoricStats user={user} />
+            </Section>
+            <Section title={t('profile.current')}>
+              <CurrentStats user={user} own={own} />
+            </Section>
+          </SimpleGrid>
+          {user.extra.due_diligence.status > 0 && (
+            <Section title={t('dueDiligence.title')}>
+              <DueDiligence user={user} />
+            </Section>
+          )}
+          {children}
+        </>
       )}
-      {children}
     </Stack>
   );
 }

@@ -1,8 +1,7 @@
 import { FieldType } from '@cr/contract/plain';
 import { Stack, Title } from '@mantine/core';
 import type { ProposalExtraField } from '@cr/contract/proposals';
-import { memo, useId, type ReactNode } from 'react';
-import { InTurn } from '../../../components/in-turn';
+import { memo, useDeferredValue, useId } from 'react';
 import { PlainPaper, PlainStack, PlainTextSm } from '../../../components/plain';
 import { displayTitle } from '../values';
 import { FieldAnswer } from './field-answer';
@@ -12,8 +11,8 @@ const isGroup = (field: ProposalExtraField): field is ProposalExtraField & { sub
   field.ref !== FieldType.tagInput && Array.isArray(field.sub_fields) && field.sub_fields.length > 0;
 
 /*
- * A proposal has a hundred fields or more: they are plain elements with Mantine's classes (components/plain.tsx), which
- * look the same and cost a fraction of Mantine's components to mount (issue 30 item 5).
+ * A proposal has a hundred fields or more: they are plain elements (components/plain.tsx), styled by the app's
+ * CSS module, which cost a fraction of Mantine's components to mount.
  */
 function Field({ field }: { field: ProposalExtraField }) {
   const id = useId();
@@ -81,40 +80,30 @@ function Segment({ segment }: { segment: ProposalExtraField }) {
         {displayTitle(segment.title)}
       </Title>
       <PlainStack gap="lg">
-        {children.map((child, index) => (
-          <Later key={index} now={index === 0}>
-            {isGroup(child) ? <Section section={child} /> : <Field field={child} />}
-          </Later>
-        ))}
+        {children.map((child, index) => (isGroup(child) ? <Section key={index} section={child} /> : <Field key={index} field={child} />))}
       </PlainStack>
     </PlainPaper>
   );
 }
 
-/** The first part now, the others each in a turn of their own (components/in-turn.tsx): a proposal is long. */
-function Later({ now, children }: { now: boolean; children: ReactNode }) {
-  return now ? children : <InTurn>{children}</InTurn>;
-}
-
 /**
  * The extra information of a proposal (spec §2.12, D-023): segments (h2) holding sections (h3) holding fields. The
- * first segment and each segment's first section render with the page, the rest in turns (issue 30 item 5: the page's
- * render was one task of ~120 ms on a desktop); what is added only ever goes below what is shown.
+ * first segment renders with the page, the rest in React's background pass (`useDeferredValue`), which answers input
+ * between them (the page's render was one task of ~120 ms on a desktop); what is added only goes below what is shown.
  */
 function ExtraInformationView({ fields }: { fields: ProposalExtraField[] }) {
+  const all = useDeferredValue(true, false);
   return (
     <Stack gap="lg">
-      {fields.map((segment, index) => (
-        <Later key={index} now={index === 0}>
-          {isGroup(segment) ? (
-            <Segment segment={segment} />
-          ) : (
-            <PlainPaper radius="md" padding="lg">
-              <Field field={segment} />
-            </PlainPaper>
-          )}
-        </Later>
-      ))}
+      {(all ? fields : fields.slice(0, 1)).map((segment, index) =>
+        isGroup(segment) ? (
+          <Segment key={index} segment={segment} />
+        ) : (
+          <PlainPaper key={index} radius="md" padding="lg">
+            <Field field={segment} />
+          </PlainPaper>
+        ),
+      )}
     </Stack>
   );
 }

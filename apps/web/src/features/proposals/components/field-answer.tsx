@@ -2,11 +2,23 @@ import { FieldType } from '@cr/contract/plain';
 import { Anchor, Badge, Group, List, Text } from '@mantine/core';
 import { IconCircleCheck, IconCircleX } from '@tabler/icons-react';
 import type { ProposalExtraField } from '@cr/contract/proposals';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { answerBoolean, answerParts, formatFunds, formatWholeNumber, groupedTagText, isWebUrl, tagItems } from '../values';
 import { PlainTextSm } from '../../../components/plain';
-import { MarkdownText } from './markdown-text';
+
+/**
+ * The markdown renderer (marked and DOMPurify, 19 KB compressed) loads with the first markdown answer, not with the
+ * page's first load; until it has, the answer's box is empty and says it is busy, as while it renders.
+ */
+const MarkdownText = lazy(() => import('./markdown-text').then((module) => ({ default: module.MarkdownText })));
+function Markdown({ text }: { text: string }) {
+  return (
+    <Suspense fallback={<div className="proposal-markdown" aria-busy />}>
+      <MarkdownText text={text} />
+    </Suspense>
+  );
+}
 
 /** Answers are text in React nodes, never HTML, except markdown, which is sanitised (spec §2.12). */
 function PlainText({ children }: { children: ReactNode }) {
@@ -96,7 +108,7 @@ export function FieldAnswer({ field }: { field: ProposalExtraField }) {
   const { answer } = field;
   switch (field.ref) {
     case FieldType.markdown:
-      return typeof answer === 'string' && answer.trim() ? <MarkdownText text={answer} /> : <GenericAnswer answer={answer} />;
+      return typeof answer === 'string' && answer.trim() ? <Markdown text={answer} /> : <GenericAnswer answer={answer} />;
     case FieldType.singleLine:
     case FieldType.multiLine:
       return typeof answer === 'string' && answer.trim() ? <PlainText>{answer}</PlainText> : <GenericAnswer answer={answer} />;

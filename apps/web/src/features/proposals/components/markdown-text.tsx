@@ -1,7 +1,6 @@
 import { Typography } from '@mantine/core';
 import { Marked } from 'marked';
-import { useEffect, useState } from 'react';
-import { inTurn } from '../../../lib/in-turn';
+import { useDeferredValue, useMemo } from 'react';
 import { sanitizeHtml } from '../../../lib/sanitize';
 
 /** Headings written in an answer sit below the page's own (h1 title, h2 segment, h3 section). */
@@ -57,25 +56,20 @@ function render(text: string): string {
 
 /**
  * A multi-line markdown answer (spec §2.12, D-027, D-031). A proposal has a dozen, some long: each is parsed and
- * sanitised in a turn of its own (lib/in-turn.ts), not all in the page's first render (issue 30 item 5: ~70 ms of a
- * desktop's, four times that on a phone); until then its box is empty, and says it is busy.
+ * sanitised in React's background pass (`useDeferredValue`), not in the page's first render (~70 ms of a desktop's,
+ * four times that on a phone), so React answers input between them; until then its box is empty and says it is busy.
+ * One rendered lately shows at once.
  */
 export function MarkdownText({ text }: { text: string }) {
-  const [shown, setShown] = useState(() => {
-    const html = renderedHtml(text);
-    return html === undefined ? undefined : { text, html };
-  });
-  const current = shown?.text === text;
-  useEffect(() => {
-    if (current) return undefined;
-    return inTurn(() => setShown({ text, html: renderedHtml(text) ?? render(text) }));
-  }, [text, current]);
+  const shown = useDeferredValue<string | null>(text, renderedHtml(text) === undefined ? null : text);
+  const html = useMemo(() => (shown === null ? '' : (renderedHtml(shown) ?? render(shown))), [shown]);
+  const current = shown === text;
   return (
     <Typography
       className="proposal-markdown"
       fz="sm"
       aria-busy={!current || undefined}
-      dangerouslySetInnerHTML={{ __html: current ? shown.html : '' }}
+      dangerouslySetInnerHTML={{ __html: current ? html : '' }}
     />
   );
 }

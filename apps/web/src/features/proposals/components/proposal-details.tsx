@@ -1,9 +1,10 @@
-import { Badge, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import type { ProposalPublic } from '@cr/contract/proposals';
 import { memo, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyButton } from '../../../components/copy-button';
+import { PlainTable } from '../../../components/plain';
 import { formatFunds, isWebUrl } from '../values';
 
 /** The button to the full proposal, only when it has a url (spec §2.12, D-024); it opens a new tab. */
@@ -48,29 +49,29 @@ function ProposalDetailsView({ proposal }: { proposal: ProposalPublic }) {
           )}
         </Group>
       </Stack>
-      <Table variant="vertical" layout="fixed" withTableBorder maw={720} aria-label={t('proposals.information')}>
-        <Table.Tbody>
-          <Table.Tr>
-            <Table.Th w={180}>{t('proposals.proposalId')}</Table.Th>
-            <Table.Td>
+      <PlainTable vertical fixed style={{ maxWidth: 720 }} aria-label={t('proposals.information')}>
+        <tbody>
+          <tr>
+            <th style={{ width: 180 }}>{t('proposals.proposalId')}</th>
+            <td>
               <Group gap={4} wrap="nowrap">
                 <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }} data-testid="proposal-id">
                   {proposal.pr_id}
                 </Text>
                 <CopyButton value={proposal.pr_id} label={t('proposals.copyId')} />
               </Group>
-            </Table.Td>
-          </Table.Tr>
-          <Table.Tr>
-            <Table.Th>{t('proposals.proposer')}</Table.Th>
-            <Table.Td>{proposal.proposer_name ?? t('proposals.anonymous')}</Table.Td>
-          </Table.Tr>
-          <Table.Tr>
-            <Table.Th>{t('proposals.requestedFunds')}</Table.Th>
-            <Table.Td>{formatFunds(proposal.funds, proposal.currency) || t('proposals.noAnswer')}</Table.Td>
-          </Table.Tr>
-        </Table.Tbody>
-      </Table>
+            </td>
+          </tr>
+          <tr>
+            <th>{t('proposals.proposer')}</th>
+            <td>{proposal.proposer_name ?? t('proposals.anonymous')}</td>
+          </tr>
+          <tr>
+            <th>{t('proposals.requestedFunds')}</th>
+            <td>{formatFunds(proposal.funds, proposal.currency) || t('proposals.noAnswer')}</td>
+          </tr>
+        </tbody>
+      </PlainTable>
       <OpenFullProposal url={proposal.url} />
       {proposal.summary && (
         <Paper component="section" aria-labelledby={summaryId} withBorder radius="md" p="lg">

@@ -1,4 +1,4 @@
-import { Badge, Table, Text } from '@mantine/core';
+import { Badge, Text } from '@mantine/core';
 import { memo } from 'react';
 import { IconCheck } from '@tabler/icons-react';
 import type { ProposalRow } from '@cr/contract/proposals';
@@ -6,7 +6,7 @@ import { shortId } from '@cr/contract/plain';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CopyButton } from '../../../components/copy-button';
-import { ANCHOR_CLASS, TABLE_CELL_CLASS, TABLE_ROW_PROPS } from '../../../components/plain';
+import { CELL_CLASS, LINK_CLASS, PlainTable, ROW_CLASS } from '../../../components/plain';
 import { TableStatusRows } from '../../../components/table-status-rows';
 import { ResponsiveList } from '../../../components/responsive-list';
 import { ScrollTable } from '../../../components/scroll-table';
@@ -49,7 +49,7 @@ function ProposalCard({ proposal, showReviewed }: { proposal: ProposalRow; showR
   const { t } = useTranslation();
   return (
     <div className="plain-stack">
-      <Link to={paths.proposal(proposal.row_id)} className={ANCHOR_CLASS} data-underline="hover" style={{ fontWeight: 600 }}>
+      <Link to={paths.proposal(proposal.row_id)} className={LINK_CLASS} style={{ fontWeight: 600 }}>
         {proposal.title}
       </Link>
       <div className="plain-row plain-row-between">
@@ -101,32 +101,32 @@ export const ProposalsTable = memo(ProposalsTableView);
 const COLUMN_WIDTHS: Record<string, number | undefined> = { id: 150, funds: 150, reviewed: 140 };
 
 /**
- * One proposal's row, memoised: a list mounts its rows a few at a time (useRowsInStages), and the rows already shown
- * are not rendered again as the rest arrive.
+ * One proposal's row, memoised: a row already shown is not rendered again when its list renders (a new page, a
+ * refetch that changed other rows).
  */
 const ProposalTableRow = memo(function ProposalTableRow({ proposal, showReviewed }: { proposal: ProposalRow; showReviewed: boolean }) {
   const { t } = useTranslation();
   return (
-    <tr {...TABLE_ROW_PROPS}>
-      <td className={TABLE_CELL_CLASS}>
+    <tr className={ROW_CLASS}>
+      <td className={CELL_CLASS}>
         <div className="plain-row">
           <p className="plain-text-sm plain-mono">{shortId(proposal.pr_id)}</p>
           <CopyButton value={shortId(proposal.pr_id)} label={t('proposals.copyIdOf', { title: proposal.title })} />
         </div>
       </td>
-      <td className={TABLE_CELL_CLASS}>
-        <Link to={paths.proposal(proposal.row_id)} className={ANCHOR_CLASS} data-underline="hover" style={{ fontWeight: 500 }}>
+      <td className={CELL_CLASS}>
+        <Link to={paths.proposal(proposal.row_id)} className={LINK_CLASS} style={{ fontWeight: 500 }}>
           {proposal.title}
         </Link>
       </td>
-      <td className={TABLE_CELL_CLASS}>
+      <td className={CELL_CLASS}>
         {proposal.objective_title ?? <span className="plain-text-sm plain-dimmed plain-italic">{t('proposals.noCategory')}</span>}
       </td>
-      <td className={TABLE_CELL_CLASS} style={{ whiteSpace: 'nowrap', textAlign: 'right' }}>
+      <td className={CELL_CLASS} style={{ whiteSpace: 'nowrap', textAlign: 'right' }}>
         {formatFunds(proposal.funds, proposal.currency)}
       </td>
       {showReviewed && (
-        <td className={TABLE_CELL_CLASS}>
+        <td className={CELL_CLASS}>
           <ReviewedMark reviewed={proposal.has_reviewed} />
         </td>
       )}
@@ -146,31 +146,28 @@ function WideTable({
   const columns = ['id', 'title', 'objective', 'funds', ...(showReviewed ? ['reviewed'] : [])];
   return (
     <ScrollTable minWidth={720} label={label}>
-      <Table
-        striped
-        highlightOnHover
-        verticalSpacing="sm"
-        layout="fixed"
+      <PlainTable
+        fixed
         aria-label={label}
         aria-busy={isLoading || isFetching || filling}
         style={{ opacity: isFetching && !isLoading ? 0.6 : 1 }}
       >
-        <Table.Thead>
-          <Table.Tr>
+        <thead>
+          <tr>
             {columns.map((name) => (
-              <Table.Th key={name} ta={name === 'funds' ? 'right' : undefined} w={COLUMN_WIDTHS[name]}>
+              <th key={name} style={{ textAlign: name === 'funds' ? 'right' : undefined, width: COLUMN_WIDTHS[name] }}>
                 {t(`proposals.columns.${name}`)}
-              </Table.Th>
+              </th>
             ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
+          </tr>
+        </thead>
+        <tbody>
           {rows.map((proposal) => (
             <ProposalTableRow key={proposal.row_id} proposal={proposal} showReviewed={showReviewed} />
           ))}
           <TableStatusRows isLoading={isLoading} isEmpty={rows.length === 0} colSpan={columns.length} />
-        </Table.Tbody>
-      </Table>
+        </tbody>
+      </PlainTable>
     </ScrollTable>
   );
 }

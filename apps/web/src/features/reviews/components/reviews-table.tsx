@@ -1,5 +1,4 @@
 import { memo } from 'react';
-import { Table } from '@mantine/core';
 import type { ReviewPublic } from '@cr/contract/reviews';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -7,7 +6,7 @@ import { TableStatusRows } from '../../../components/table-status-rows';
 import { ResponsiveList } from '../../../components/responsive-list';
 import { REVIEWS_PAGE_SIZE } from '../api/keys';
 import { ScrollTable } from '../../../components/scroll-table';
-import { ANCHOR_CLASS, AssessorLabel, TABLE_CELL_CLASS, TABLE_ROW_PROPS, textSize } from '../../../components/plain';
+import { AssessorLabel, CELL_CLASS, LINK_CLASS, PlainTable, ROW_CLASS, textSize } from '../../../components/plain';
 import { paths } from '../../../config/paths';
 import { formatRating } from '../../../lib/format';
 import { CRITERIA } from '../values';
@@ -51,7 +50,7 @@ function ReviewCard({ review }: { review: ReviewPublic }) {
   const { t } = useTranslation();
   return (
     <div className="plain-stack">
-      <Link to={paths.proposal(review.proposal_id)} className={ANCHOR_CLASS} data-underline="hover" style={{ fontWeight: 600 }}>
+      <Link to={paths.proposal(review.proposal_id)} className={LINK_CLASS} style={{ fontWeight: 600 }}>
         {review.proposal.title}
       </Link>
       <div className="plain-row plain-row-between" style={{ flexWrap: 'wrap' }}>
@@ -59,7 +58,7 @@ function ReviewCard({ review }: { review: ReviewPublic }) {
         <AssessorLabel assessor={review.assessor} level={review.assessor_level} />
       </div>
       <Ratings review={review} />
-      <Link to={paths.review(review.row_id)} className={ANCHOR_CLASS} data-underline="hover" data-size="sm" style={SMALL_LINK_STYLE}>
+      <Link to={paths.review(review.row_id)} className={LINK_CLASS} style={SMALL_LINK_STYLE}>
         {t('reviews.openReview', { id: review.row_id })}
       </Link>
     </div>
@@ -87,35 +86,30 @@ function ReviewsTableView(props: ReviewsTableProps) {
 export const ReviewsTable = memo(ReviewsTableView);
 
 /**
- * One review's row, memoised: a list mounts its rows a few at a time (useRowsInStages), and the rows already shown
- * are not rendered again as the rest arrive.
+ * One review's row, memoised: a row already shown is not rendered again when its list renders (a new page, a
+ * refetch that changed other rows).
  */
 const ReviewTableRow = memo(function ReviewTableRow({ review }: { review: ReviewPublic }) {
   const { t } = useTranslation();
   return (
-    <tr {...TABLE_ROW_PROPS}>
-      <td className={TABLE_CELL_CLASS}>
-        <Link
-          to={paths.review(review.row_id)}
-          className={ANCHOR_CLASS}
-          data-underline="hover"
-          aria-label={t('reviews.openReview', { id: review.row_id })}
-        >
+    <tr className={ROW_CLASS}>
+      <td className={CELL_CLASS}>
+        <Link to={paths.review(review.row_id)} className={LINK_CLASS} aria-label={t('reviews.openReview', { id: review.row_id })}>
           {review.row_id}
         </Link>
       </td>
-      <td className={TABLE_CELL_CLASS}>
-        <Link to={paths.proposal(review.proposal_id)} className={ANCHOR_CLASS} data-underline="hover" style={{ fontWeight: 500 }}>
+      <td className={CELL_CLASS}>
+        <Link to={paths.proposal(review.proposal_id)} className={LINK_CLASS} style={{ fontWeight: 500 }}>
           {review.proposal.title}
         </Link>
       </td>
-      <td className={TABLE_CELL_CLASS}>
+      <td className={CELL_CLASS}>
         <AssessorLabel assessor={review.assessor} level={review.assessor_level} />
       </td>
-      <td className={TABLE_CELL_CLASS}>
+      <td className={CELL_CLASS}>
         <RankingBadge ranking={review.ranking} moderated={review.moderated} />
       </td>
-      <td className={TABLE_CELL_CLASS}>
+      <td className={CELL_CLASS}>
         <Ratings review={review} />
       </td>
     </tr>
@@ -126,28 +120,21 @@ function WideTable({ rows, label, isLoading, isFetching = false, filling }: Revi
   const { t } = useTranslation();
   return (
     <ScrollTable minWidth={760} label={label} stickyFirstColumn>
-      <Table
-        striped
-        highlightOnHover
-        verticalSpacing="sm"
-        aria-label={label}
-        aria-busy={isLoading || isFetching || filling}
-        style={{ opacity: isFetching && !isLoading ? 0.6 : 1 }}
-      >
-        <Table.Thead>
-          <Table.Tr>
+      <PlainTable aria-label={label} aria-busy={isLoading || isFetching || filling} style={{ opacity: isFetching && !isLoading ? 0.6 : 1 }}>
+        <thead>
+          <tr>
             {COLUMNS.map((name) => (
-              <Table.Th key={name}>{t(`reviews.columns.${name}`)}</Table.Th>
+              <th key={name}>{t(`reviews.columns.${name}`)}</th>
             ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
+          </tr>
+        </thead>
+        <tbody>
           {rows.map((review) => (
             <ReviewTableRow key={review.row_id} review={review} />
           ))}
           <TableStatusRows isLoading={isLoading} isEmpty={rows.length === 0} colSpan={COLUMNS.length} />
-        </Table.Tbody>
-      </Table>
+        </tbody>
+      </PlainTable>
     </ScrollTable>
   );
 }
