@@ -122,7 +122,7 @@ export const PERSONAL_COLUMNS: readonly PersonalColumn[] = [
     'content',
   ]),
   ...rows('moderation_versions', 'not-personal', 'the kind of change', ['action']),
-  ...rows('audit_log', 'kept-anonymous', 'who did what: holds user ids and settings, never an e-mail or a Catalyst ID', [
+  ...rows('audit_log', 'kept-anonymous', 'who did what, by user id; the keys of the person’s own entries that name something of theirs (an API token’s name) are removed on close', [
     'actor_user_id',
     'entity_id',
     'before',

@@ -150,6 +150,12 @@ export async function eraseAccount(tx: DbOrTx, account: LifecycleAccount): Promi
   // Rate-limit counters are keyed by Catalyst ID or user id (guess-guard, accounts.service).
   const keyed = (part: string) => sql`(right(key, ${part.length + 1}) = ${`:${part}`} or strpos(key, ${`:${part}:`}) > 0)`;
   await tx.execute(sql`delete from rate_limits where ${keyed(account.catalystId)} or ${keyed(`user:${userId}`)} or ${keyed(String(userId))}`);
+  // The audit log keeps who did what by user id; the words of the person's own entries that name something of theirs
+  // (an API token's name, a contact) go.
+  const personalKeys = sql`array['name', 'email', 'catalyst_id', 'public_contact', 'telegram_handle_private', 'reward_address', 'username']`;
+  await tx.execute(sql`update audit_log set before = case when jsonb_typeof(before) = 'object' then before - ${personalKeys} else before end,
+      after = case when jsonb_typeof(after) = 'object' then after - ${personalKeys} else after end
+    where actor_user_id = ${userId} or (entity = 'user' and entity_id = ${String(userId)})`);
   await tx.execute(sql`update users set password_hash = '!closed', role = ${UserRole.user}, force_reset = false,
       due_diligence_status = 0, due_diligence_url = null, due_diligence_ref = null, language = null,
       banned_reason = null, banned_at = null, banned_by = null, status_before_ban = null, closed_at = now()
