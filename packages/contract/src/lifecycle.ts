@@ -1,12 +1,13 @@
 import { z } from 'zod';
+import { BAN_REASON_MAX } from './plain';
 import { messages, passwordLengthSchema, requiredText } from './rules';
+
+export { BAN_REASON_MAX };
 
 /*
  * Issue 47: an account over its whole life. An admin bans and unbans; the person closes their account (their personal
  * data erased) and downloads what the server keeps about them.
  */
-
-export const BAN_REASON_MAX = 500;
 
 /** `POST admin/users/{id}/ban`. */
 export const banBody = z.object({

@@ -149,7 +149,9 @@ export async function eraseAccount(tx: DbOrTx, account: LifecycleAccount): Promi
     where user_id = ${userId} or (${account.email}::text is not null and lower(recipient) = lower(${account.email}))`);
   // Rate-limit counters are keyed by Catalyst ID or user id (guess-guard, accounts.service).
   const keyed = (part: string) => sql`(right(key, ${part.length + 1}) = ${`:${part}`} or strpos(key, ${`:${part}:`}) > 0)`;
-  await tx.execute(sql`delete from rate_limits where ${keyed(account.catalystId)} or ${keyed(`user:${userId}`)} or ${keyed(String(userId))}`);
+  await tx.execute(
+    sql`delete from rate_limits where ${keyed(account.catalystId)} or ${keyed(`user:${userId}`)} or ${keyed(String(userId))}`,
+  );
   // The audit log keeps who did what by user id; the words of the person's own entries that name something of theirs
   // (an API token's name, a contact) go.
   const personalKeys = sql`array['name', 'email', 'catalyst_id', 'public_contact', 'telegram_handle_private', 'reward_address', 'username']`;

@@ -30,7 +30,10 @@ export async function lifecycleRoutes(app: FastifyInstance, options: { lifecycle
 
   api.post(
     '/admin/users/:id/unban',
-    { config: { access: 'admin' }, schema: { tags: ['admin'], security, params: adminUserParams, response: { 200: banAnswer, ...errors } } },
+    {
+      config: { access: 'admin' },
+      schema: { tags: ['admin'], security, params: adminUserParams, response: { 200: banAnswer, ...errors } },
+    },
     (request) => lifecycle.unban(currentUser(request), request.params.id),
   );
 

@@ -8,6 +8,7 @@ import { Link, useParams } from 'react-router';
 import { paths } from '../../../config/paths';
 import { PageHeading } from '../../../components/page-heading';
 import { adminUserQuery } from '../../../features/admin/api/users';
+import { BanControls } from '../../../features/admin/components/ban-user';
 import { useCurrentEvents } from '../../../features/events/api/events';
 import { ProfileView } from '../../../features/profile/components/profile-view';
 import { useInvite } from '../../../features/subscriptions/api/subscriptions';
@@ -90,6 +91,14 @@ export default function AdminUserProfile() {
     <Stack gap={0}>
       <BackToUsers />
       <PageHeading title={displayCatalystId(data.catalyst_id.id)} />
+      <Group mb="md">
+        <BanControls
+          target={data.catalyst_id.id}
+          label={displayCatalystId(data.catalyst_id.id)}
+          status={data.catalyst_id.status}
+          size="sm"
+        />
+      </Group>
       <ProfileView user={data} own={false}>
         <InviteList user={data} />
       </ProfileView>

@@ -10,6 +10,7 @@ import { CopyButton } from '../../../components/copy-button';
 import { QueryPagination, usePageParam } from '../../../components/query-pagination';
 import { paths } from '../../../config/paths';
 import { adminUsersQuery } from '../../../features/admin/api/users';
+import { BanControls } from '../../../features/admin/components/ban-user';
 import type { AdminUserRow } from '@cr/contract/users';
 import { formatDateShort } from '../../../lib/format';
 import { useDebouncedText } from '../../../lib/use-debounced-text';
@@ -48,6 +49,7 @@ function UserCard({ user }: { user: AdminUserRow }) {
           <ProfileLink catalystId={user.catalyst_id} />
         </Group>
       </Group>
+      <BanControls target={user.id} label={user.catalyst_id} status={user.status} />
       {user.username && <CardField label={column('username')}>{user.username}</CardField>}
       <CardField label={column('email')}>{user.email ?? ''}</CardField>
       <CardField label={column('registered')}>{formatDateShort(user.registered_at)}</CardField>
@@ -100,7 +102,7 @@ export default function AdminUsers() {
         rowKey={(user) => user.id}
         card={(user) => <UserCard user={user} />}
         table={(shown, filling) => (
-          <ScrollTable minWidth={760} label={t('admin.users')}>
+          <ScrollTable minWidth={860} label={t('admin.users')}>
             <Table striped highlightOnHover verticalSpacing="sm" aria-label={t('admin.users')} aria-busy={isLoading || filling}>
               <Table.Thead>
                 <Table.Tr>
@@ -129,7 +131,10 @@ export default function AdminUsers() {
                     <Table.Td>{formatDateShort(user.registered_at)}</Table.Td>
                     <Table.Td>{t(`admin.accountStatus.${user.status}`, { defaultValue: String(user.status) })}</Table.Td>
                     <Table.Td>
-                      <ProfileLink catalystId={user.catalyst_id} />
+                      <Group gap="xs" wrap="nowrap">
+                        <ProfileLink catalystId={user.catalyst_id} />
+                        <BanControls target={user.id} label={user.catalyst_id} status={user.status} />
+                      </Group>
                     </Table.Td>
                   </Table.Tr>
                 ))}

@@ -12,6 +12,7 @@ import { PageHeading } from '../../../components/page-heading';
 import { MyAppeals } from '../../../features/appeals/components/my-appeals';
 import { NotificationPreferencesSection } from '../../../features/profile/components/notification-preferences';
 import { ApiTokensSection } from '../../../features/profile/components/api-tokens';
+import { CloseAccount, DownloadMyData } from '../../../features/profile/components/account-data';
 import { LanguageSelect } from '../../../features/profile/components/language-select';
 import { ProfileView, Section } from '../../../features/profile/components/profile-view';
 import { useChangeEmail } from '../../../features/auth/api/accounts';
@@ -146,6 +147,16 @@ export default function Profile() {
         <InTurn>
           <Section title={t('tokens.title')}>
             <ApiTokensSection />
+          </Section>
+        </InTurn>
+        <InTurn>
+          <Section title={t('accountData.downloadTitle')}>
+            <DownloadMyData />
+          </Section>
+        </InTurn>
+        <InTurn>
+          <Section title={t('accountData.closeSectionTitle')}>
+            <CloseAccount />
           </Section>
         </InTurn>
       </ProfileView>
