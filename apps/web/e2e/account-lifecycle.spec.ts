@@ -52,7 +52,7 @@ test.describe('accounts over their whole life (issue 47)', () => {
     await expect(reviewerPage).toHaveURL(/\/login$/);
 
     // The admin unbans from the user's read-only profile; the reviewer can log in again.
-    await row.getByRole('link', { name: `View profile of ${reviewer.catalystId}` }).click();
+    await row.getByRole('link', { name: `View the profile of ${reviewer.catalystId}` }).click();
     await expect(page.getByRole('heading', { name: reviewer.catalystId })).toBeVisible();
     await page.getByRole('button', { name: `Unban ${reviewer.catalystId}` }).click();
     await expectToast(page, /no longer banned/);
