@@ -12,7 +12,7 @@ import type { TestEvent } from './world-fixtures';
 const REASON = 'Copied the same notes across several accounts.';
 
 /** Issue 47 item 1: an admin bans and unbans an account. */
-describe.each(databaseKinds)('issue 47: ban and unban on %s', (kind) => {
+describe.each(databaseKinds)('issue 47 (A-047: status 3 banned): ban and unban on %s', (kind) => {
   const ctx = useTestApp(kind);
   let admin: TestUser;
   let event: TestEvent;

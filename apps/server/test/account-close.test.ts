@@ -28,7 +28,8 @@ async function schemaColumns(db: Db): Promise<ColumnInfo[]> {
 
 /** The tables whose rows are an account's, or name it. */
 const ACCOUNT_TABLES = new Set(['users', 'catalyst_ids']);
-const PERSONAL_NAME = /email|catalyst|contact|telegram|handle|password|reward|recipient|verification|due_diligence|username|proposer|phone|address|user_id|_ip$/;
+const PERSONAL_NAME =
+  /email|catalyst|contact|telegram|handle|password|reward|recipient|verification|due_diligence|username|proposer|phone|address|user_id|_ip$/;
 const FREE_TEXT = new Set(['text', 'character varying', 'jsonb', 'json', 'ARRAY']);
 
 /**
@@ -119,7 +120,15 @@ describe.each(databaseKinds)('issue 47: closing an account on %s', (kind) => {
       user,
       finishedReviewId: finishedReview.row_id,
       openReviewId: openReview.row_id,
-      needles: [user.email, normalizeCatalystId(user.catalystId).id, ...Object.values(contact), `dd-${unique}`, tokenName, account!.hash, unique],
+      needles: [
+        user.email,
+        normalizeCatalystId(user.catalystId).id,
+        ...Object.values(contact),
+        `dd-${unique}`,
+        tokenName,
+        account!.hash,
+        unique,
+      ],
     };
   };
 
@@ -221,9 +230,7 @@ describe.each(databaseKinds)('issue 47: closing an account on %s', (kind) => {
     const token = json<{ token: string }>(
       await call('POST', 'users/me/tokens/', admin.auth, { new_api_token: { name: 'script', scopes: ['read'], expires_in_days: 30 } }),
     ).token;
-    expect((await call('POST', 'users/me/close', { authorization: `Bearer ${token}` }, { password: admin.password })).statusCode).toBe(
-      403,
-    );
+    expect((await call('POST', 'users/me/close', { authorization: `Bearer ${token}` }, { password: admin.password })).statusCode).toBe(403);
     const admins = rowsOf<{ id: number }>(await ctx.db.execute(sql`select id from users where role = 100 and id <> ${admin.id}`));
     await ctx.db.execute(sql`update users set role = 0 where id in (${sql.join(admins.map((a) => sql`${a.id}`).concat(sql`0`), sql`, `)})`);
     const last = await close(admin);

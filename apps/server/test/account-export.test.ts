@@ -2,15 +2,7 @@ import { eq, inArray, or, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accountExport, type AccountExport } from '@cr/contract/lifecycle';
 import { normalizeCatalystId } from '@cr/contract/rules';
-import {
-  apiTokens,
-  auditLog,
-  notificationOptOuts,
-  outbox,
-  reviews,
-  reviewVersions,
-  subscriptions,
-} from '../src/db/schema/index';
+import { apiTokens, auditLog, notificationOptOuts, outbox, reviews, reviewVersions, subscriptions } from '../src/db/schema/index';
 import { API, databaseKinds, json, useTestApp } from './build-test-app';
 import type { TestEvent, TestReviewer } from './world-fixtures';
 

@@ -29,11 +29,24 @@ describe.each(databaseKinds)('issue 47: retention on %s', (kind) => {
       .returning({ id: outbox.id });
     const counts = await ctx.app.services.retention.purge();
     expect(counts.mailBodies).toBe(1);
-    const [old, recent, failed] = await Promise.all(rows.map(async (row) => (await ctx.db.select().from(outbox).where(eq(outbox.id, row.id)))[0]!));
-    expect(old).toMatchObject({ status: 'sent', subject: null, textBody: null, htmlBody: null, link: null, params: null, kind: 'retention_test' });
+    const [old, recent, failed] = await Promise.all(
+      rows.map(async (row) => (await ctx.db.select().from(outbox).where(eq(outbox.id, row.id)))[0]!),
+    );
+    expect(old).toMatchObject({
+      status: 'sent',
+      subject: null,
+      textBody: null,
+      htmlBody: null,
+      link: null,
+      params: null,
+      kind: 'retention_test',
+    });
     expect(recent).toMatchObject({ subject: 'Subject', textBody: 'Body' });
     expect(failed).toMatchObject({ subject: 'Subject' });
-    const kept = await ctx.db.select({ n: sql<number>`count(*)::int` }).from(outbox).where(eq(outbox.kind, 'retention_test'));
+    const kept = await ctx.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(outbox)
+      .where(eq(outbox.kind, 'retention_test'));
     expect(Number(kept[0]!.n)).toBe(3);
     // A second purge finds nothing more to do.
     expect((await ctx.app.services.retention.purge()).mailBodies).toBe(0);

@@ -42,15 +42,29 @@ export const PERSONAL_COLUMNS: readonly PersonalColumn[] = [
   { table: 'catalyst_ids', column: 'status', rule: 'erased', why: 'set to inactive: the account is in no pool and gets no mail' },
   { table: 'catalyst_ids', column: 'rbac_reg_status', rule: 'erased', why: 'on-chain registration of the Catalyst ID' },
   { table: 'catalyst_ids', column: 'rbac_checked_at', rule: 'erased', why: 'on-chain registration of the Catalyst ID' },
-  { table: 'catalyst_ids', column: 'created_at', rule: 'kept-anonymous', why: 'a date without a person: the round statistics count accounts by it' },
+  {
+    table: 'catalyst_ids',
+    column: 'created_at',
+    rule: 'kept-anonymous',
+    why: 'a date without a person: the round statistics count accounts by it',
+  },
   { table: 'users', column: 'id', rule: 'kept-anonymous', why: 'the tombstone: finished rounds’ subscriptions and versions point at it' },
   { table: 'users', column: 'catalyst_id_ref', rule: 'kept-anonymous', why: 'points at the tombstoned Catalyst ID row' },
   { table: 'users', column: 'password_hash', rule: 'tombstoned', why: "replaced by '!closed', which no password matches" },
   { table: 'users', column: 'role', rule: 'erased', why: 'set back to user' },
   { table: 'users', column: 'force_reset', rule: 'erased', why: 'set to false' },
-  { table: 'users', column: 'policy_acknowledgments', rule: 'kept-anonymous', why: 'the record that the policies were accepted, without a person' },
+  {
+    table: 'users',
+    column: 'policy_acknowledgments',
+    rule: 'kept-anonymous',
+    why: 'the record that the policies were accepted, without a person',
+  },
   { table: 'users', column: 'registered_at', rule: 'kept-anonymous', why: 'a date without a person' },
-  ...rows('users', 'erased', 'identity verification (due diligence) data', ['due_diligence_status', 'due_diligence_url', 'due_diligence_ref']),
+  ...rows('users', 'erased', 'identity verification (due diligence) data', [
+    'due_diligence_status',
+    'due_diligence_url',
+    'due_diligence_ref',
+  ]),
   { table: 'users', column: 'language', rule: 'erased', why: 'a preference of the person' },
   ...rows('users', 'erased', 'a ban of the account (a closed account was not banned: a banned one cannot log in)', [
     'banned_reason',
@@ -79,8 +93,19 @@ export const PERSONAL_COLUMNS: readonly PersonalColumn[] = [
 
   // ---- sessions, tokens, preferences: deleted ----
   ...rows('refresh_tokens', 'deleted', 'the sessions', ['user_id', 'family_id', 'token_hash']),
-  ...rows('one_time_tokens', 'deleted', "e-mailed links; the payload holds a new e-mail address", ['user_id', 'purpose', 'token_hash', 'payload']),
-  ...rows('api_tokens', 'deleted', 'personal API tokens and the names the person gave them', ['user_id', 'name', 'scopes', 'token_hash', 'hint']),
+  ...rows('one_time_tokens', 'deleted', 'e-mailed links; the payload holds a new e-mail address', [
+    'user_id',
+    'purpose',
+    'token_hash',
+    'payload',
+  ]),
+  ...rows('api_tokens', 'deleted', 'personal API tokens and the names the person gave them', [
+    'user_id',
+    'name',
+    'scopes',
+    'token_hash',
+    'hint',
+  ]),
   ...rows('idempotency_keys', 'deleted', 'kept answers of the person’s writes', ['user_id', 'key', 'route', 'request_hash', 'response']),
   ...rows('notification_opt_outs', 'deleted', 'notification preferences', ['user_id', 'kind']),
   {
@@ -116,18 +141,19 @@ export const PERSONAL_COLUMNS: readonly PersonalColumn[] = [
     'content',
   ]),
   ...rows('review_versions', 'not-personal', 'the kind of change', ['action']),
-  ...rows('moderation_versions', 'kept-anonymous', 'finished rounds’ moderation history (deleted with the round’s subscriptions otherwise)', [
-    'subscription_id',
-    'actor_user_id',
-    'content',
-  ]),
+  ...rows(
+    'moderation_versions',
+    'kept-anonymous',
+    'finished rounds’ moderation history (deleted with the round’s subscriptions otherwise)',
+    ['subscription_id', 'actor_user_id', 'content'],
+  ),
   ...rows('moderation_versions', 'not-personal', 'the kind of change', ['action']),
-  ...rows('audit_log', 'kept-anonymous', 'who did what, by user id; the keys of the person’s own entries that name something of theirs (an API token’s name) are removed on close', [
-    'actor_user_id',
-    'entity_id',
-    'before',
-    'after',
-  ]),
+  ...rows(
+    'audit_log',
+    'kept-anonymous',
+    'who did what, by user id; the keys of the person’s own entries that name something of theirs (an API token’s name) are removed on close',
+    ['actor_user_id', 'entity_id', 'before', 'after'],
+  ),
   ...rows('audit_log', 'not-personal', 'the kind of change', ['action', 'entity']),
 
   // ---- public proposal data, not account data ----
