@@ -2,7 +2,17 @@ import { eq, inArray, or, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accountExport, type AccountExport } from '@cr/contract/lifecycle';
 import { normalizeCatalystId } from '@cr/contract/rules';
-import { apiTokens, auditLog, notificationOptOuts, outbox, reviews, reviewVersions, subscriptions } from '../src/db/schema/index';
+import {
+  apiTokens,
+  appeals,
+  auditLog,
+  moderations,
+  notificationOptOuts,
+  outbox,
+  reviews,
+  reviewVersions,
+  subscriptions,
+} from '../src/db/schema/index';
 import { API, databaseKinds, json, useTestApp } from './build-test-app';
 import type { TestEvent, TestReviewer } from './world-fixtures';
 
@@ -17,7 +27,7 @@ describe.each(databaseKinds)('issue 47: export my data on %s', (kind) => {
   const call = (method: 'GET' | 'POST' | 'PUT', url: string, headers: Record<string, string> = {}, payload?: object) =>
     ctx.app.inject({ method, url: `${API}/${url}`, headers, ...(payload ? { payload } : {}) });
 
-  /** A reviewer with a review (edited once), an API token, a preference and a mail; the same for `other`. */
+  /** A reviewer with a review, an API token, a notification choice and a mail. */
   const reviewerWithData = async (label: string) => {
     const user = await ctx.newReviewer(event);
     const proposal = await ctx.newProposal(event);
@@ -34,11 +44,54 @@ describe.each(databaseKinds)('issue 47: export my data on %s', (kind) => {
     return accountExport.parse(json(response));
   };
 
+  const ids = (rows: Record<string, unknown>[]) => rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+
   it('holds all of the person’s rows and none of anyone else’s (IDOR)', async () => {
     const mine = await reviewerWithData('alpha');
     const theirs = await reviewerWithData('omega');
+    // A moderation and an appeal of each (written directly: their own routes are tested elsewhere).
+    const [myModeration] = await ctx.db
+      .insert(moderations)
+      .values({
+        eventId: event.id,
+        reviewId: theirs.reviewId,
+        subscriptionId: mine.user.subscription.row_id,
+        classification: 1,
+        rationale: 'alpha fine',
+      })
+      .returning({ id: moderations.id });
+    const [theirModeration] = await ctx.db
+      .insert(moderations)
+      .values({
+        eventId: event.id,
+        reviewId: mine.reviewId,
+        subscriptionId: theirs.user.subscription.row_id,
+        classification: 0,
+        rationale: 'omega no',
+      })
+      .returning({ id: moderations.id });
+    const [myAppeal] = await ctx.db
+      .insert(appeals)
+      .values({
+        eventId: event.id,
+        reviewId: mine.reviewId,
+        subscriptionId: mine.user.subscription.row_id,
+        rationale: 'alpha appeal',
+        rankingBefore: 2,
+      })
+      .returning({ id: appeals.id });
+    await ctx.db.insert(appeals).values({
+      eventId: event.id,
+      reviewId: theirs.reviewId,
+      subscriptionId: theirs.user.subscription.row_id,
+      rationale: 'omega appeal',
+      rankingBefore: 2,
+    });
     const data = await exportOf(mine.user);
     const me = mine.user;
+    expect(ids(data.moderations)).toEqual([myModeration!.id]);
+    expect(ids(data.moderations)).not.toContain(theirModeration!.id);
+    expect(ids(data.appeals)).toEqual([myAppeal!.id]);
 
     expect(data.account).toMatchObject({ user_id: me.id, email: me.email, catalyst_id: normalizeCatalystId(me.catalystId).id });
     // Every row of the person's, by table, as the database holds them.
@@ -55,7 +108,6 @@ describe.each(databaseKinds)('issue 47: export my data on %s', (kind) => {
       .select({ id: auditLog.id })
       .from(auditLog)
       .where(or(eq(auditLog.actorUserId, me.id), sql`(${auditLog.entity} = 'api_token' and ${auditLog.actorUserId} = ${me.id})`));
-    const ids = (rows: Record<string, unknown>[]) => rows.map((row) => Number(row.id)).sort((a, b) => a - b);
     const sorted = (rows: { id: number }[]) => rows.map((row) => row.id).sort((a, b) => a - b);
     expect(ids(data.subscriptions)).toEqual(sorted(mySubscriptions));
     expect(ids(data.reviews)).toEqual(sorted(myReviews));
