@@ -133,8 +133,12 @@ describe.each(databaseKinds)('issue 47 (A-047: status 3 banned): ban and unban o
     const user = await ctx.newReviewer(event);
     const apiToken = await newApiToken(user);
     expect((await ban(user, { reason: REASON }, event.admin)).statusCode).toBe(200);
+    // The admin's read-only profile shows the ban while it lasts.
+    const banned = json(await call('GET', `admin/users/${user.id}`, admin.auth));
+    expect(banned.extra.ban).toEqual({ reason: REASON, banned_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
     const response = await unban(user);
     expect(response.statusCode).toBe(200);
+    expect(json(await call('GET', `admin/users/${user.id}`, admin.auth)).extra.ban).toBeUndefined();
     expect(json(response)).toMatchObject({ status: AccountStatus.active, ban: null });
 
     const login = await ctx.login(user.catalystId, user.password);

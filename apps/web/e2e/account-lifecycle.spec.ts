@@ -54,6 +54,7 @@ test.describe('accounts over their whole life (issue 47)', () => {
     // The admin unbans from the user's read-only profile; the reviewer can log in again.
     await row.getByRole('link', { name: `View the profile of ${reviewer.catalystId}` }).click();
     await expect(page.getByRole('heading', { name: reviewer.catalystId })).toBeVisible();
+    await expect(page.getByText(reason)).toBeVisible();
     await page.getByRole('button', { name: `Unban ${reviewer.catalystId}` }).click();
     await expectToast(page, /no longer banned/);
     await expect(page.getByRole('button', { name: `Ban ${reviewer.catalystId}` })).toBeVisible();

@@ -12,6 +12,7 @@ import { BanControls } from '../../../features/admin/components/ban-user';
 import { useCurrentEvents } from '../../../features/events/api/events';
 import { ProfileView } from '../../../features/profile/components/profile-view';
 import { useInvite } from '../../../features/subscriptions/api/subscriptions';
+import { formatDateShort } from '../../../lib/format';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 
 /**
@@ -91,6 +92,11 @@ export default function AdminUserProfile() {
     <Stack gap={0}>
       <BackToUsers />
       <PageHeading title={displayCatalystId(data.catalyst_id.id)} />
+      {data.extra.ban && (
+        <Alert color="red" mb="md" title={t('ban.bannedTitle', { date: formatDateShort(data.extra.ban.banned_at) })}>
+          {data.extra.ban.reason}
+        </Alert>
+      )}
       <Group mb="md">
         <BanControls
           target={data.catalyst_id.id}
