@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { activeUser, catalystIdField, demo, expectToast, login, passwordField } from './support';
+import { activeUser, catalystIdField, demo, expectAccessible, expectToast, login, passwordField } from './support';
 
 // Issue 47: accounts over their whole life — an admin bans and unbans, a reviewer closes their account and downloads
 // their data.
@@ -39,6 +39,7 @@ test.describe('accounts over their whole life (issue 47)', () => {
     await expect(dialog.getByRole('button', { name: 'Ban this account' })).toBeDisabled();
     await dialog.getByRole('textbox', { name: /^Reason/ }).fill(reason);
     await dialog.getByRole('checkbox', { name: "Withdraw this round's drafts and unmoderated reviews" }).check();
+    await expectAccessible(page);
     await dialog.getByRole('button', { name: 'Ban this account' }).click();
     await expectToast(page, 'The account is banned.');
     await expect(dialog).toBeHidden();
@@ -70,6 +71,8 @@ test.describe('accounts over their whole life (issue 47)', () => {
     const section = page.getByRole('region', { name: 'Close account' });
     await section.getByRole('button', { name: 'Close account' }).click();
     const dialog = page.getByRole('dialog', { name: 'Close your account' });
+    await expect(dialog.getByLabel(/^Your password/)).toBeVisible();
+    await expectAccessible(page);
     await dialog.getByLabel(/^Your password/).fill('Wrong-pass1');
     await dialog.getByRole('button', { name: 'Close my account' }).click();
     await expectToast(page, 'The password is not correct.');

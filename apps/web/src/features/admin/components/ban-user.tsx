@@ -39,7 +39,7 @@ export function BanControls({ target, label, status, size = 'xs' }: BanControlsP
     return (
       <Button
         size={size}
-        variant="light"
+        variant="subtle"
         leftSection={<IconCircleCheck size={14} aria-hidden />}
         loading={unban.isPending}
         onClick={() => void lift()}
@@ -70,7 +70,7 @@ export function BanControls({ target, label, status, size = 'xs' }: BanControlsP
       <Button
         size={size}
         color="red"
-        variant="light"
+        variant="subtle"
         leftSection={<IconBan size={14} aria-hidden />}
         onClick={() => setOpened(true)}
         aria-label={t('ban.banNamed', { id: label })}

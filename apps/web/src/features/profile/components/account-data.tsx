@@ -76,7 +76,13 @@ export function CloseAccount() {
       <Text size="sm" c="dimmed">
         {t('accountData.closeHint')}
       </Text>
-      <Button color="red" variant="light" w="fit-content" leftSection={<IconUserX size={16} aria-hidden />} onClick={() => setOpened(true)}>
+      <Button
+        color="red"
+        variant="outline"
+        w="fit-content"
+        leftSection={<IconUserX size={16} aria-hidden />}
+        onClick={() => setOpened(true)}
+      >
         {t('accountData.close')}
       </Button>
       <Modal opened={opened} onClose={dismiss} title={t('accountData.closeTitle')}>
