@@ -130,7 +130,6 @@ export function createLifecycleService(deps: LifecycleDeps) {
         const account = await repo.lockAccount(tx, { userId });
         if (!account || account.closedAt) throw notFound(unknownUserMessage);
         await refuseLastAdmin(tx, account);
-        await repo.failQueuedMails(tx, account, 'recipient account closed');
         const { deletedSubscriptions } = await repo.eraseAccount(tx, account);
         await recordAudit(tx, {
           actorUserId: userId,
