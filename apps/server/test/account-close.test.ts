@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lifecycleMessages } from '@cr/contract/lifecycle';
+import { isCatalystId, isClosedCatalystId } from '@cr/contract/plain';
 import { normalizeCatalystId } from '@cr/contract/rules';
 import * as records from '../src/db/config-records';
 import type { Db } from '../src/db/client';
@@ -208,6 +209,10 @@ describe.each(databaseKinds)('issue 47: closing an account on %s', (kind) => {
     // The account the review leads to is the tombstone: no Catalyst ID of the person, no address.
     const info = json(await call('GET', `admin/users/${user.id}`, admin.auth));
     expect(info.catalyst_id.id).toBe(`closed:${user.id}`);
+    // Never a real Catalyst ID, and the web app knows it for a closed account.
+    expect(isCatalystId(info.catalyst_id.id)).toBe(false);
+    expect(isClosedCatalystId(info.catalyst_id.id)).toBe(true);
+    expect(isClosedCatalystId(user.catalystId)).toBe(false);
     expect(info.email).toBeNull();
     expect(info.extra.subscriptions.map((s: { event_id: number }) => s.event_id)).toEqual([finished.id]);
     expect(await ctx.db.select().from(reviewVersions).where(eq(reviewVersions.reviewId, finishedReviewId))).toHaveLength(1);

@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { closedCatalystId } from '@cr/contract/plain';
 import { AccountStatus, UserRole } from '@cr/contract/users';
 import type { DbOrTx } from '../../db/client';
 import { reviewContent } from '../../db/version-content';
@@ -167,9 +168,3 @@ export async function eraseAccount(tx: DbOrTx, account: LifecycleAccount): Promi
     where id = ${account.catalystIdRef}`);
   return { deletedSubscriptions: deleted.length };
 }
-
-/**
- * A closed account's Catalyst ID: unique (the user id) and never a real one (a Catalyst ID always has a '/'), so
- * the person's own ID is free for a new registration.
- */
-export const closedCatalystId = (userId: number) => `closed:${userId}`;

@@ -12,10 +12,20 @@ import { paths } from '../../../config/paths';
 import { adminUsersQuery } from '../../../features/admin/api/users';
 import { BanControls } from '../../../features/admin/components/ban-user';
 import type { AdminUserRow } from '@cr/contract/users';
+import { isClosedCatalystId } from '@cr/contract/plain';
 import { formatDateShort } from '../../../lib/format';
 import { useDebouncedText } from '../../../lib/use-debounced-text';
 
 const PAGE_SIZE = 25;
+
+/** The account status as the Users tab shows it; a closed account (issue 47) says so. */
+function useStatusLabel() {
+  const { t } = useTranslation();
+  return (user: AdminUserRow) =>
+    isClosedCatalystId(user.catalyst_id)
+      ? t('ban.closedStatus')
+      : t(`admin.accountStatus.${user.status}`, { defaultValue: String(user.status) });
+}
 
 /** The profile link of a user's row or card. */
 function ProfileLink({ catalystId }: { catalystId: string }) {
@@ -37,6 +47,7 @@ function ProfileLink({ catalystId }: { catalystId: string }) {
 /** A user on a phone (issue 19): the Catalyst ID (copyable) and the profile link, then e-mail, registration and status. */
 function UserCard({ user }: { user: AdminUserRow }) {
   const { t } = useTranslation();
+  const statusLabel = useStatusLabel();
   const column = (name: string) => t(`admin.columns.${name}`);
   return (
     <Stack gap={6}>
@@ -53,7 +64,7 @@ function UserCard({ user }: { user: AdminUserRow }) {
       {user.username && <CardField label={column('username')}>{user.username}</CardField>}
       <CardField label={column('email')}>{user.email ?? ''}</CardField>
       <CardField label={column('registered')}>{formatDateShort(user.registered_at)}</CardField>
-      <CardField label={column('status')}>{t(`admin.accountStatus.${user.status}`, { defaultValue: String(user.status) })}</CardField>
+      <CardField label={column('status')}>{statusLabel(user)}</CardField>
     </Stack>
   );
 }
@@ -61,6 +72,7 @@ function UserCard({ user }: { user: AdminUserRow }) {
 /** The Users tab (spec §2.17): 25 a page, copy the Catalyst ID, open the user's profile; search kept in the query. */
 export default function AdminUsers() {
   const { t } = useTranslation();
+  const statusLabel = useStatusLabel();
   const [params, setParams] = useSearchParams();
   const [page] = usePageParam();
   // The search follows the typing 300 ms later, never over a pending navigation (a profile clicked right after typing).
@@ -129,7 +141,7 @@ export default function AdminUsers() {
                     {withUsername && <Table.Td>{user.username ?? ''}</Table.Td>}
                     <Table.Td>{user.email ?? ''}</Table.Td>
                     <Table.Td>{formatDateShort(user.registered_at)}</Table.Td>
-                    <Table.Td>{t(`admin.accountStatus.${user.status}`, { defaultValue: String(user.status) })}</Table.Td>
+                    <Table.Td>{statusLabel(user)}</Table.Td>
                     <Table.Td>
                       <Group gap="xs" wrap="nowrap">
                         <ProfileLink catalystId={user.catalyst_id} />

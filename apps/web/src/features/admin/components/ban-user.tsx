@@ -1,4 +1,4 @@
-import { AccountStatus, BAN_REASON_MAX } from '@cr/contract/plain';
+import { AccountStatus, BAN_REASON_MAX, isClosedCatalystId } from '@cr/contract/plain';
 import { Button, Checkbox, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { IconBan, IconCircleCheck } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -27,6 +27,8 @@ export function BanControls({ target, label, status, size = 'xs' }: BanControlsP
   const ban = useBanUser();
   const unban = useUnbanUser();
 
+  // A closed account (issue 47) is no one any more: nothing to ban.
+  if (isClosedCatalystId(label)) return null;
   if (status === AccountStatus.banned) {
     const lift = async () => {
       try {
