@@ -73,6 +73,10 @@ import { createProposalScoresService } from './modules/outcomes/proposal-scores.
 import { createReviewOutcomesService } from './modules/outcomes/review-outcomes.service';
 import { createReviewsService } from './modules/reviews/reviews.service';
 import { createWarmUpService, type WarmUp } from './modules/warm-up/warm-up.service';
+import { createAccountExportService } from './modules/lifecycle/export.service';
+import { lifecycleRoutes } from './modules/lifecycle/lifecycle.routes';
+import { createLifecycleService } from './modules/lifecycle/lifecycle.service';
+import { createRetentionService, type RetentionService } from './modules/lifecycle/retention.service';
 import { reviewsRoutes } from './modules/reviews/reviews.routes';
 import { createModerationsService } from './modules/moderations/moderations.service';
 import { moderationsRoutes } from './modules/moderations/moderations.routes';
@@ -356,6 +360,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   const tokens = createTokensService({ db, ratePerMinute: config.API_TOKEN_RATE_PER_MINUTE });
+  // Issue 47: ban, unban and close (the user list's totals change), the person's export, and what is kept a while only.
+  const lifecycle = createLifecycleService({ db, passwords, rateLimiter, onChanged: () => userInfo.accountsChanged() });
+  const accountExport = createAccountExportService(db);
+  const retention = createRetentionService(db, {
+    mailRetentionDays: config.MAIL_RETENTION_DAYS,
+    idempotencyHours: 24,
+    rateLimitWindowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+  });
+  app.addHook('onClose', () => retention.stop());
   registerAuth(app, {
     jwt,
     apiBase: API_PREFIX,
@@ -379,6 +392,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       });
       await api.register(adminUsersRoutes, { userInfo });
       await api.register(tokensRoutes, { tokens });
+      await api.register(lifecycleRoutes, { lifecycle, accountExport });
       await api.register(eventsRoutes, { events });
       await api.register(eventConfigRoutes, { eventConfig });
       await api.register(statusRoutes, { status });
@@ -408,7 +422,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
   await registerStatic(app, { webDist: config.WEB_DIST ?? defaultWebDist, apiBase: API_PREFIX, env: config });
-  app.decorate('services', { accounts, eventConfig, passwords, afterResponse, mailer, mailWorker, notifications, reminders, warmUp });
+  app.decorate('services', {
+    accounts,
+    eventConfig,
+    passwords,
+    afterResponse,
+    mailer,
+    mailWorker,
+    notifications,
+    reminders,
+    warmUp,
+    retention,
+  });
   return app;
 }
 
@@ -428,6 +453,8 @@ declare module 'fastify' {
       mailWorker: MailWorker;
       /** The current rounds' common list totals, counted before the server listens (server.ts). */
       warmUp: WarmUp;
+      /** Purges what is kept a while only (issue 47): the server starts it; tests call `purge()`. */
+      retention: RetentionService;
     };
   }
 }

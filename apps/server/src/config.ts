@@ -42,6 +42,8 @@ const schema = z.object({
    * after this (issue 27). Longer than one batch's sending (the SMTP timeouts are 10 s to connect, 30 s per step).
    */
   MAIL_LEASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(120),
+  /** Days a sent mail keeps its subject, body and link; then only its row stays, for the queue's counts (issue 47). */
+  MAIL_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   CATALYST_REGISTRY: z.enum(['local', 'gateway']).default('local'),
   CATALYST_GATEWAY_URL: optionalUrl,
   VERIFICATION_PROVIDER: z.enum(['none', 'provider']).default('none'),

@@ -59,6 +59,8 @@ async function main() {
   // Deadline reminders: every instance checks each minute; the database lets one of them send each reminder.
   app.services.reminders.start();
   app.services.mailWorker.start();
+  // Issue 47: sent mails' bodies after MAIL_RETENTION_DAYS, expired sessions, links, idempotency keys and counters.
+  app.services.retention.start((error) => app.log.error({ err: error }, 'retention purge failed'));
   app.log.info(`Community Review is at ${config.publicUrl} (database: ${database.kind})`);
 }
 

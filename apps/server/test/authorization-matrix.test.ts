@@ -105,6 +105,11 @@ const matrix: Record<string, Entry> = {
   'POST /catalyst-ids/me': { request: send('POST', '/catalyst-ids/me'), expect: signedInWrite(422) },
   'GET /admin/users': { request: get('/admin/users'), expect: adminOnly(200) },
   'GET /admin/users/:id': { request: (world) => ({ method: 'GET', url: `/admin/users/${world.users.lv0.id}` }), expect: adminOnly(200) },
+  // issue 47: ban and unban (admins), close and export (the person; close allowed during a forced reset)
+  'POST /admin/users/:id/ban': { request: send('POST', (world) => `/admin/users/${world.users.lv0.id}/ban`), expect: adminOnly(422) },
+  'POST /admin/users/:id/unban': { request: send('POST', (world) => `/admin/users/${world.users.lv0.id}/unban`), expect: adminOnly(409) },
+  'POST /users/me/close': { request: send('POST', '/users/me/close'), expect: signedIn(422) },
+  'GET /users/me/export': { request: get('/users/me/export'), expect: signedIn(200) },
   // events and configuration
   'GET /events/': { request: get('/events/'), expect: everyone(200) },
   'GET /events/current/': { request: get('/events/current/'), expect: everyone(200) },

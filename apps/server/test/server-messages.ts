@@ -10,6 +10,7 @@ import { outcomeMessages } from '@cr/contract/outcomes';
 import { reviewFileMessages } from '@cr/contract/review-files';
 import { reviewMessages } from '@cr/contract/reviews';
 import { tokenMessages } from '@cr/contract/tokens';
+import { lifecycleMessages } from '@cr/contract/lifecycle';
 import { databaseUnavailableMessage } from '../src/errors';
 import { busyMessage } from '../src/lib/password-hasher';
 import { messages as accountMessages } from '../src/modules/accounts/accounts.service';
@@ -47,6 +48,7 @@ const MESSAGE_OBJECTS: Record<string, unknown> = {
   reviewFileMessages,
   reviewMessages,
   tokenMessages,
+  lifecycleMessages,
   accountMessages,
   sessionMessages,
   eventMessages,
@@ -78,6 +80,7 @@ const MESSAGE_OBJECTS: Record<string, unknown> = {
  */
 export const FUNCTION_MESSAGES: Record<string, () => string> = {
   'tokenMessages.missingScope': () => tokenMessages.missingScope('{{scope}}'),
+  'lifecycleMessages.banned': () => lifecycleMessages.banned('{{reason}}'),
   'reviewMessages.contentMin': () => reviewMessages.contentMin('{{min}}' as unknown as number),
   'reviewMessages.contentMax': () => reviewMessages.contentMax('{{max}}' as unknown as number, '{{current}}' as unknown as number),
   'reviewFileMessages.changedOnline': () =>

@@ -63,6 +63,7 @@ const [event, user, proposal, review] = [7, 'id.catalyst://cardano/someone', 11,
 const screens = {
   profile: sharedKeys.me,
   adminUserProfile: adminUsersKeys.user(user),
+  adminUsersList: adminUsersKeys.page(0, 25, ''),
   overview: dashboardKeys.event(event),
   coverage: coverageKeys.summary(event),
   coverageReviews: coverageKeys.reviews(event, 'short', 0),
@@ -157,6 +158,9 @@ const pairs: [MutationKind, Screen[]][] = [
   ['verifyEmail', ['profile']],
   ['updatePassword', ['profile']],
   ['saveLanguage', ['profile']],
+  // Issue 47: a ban shows on the Users tab and the profile; withdrawing open work changes the round's lists and figures.
+  ['banUser', ['adminUsersList', 'adminUserProfile', 'reviewsList', 'proposalsList', 'overview']],
+  ['unbanUser', ['adminUsersList', 'adminUserProfile']],
 ];
 
 describe('each write against the screens whose figures it changes (issue 26 items 10, 16)', () => {
@@ -170,12 +174,20 @@ describe('each write against the screens whose figures it changes (issue 26 item
     expect(isStaleAfter('generateScores', screens.profile)).toBe(false);
     expect(isStaleAfter('invite', screens.profile)).toBe(false);
     expect(isStaleAfter('retryFailedMails', screens.overview)).toBe(false);
-    for (const kind of ['register', 'requestPasswordReset', 'resetPassword', 'changeEmail'] as const)
+    for (const kind of ['register', 'requestPasswordReset', 'resetPassword', 'changeEmail', 'closeAccount'] as const)
       expect(invalidations[kind]).toEqual([]);
   });
 
   it('names every write of the table in the pairs or as changing nothing on screen', () => {
-    const covered = new Set([...pairs.map(([kind]) => kind), 'register', 'requestPasswordReset', 'resetPassword', 'changeEmail']);
+    // Closing one's own account (issue 47) ends the session: nothing of it is shown again.
+    const covered = new Set([
+      ...pairs.map(([kind]) => kind),
+      'register',
+      'requestPasswordReset',
+      'resetPassword',
+      'changeEmail',
+      'closeAccount',
+    ]);
     expect(Object.keys(invalidations).filter((kind) => !covered.has(kind))).toEqual([]);
   });
 });

@@ -9,6 +9,14 @@
 /** Account status, spec §4. */
 export const AccountStatus = { inactive: 0, email_verified: 1, active: 2, banned: 3 } as const;
 export type AccountStatus = (typeof AccountStatus)[keyof typeof AccountStatus];
+/** Issue 47: the longest reason an admin may give for a ban (shown to the person on their next login attempt). */
+export const BAN_REASON_MAX = 500;
+/**
+ * Issue 47: a closed account keeps its row with `closed:<user id>` as its Catalyst ID (never a real one: a Catalyst
+ * ID always has a '/'), so that the person's own ID is free again.
+ */
+export const closedCatalystId = (userId: number) => `closed:${userId}`;
+export const isClosedCatalystId = (id: string) => /^(?:id\.catalyst:\/\/)?closed:\d+$/.test(id);
 /** On-chain registration status, spec §4. */
 export const RegistrationStatus = { initialized: 0, not_found: 1, volatile: 2, persistent: 3 } as const;
 /** Due-diligence status, spec §4. */

@@ -155,6 +155,8 @@ export const userInfo = z.object({
     /** The interface language chosen on the profile or the language menu; null: not chosen (issue 31). */
     language: languageSchema.nullable(),
     registered_at: z.string(),
+    /** Issue 47: a banned account's ban (the reason it is shown at login, and when); absent when not banned. */
+    ban: z.object({ reason: z.string(), banned_at: z.string() }).optional(),
     stats: z.object({ reviews: currentReviewStats }),
     historic_stats: z.object({
       reviews: historicReviewStats,

@@ -75,6 +75,12 @@ export const invalidations = {
   // API tokens (issue 29): the profile's list.
   createApiToken: [apiTokens],
   revokeApiToken: [apiTokens],
+  // Issue 47: a ban or an unban changes the user's row and profile; a ban that withdraws open work changes the
+  // round's reviews, allocations and figures.
+  banUser: [queryRoots.admin, reviews, proposals, ...reviewerFigures, dashboards],
+  unbanUser: [queryRoots.admin],
+  // Closing one's own account ends the session: nothing of it is shown again.
+  closeAccount: [],
   // Failed mails queued again: the queue's counts and failures.
   retryFailedMails: [mailQueue],
   // The account: what the profile shows of it.

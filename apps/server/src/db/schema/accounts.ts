@@ -46,6 +46,16 @@ export const users = pgTable('users', {
   dueDiligenceRef: text('due_diligence_ref').unique(),
   /** The interface language the person chose (issue 31): their mails follow it; null = not chosen (English mails). */
   language: text('language').$type<Language>(),
+  /**
+   * Issue 47: a ban's reason (shown to the person when they try to log in), when and by whom, and the account status
+   * the ban replaced (an unban restores it). Null while the account is not banned.
+   */
+  bannedReason: text('banned_reason'),
+  bannedAt: timestamp('banned_at', { withTimezone: true }),
+  bannedBy: integer('banned_by'),
+  statusBeforeBan: smallint('status_before_ban'),
+  /** Issue 47: when the person closed the account; its personal data was erased then (db/personal-columns.ts). */
+  closedAt: timestamp('closed_at', { withTimezone: true }),
 });
 
 export type TokenPurpose = 'activation' | 'email_verification' | 'password_reset';

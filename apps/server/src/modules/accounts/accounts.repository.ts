@@ -21,6 +21,7 @@ const accountColumns = {
   dueDiligenceStatus: users.dueDiligenceStatus,
   dueDiligenceUrl: users.dueDiligenceUrl,
   language: users.language,
+  bannedReason: users.bannedReason,
 };
 export type AccountRow = {
   userId: number;
@@ -39,6 +40,8 @@ export type AccountRow = {
   dueDiligenceStatus: number;
   language: Language | null;
   dueDiligenceUrl: string | null;
+  /** Issue 47: shown to the person when they try to log in. */
+  bannedReason: string | null;
 };
 
 const accounts = (db: DbOrTx) => db.select(accountColumns).from(users).innerJoin(catalystIds, eq(users.catalystIdRef, catalystIds.id));

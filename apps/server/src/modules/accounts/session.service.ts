@@ -1,4 +1,5 @@
 import { normalizeCatalystId } from '@cr/contract/rules';
+import { lifecycleMessages } from '@cr/contract/lifecycle';
 import { AccountStatus } from '@cr/contract/users';
 import type { Db } from '../../db/client';
 import { AppError, forbidden, tooManyRequests, unauthorized } from '../../errors';
@@ -100,7 +101,10 @@ export function createSessionService(deps: SessionDeps) {
         throw unauthorized(sessionMessages.wrongCredentials);
       }
       await attempt.succeeded();
-      if (account.status === AccountStatus.banned) throw forbidden(sessionMessages.banned);
+      // The admin's reason (issue 47): "This account is banned: <reason>"; a ban written without one keeps the short text.
+      if (account.status === AccountStatus.banned) {
+        throw forbidden(account.bannedReason ? lifecycleMessages.banned(account.bannedReason) : sessionMessages.banned);
+      }
       const { token, familyId } = await deps.refreshTokens.start(account.userId);
       return {
         accessToken: await deps.jwt.sign({ userId: account.userId, sessionId: familyId }),

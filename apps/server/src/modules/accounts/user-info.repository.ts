@@ -45,6 +45,7 @@ const userInfoStatement = perDatabase((db: Db) => {
     'user_info',
     sql`select u.id as "userId", u.role, u.force_reset as "forceReset", ${isoText(sql`u.registered_at`)} as "registeredAt",
       u.due_diligence_status as "dueDiligenceStatus", u.due_diligence_url as "dueDiligenceUrl", u.language,
+      u.banned_reason as "bannedReason", ${isoText(sql`u.banned_at`)} as "bannedAt",
       c.id as "catalystIdRef", c.catalyst_id as "catalystId", c.email, c.email_verified_at is not null as "emailVerified",
       c.username, c.status, c.rbac_reg_status as "rbacRegStatus",
       ${isoText(sql`c.rbac_checked_at`)} as "rbacCheckedAt",
@@ -85,6 +86,8 @@ interface UserInfoRow {
   dueDiligenceStatus: number;
   dueDiligenceUrl: string | null;
   language: AccountRow['language'];
+  bannedReason: string | null;
+  bannedAt: string | null;
   catalystIdRef: number;
   catalystId: string;
   email: string | null;

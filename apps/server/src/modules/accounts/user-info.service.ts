@@ -154,6 +154,7 @@ export function createUserInfoService(
         due_diligence: { status: parts.dueDiligenceStatus, url: parts.dueDiligenceUrl },
         language: parts.language,
         registered_at: parts.registeredAt,
+        ...(parts.bannedReason && parts.bannedAt ? { ban: { reason: parts.bannedReason, banned_at: parts.bannedAt } } : {}),
         stats: {
           reviews: { allocations: parts.allocations, submitted: parts.submitted, allocated_submitted: parts.allocatedSubmitted },
         },

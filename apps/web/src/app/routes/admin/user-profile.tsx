@@ -8,9 +8,11 @@ import { Link, useParams } from 'react-router';
 import { paths } from '../../../config/paths';
 import { PageHeading } from '../../../components/page-heading';
 import { adminUserQuery } from '../../../features/admin/api/users';
+import { BanControls } from '../../../features/admin/components/ban-user';
 import { useCurrentEvents } from '../../../features/events/api/events';
 import { ProfileView } from '../../../features/profile/components/profile-view';
 import { useInvite } from '../../../features/subscriptions/api/subscriptions';
+import { formatDateShort } from '../../../lib/format';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 
 /**
@@ -90,6 +92,19 @@ export default function AdminUserProfile() {
     <Stack gap={0}>
       <BackToUsers />
       <PageHeading title={displayCatalystId(data.catalyst_id.id)} />
+      {data.extra.ban && (
+        <Alert color="red" mb="md" title={t('ban.bannedTitle', { date: formatDateShort(data.extra.ban.banned_at) })}>
+          {data.extra.ban.reason}
+        </Alert>
+      )}
+      <Group mb="md">
+        <BanControls
+          target={data.catalyst_id.id}
+          label={displayCatalystId(data.catalyst_id.id)}
+          status={data.catalyst_id.status}
+          size="sm"
+        />
+      </Group>
       <ProfileView user={data} own={false}>
         <InviteList user={data} />
       </ProfileView>

@@ -10,11 +10,22 @@ import { CopyButton } from '../../../components/copy-button';
 import { QueryPagination, usePageParam } from '../../../components/query-pagination';
 import { paths } from '../../../config/paths';
 import { adminUsersQuery } from '../../../features/admin/api/users';
+import { BanControls } from '../../../features/admin/components/ban-user';
 import type { AdminUserRow } from '@cr/contract/users';
+import { isClosedCatalystId } from '@cr/contract/plain';
 import { formatDateShort } from '../../../lib/format';
 import { useDebouncedText } from '../../../lib/use-debounced-text';
 
 const PAGE_SIZE = 25;
+
+/** The account status as the Users tab shows it; a closed account (issue 47) says so. */
+function useStatusLabel() {
+  const { t } = useTranslation();
+  return (user: AdminUserRow) =>
+    isClosedCatalystId(user.catalyst_id)
+      ? t('ban.closedStatus')
+      : t(`admin.accountStatus.${user.status}`, { defaultValue: String(user.status) });
+}
 
 /** The profile link of a user's row or card. */
 function ProfileLink({ catalystId }: { catalystId: string }) {
@@ -36,6 +47,7 @@ function ProfileLink({ catalystId }: { catalystId: string }) {
 /** A user on a phone (issue 19): the Catalyst ID (copyable) and the profile link, then e-mail, registration and status. */
 function UserCard({ user }: { user: AdminUserRow }) {
   const { t } = useTranslation();
+  const statusLabel = useStatusLabel();
   const column = (name: string) => t(`admin.columns.${name}`);
   return (
     <Stack gap={6}>
@@ -48,10 +60,11 @@ function UserCard({ user }: { user: AdminUserRow }) {
           <ProfileLink catalystId={user.catalyst_id} />
         </Group>
       </Group>
+      <BanControls target={user.id} label={user.catalyst_id} status={user.status} />
       {user.username && <CardField label={column('username')}>{user.username}</CardField>}
       <CardField label={column('email')}>{user.email ?? ''}</CardField>
       <CardField label={column('registered')}>{formatDateShort(user.registered_at)}</CardField>
-      <CardField label={column('status')}>{t(`admin.accountStatus.${user.status}`, { defaultValue: String(user.status) })}</CardField>
+      <CardField label={column('status')}>{statusLabel(user)}</CardField>
     </Stack>
   );
 }
@@ -59,6 +72,7 @@ function UserCard({ user }: { user: AdminUserRow }) {
 /** The Users tab (spec §2.17): 25 a page, copy the Catalyst ID, open the user's profile; search kept in the query. */
 export default function AdminUsers() {
   const { t } = useTranslation();
+  const statusLabel = useStatusLabel();
   const [params, setParams] = useSearchParams();
   const [page] = usePageParam();
   // The search follows the typing 300 ms later, never over a pending navigation (a profile clicked right after typing).
@@ -100,7 +114,7 @@ export default function AdminUsers() {
         rowKey={(user) => user.id}
         card={(user) => <UserCard user={user} />}
         table={(shown, filling) => (
-          <ScrollTable minWidth={760} label={t('admin.users')}>
+          <ScrollTable minWidth={860} label={t('admin.users')}>
             <Table striped highlightOnHover verticalSpacing="sm" aria-label={t('admin.users')} aria-busy={isLoading || filling}>
               <Table.Thead>
                 <Table.Tr>
@@ -127,9 +141,12 @@ export default function AdminUsers() {
                     {withUsername && <Table.Td>{user.username ?? ''}</Table.Td>}
                     <Table.Td>{user.email ?? ''}</Table.Td>
                     <Table.Td>{formatDateShort(user.registered_at)}</Table.Td>
-                    <Table.Td>{t(`admin.accountStatus.${user.status}`, { defaultValue: String(user.status) })}</Table.Td>
+                    <Table.Td>{statusLabel(user)}</Table.Td>
                     <Table.Td>
-                      <ProfileLink catalystId={user.catalyst_id} />
+                      <Group gap="xs" wrap="nowrap">
+                        <ProfileLink catalystId={user.catalyst_id} />
+                        <BanControls target={user.id} label={user.catalyst_id} status={user.status} />
+                      </Group>
                     </Table.Td>
                   </Table.Tr>
                 ))}

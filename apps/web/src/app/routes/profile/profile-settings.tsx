@@ -5,6 +5,7 @@ import { fieldError } from '../../../components/form-field';
 import { MyAppeals } from '../../../features/appeals/components/my-appeals';
 import { useChangeEmail } from '../../../features/auth/api/accounts';
 import { ChangePasswordForm } from '../../../features/auth/components/change-password-form';
+import { CloseAccount, DownloadMyData } from '../../../features/profile/components/account-data';
 import { ApiTokensSection } from '../../../features/profile/components/api-tokens';
 import { LanguageSelect } from '../../../features/profile/components/language-select';
 import { NotificationPreferencesSection } from '../../../features/profile/components/notification-preferences';
@@ -65,7 +66,7 @@ function ChangeEmailForm() {
 
 /**
  * The profile's settings below its first screen (spec §2.16): e-mail, password, language, notifications, appeals, API
- * tokens. Loaded apart from the page's first load (profile.tsx), with the forms' code they bring.
+ * tokens, the person's data and closing the account (issue 47). Loaded apart from the page's first load (profile.tsx), with the forms' code they bring.
  */
 export default function ProfileSettings() {
   const { t } = useTranslation();
@@ -93,6 +94,12 @@ export default function ProfileSettings() {
       </Section>
       <Section title={t('tokens.title')}>
         <ApiTokensSection />
+      </Section>
+      <Section title={t('accountData.downloadTitle')}>
+        <DownloadMyData />
+      </Section>
+      <Section title={t('accountData.closeSectionTitle')}>
+        <CloseAccount />
       </Section>
     </>
   );
