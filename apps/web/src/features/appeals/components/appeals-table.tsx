@@ -1,7 +1,8 @@
-import { Anchor, Badge, Table } from '@mantine/core';
+import { Anchor, Badge } from '@mantine/core';
 import type { AppealPublic } from '@cr/contract/appeals';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { CELL_CLASS, PlainTable } from '../../../components/plain';
 import { TableStatusRows } from '../../../components/table-status-rows';
 import { formatDateShort } from '../../../lib/format';
 
@@ -22,33 +23,33 @@ export function AppealsTable({
 }) {
   const { t } = useTranslation();
   return (
-    <Table withTableBorder captionSide="top">
-      <Table.Caption>{caption}</Table.Caption>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th scope="col">{t('appeals.columns.review')}</Table.Th>
-          <Table.Th scope="col">{t('appeals.columns.made')}</Table.Th>
-          <Table.Th scope="col">{t('appeals.columns.status')}</Table.Th>
-          <Table.Th scope="col">{t('appeals.columns.decisions')}</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
+    <PlainTable vertical>
+      <caption style={{ captionSide: 'top', textAlign: 'start', paddingBlock: 'var(--mantine-spacing-xs)' }}>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{t('appeals.columns.review')}</th>
+          <th scope="col">{t('appeals.columns.made')}</th>
+          <th scope="col">{t('appeals.columns.status')}</th>
+          <th scope="col">{t('appeals.columns.decisions')}</th>
+        </tr>
+      </thead>
+      <tbody>
         <TableStatusRows isLoading={isLoading} isEmpty={!isLoading && rows.length === 0} colSpan={4} />
         {rows.map((appeal) => (
-          <Table.Tr key={appeal.row_id}>
-            <Table.Td>
+          <tr key={appeal.row_id}>
+            <td className={CELL_CLASS}>
               <Anchor component={Link} to={linkTo(appeal)}>
                 {appeal.proposal_title}
               </Anchor>
-            </Table.Td>
-            <Table.Td>{formatDateShort(appeal.created_at)}</Table.Td>
-            <Table.Td>
+            </td>
+            <td className={CELL_CLASS}>{formatDateShort(appeal.created_at)}</td>
+            <td className={CELL_CLASS}>
               <Badge variant="light">{t(`appeals.status.${appeal.status}`)}</Badge>
-            </Table.Td>
-            <Table.Td>{t('appeals.tally', appeal)}</Table.Td>
-          </Table.Tr>
+            </td>
+            <td className={CELL_CLASS}>{t('appeals.tally', appeal)}</td>
+          </tr>
         ))}
-      </Table.Tbody>
-    </Table>
+      </tbody>
+    </PlainTable>
   );
 }
