@@ -12,12 +12,13 @@ const BUDGET_BYTES = 200 * 1024;
 /**
  * The pages that do not meet it yet, each held to its figure as measured (2026-12-02, `npm run bench web`) and a few KB:
  * what they load just after their first screen (the review filters' comboboxes, a proposal's markdown renderer, the
- * profile's settings forms, the admin's dialogs) counts here, and with it Mantine's ScrollArea, which imports
+ * profile's settings forms, the admin's dialogs, a review's appeal and flag panels) counts here, and with it Mantine's ScrollArea, which imports
  * @floating-ui/react for one hook. What it would take is in docs/decisions.md (issue 46, budgets).
  */
 const OVER_BUDGET_BYTES: Record<string, number> = {
   '/reviews': 220 * 1024,
   '/proposal/1': 210 * 1024,
+  '/review/1': 206 * 1024,
   '/profile': 210 * 1024,
   '/admin': 216 * 1024,
 };
