@@ -1,6 +1,7 @@
-import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { auditLog, catalystIds, users } from '../../db/schema/index';
+import { auditHeads, auditLog, catalystIds, users } from '../../db/schema/index';
+import { asStored, createChainWalker, dataDigest, entryHash, type ChainHead, type ChainReport, type StoredEntry } from './audit-chain';
 
 export interface AuditEntry {
   /** Null for changes made by an operator command rather than a logged-in user. */
@@ -14,10 +15,115 @@ export interface AuditEntry {
   after: unknown;
 }
 
-/** Answers the entry's id. */
-export async function insertAuditEntry(tx: DbOrTx, entry: AuditEntry): Promise<number> {
-  const [row] = await tx.insert(auditLog).values(entry).returning({ id: auditLog.id });
-  return row!.id;
+const rowsOf = <Row>(result: unknown): Row[] => (Array.isArray(result) ? (result as Row[]) : ((result as { rows?: Row[] }).rows ?? []));
+
+/**
+ * The audit chain's lock (a transaction-level advisory lock; its first key names it among the app's advisory locks,
+ * see runs.repository): held from an append until its transaction ends, so that appends from any number of instances
+ * take the heads in turn and make one chain.
+ */
+const AUDIT_LOCK_SPACE = 0x43520003;
+const GLOBAL_CHAIN = 0;
+
+/**
+ * Appends one entry to the log and to its hash chains (issue 48 item 3; audit-chain.ts), in the caller's transaction
+ * (a savepoint of it; a transaction of its own when given the database): takes the chain's lock, reads the heads
+ * (the log's, and its event's), takes the next id and the transaction's time (to the millisecond, as stored and read
+ * back), hashes and inserts the entry and moves the heads. Answers the entry's id.
+ */
+export async function insertAuditEntry(db: DbOrTx, entry: AuditEntry): Promise<number> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_LOCK_SPACE}::int, 0)`);
+    const eventId = entry.eventId ?? null;
+    const [next] = rowsOf<{ id: string; ms: number }>(
+      await tx.execute(
+        sql`select nextval(pg_get_serial_sequence('audit_log', 'id'))::text as id, floor(extract(epoch from now()) * 1000)::float8 as ms`,
+      ),
+    );
+    const heads = await tx
+      .select()
+      .from(auditHeads)
+      .where(inArray(auditHeads.chain, eventId === null ? [GLOBAL_CHAIN] : [GLOBAL_CHAIN, eventId]));
+    const headOf = (chain: number) => heads.find((head) => head.chain === chain)?.hash ?? null;
+    const before = asStored(entry.before);
+    const after = asStored(entry.after);
+    const header = {
+      id: Number(next!.id),
+      createdAt: new Date(Number(next!.ms)),
+      actorUserId: entry.actorUserId,
+      action: entry.action,
+      entity: entry.entity,
+      entityId: entry.entityId,
+      eventId,
+      dataSha256: dataDigest(before, after),
+      prevHash: headOf(GLOBAL_CHAIN),
+      eventPrevHash: eventId === null ? null : headOf(eventId),
+    };
+    const hash = entryHash(header);
+    await tx.insert(auditLog).values({ ...header, before, after, hash });
+    for (const chain of eventId === null ? [GLOBAL_CHAIN] : [GLOBAL_CHAIN, eventId])
+      await tx
+        .insert(auditHeads)
+        .values({ chain, entryId: header.id, hash })
+        .onConflictDoUpdate({ target: auditHeads.chain, set: { entryId: header.id, hash } });
+    return header.id;
+  });
+}
+
+/** Entries read per page by the verification. */
+const VERIFY_PAGE = 5_000;
+
+/**
+ * Walks the whole log in id order and checks every link (audit-chain.ts createChainWalker), then the heads: answers
+ * whether the chain verifies, how many entries it checked, its head and the first broken link. `onPage` reports
+ * progress (the CLI's).
+ */
+export async function verifyAuditChain(db: DbOrTx, options: { onPage?: (checked: number) => void } = {}): Promise<ChainReport> {
+  const walker = createChainWalker();
+  let after = 0;
+  let seen = 0;
+  for (;;) {
+    const rows = await db.select().from(auditLog).where(gt(auditLog.id, after)).orderBy(asc(auditLog.id)).limit(VERIFY_PAGE);
+    const entries: StoredEntry[] = rows.map((row) => ({
+      id: row.id,
+      createdAt: row.createdAt,
+      actorUserId: row.actorUserId,
+      action: row.action,
+      entity: row.entity,
+      entityId: row.entityId,
+      eventId: row.eventId,
+      before: row.before,
+      after: row.after,
+      dataSha256: row.dataSha256,
+      prevHash: row.prevHash,
+      eventPrevHash: row.eventPrevHash,
+      hash: row.hash,
+    }));
+    seen += entries.length;
+    if (!walker.feed(entries)) break;
+    options.onPage?.(seen);
+    if (rows.length < VERIFY_PAGE) break;
+    after = rows.at(-1)!.id;
+  }
+  const heads: ChainHead[] = await db.select().from(auditHeads);
+  return walker.finish(heads);
+}
+
+/** The chains' heads (the log's is chain 0). */
+export function readAuditHeads(db: DbOrTx): Promise<ChainHead[]> {
+  return db.select().from(auditHeads).orderBy(asc(auditHeads.chain));
+}
+
+/**
+ * An event's entries in id order with their chain fields, for the open data (page by page, `after` an id).
+ */
+export function eventAuditPage(db: DbOrTx, eventId: number, after: number, size: number) {
+  return db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.eventId, eventId), gt(auditLog.id, after)))
+    .orderBy(asc(auditLog.id))
+    .limit(size);
 }
 
 export interface AuditFilter {
