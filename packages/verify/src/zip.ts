@@ -66,8 +66,14 @@ export async function readZipDirectory(path: string): Promise<ZipEntry[]> {
         const length = directory.readUInt16LE(e + 2);
         if (id === 0x0001) {
           let field = e + 4;
-          if (entrySize === 0xffffffff) ((entrySize = readUInt64(directory, field)), (field += 8));
-          if (compressedSize === 0xffffffff) ((compressedSize = readUInt64(directory, field)), (field += 8));
+          if (entrySize === 0xffffffff) {
+            entrySize = readUInt64(directory, field);
+            field += 8;
+          }
+          if (compressedSize === 0xffffffff) {
+            compressedSize = readUInt64(directory, field);
+            field += 8;
+          }
           if (localHeaderOffset === 0xffffffff) localHeaderOffset = readUInt64(directory, field);
         }
         e += 4 + length;

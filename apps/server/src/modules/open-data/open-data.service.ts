@@ -6,7 +6,7 @@ import type pg from 'pg';
 import yazl from 'yazl';
 import type { Db } from '../../db/client';
 import { conflict } from '../../errors';
-import { copyCsv } from '../exports/csv-copy';
+import { copyCsv } from '../exports/exports.service';
 import { readRunFlags } from '../runs/runs.service';
 import { PUBLISHED_AUDIT_ACTIONS, RUN_ACTIONS, TABLES, tableQuery, type Table } from './open-data.tables';
 

@@ -1,4 +1,4 @@
-import { csvText } from '../exports/csv';
+import { csvText } from '../exports/exports.service';
 
 /**
  * The open data's tables (issue 48 item 1; docs/open-data.md): one CSV file each, described in datapackage.json
