@@ -11,7 +11,10 @@ import { demo, expectAccessible, login } from './support';
 const PAST_ROUND = 'Fund 14 (demo)';
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
-test('a visitor downloads a finished round’s open data from its page, and the verifier reproduces every figure', async ({ page, request }, testInfo) => {
+test('a visitor downloads a finished round’s open data from its page, and the verifier reproduces every figure', async ({
+  page,
+  request,
+}, testInfo) => {
   const events = (await (await request.get(`${API}/events/?size=100`)).json()) as { data: { row_id: number; name: string }[] };
   const event = events.data.find((item) => item.name === PAST_ROUND)!;
   expect(event, 'the past demo round').toBeTruthy();
