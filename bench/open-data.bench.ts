@@ -133,7 +133,12 @@ try {
     // (3) AUDIT_ENTRIES chained entries, written in bulk as insertAuditEntry chains them (a run's params and stats each).
     const existing = await verifyAuditChain(database.db);
     let prev = existing.head?.hash ?? null;
-    const eventPrev = new Map<number, string>();
+    // The app's entries so far (the round's runs) stay the chain's start: each event goes on from its head.
+    const eventPrev = new Map<number, string>(
+      rowsOf<{ chain: number; hash: string }>(await database.db.execute(sql`select chain, hash from audit_heads where chain > 0`)).map(
+        (head) => [head.chain, head.hash],
+      ),
+    );
     const [{ next } = { next: 0 }] = rowsOf<{ next: number }>(
       await database.db.execute(sql`select coalesce(max(id), 0)::int + 1 as next from audit_log`),
     );
@@ -150,7 +155,7 @@ try {
         const header = {
           id,
           createdAt: new Date(base + i * 1000),
-          actorUserId: 1,
+          actorUserId: null,
           action: 'bench.run',
           entity: 'event',
           entityId: String(eventId),
@@ -163,7 +168,7 @@ try {
         const values = [
           id,
           header.createdAt.toISOString(),
-          1,
+          null,
           'bench.run',
           'event',
           header.entityId,
@@ -208,6 +213,7 @@ try {
     report.audit = {
       entries: result.entries,
       verified: result.verified,
+      broken: result.broken?.reason ?? null,
       seconds: round((performance.now() - started) / 1000, 1),
       heap_mb: round(process.memoryUsage().heapUsed / MiB),
       load: loadAudit,
@@ -216,7 +222,6 @@ try {
   }
 } finally {
   await server?.stop();
-  await database.close();
   await database.drop();
   rmSync(work, { recursive: true, force: true });
 }
