@@ -4,7 +4,7 @@ import type { AuditChainStatus } from '@cr/contract/open-data';
 import { runCli } from '../src/cli-commands';
 import { openPostgres, type Database, type DbOrTx } from '../src/db/client';
 import { auditLog } from '../src/db/schema/index';
-import { canonicalJson, entryHash } from '../src/modules/system/audit-chain';
+import { canonicalJson, entryHash, headerJson } from '../src/modules/system/audit-chain';
 import { insertAuditEntry, verifyAuditChain } from '../src/modules/system/audit.repository';
 import { databaseKinds, useTestApp } from './build-test-app';
 import type { TestUser } from './fixtures';
@@ -72,6 +72,34 @@ describe.each(databaseKinds)('the audit hash chain on %s', (kind) => {
 
   it('canonical JSON sorts keys and drops undefined members, whatever the order they were written in', () => {
     expect(canonicalJson({ b: 1, a: { d: [1, { f: 1, e: 2 }], c: undefined } })).toBe('{"a":{"d":[1,{"e":2,"f":1}]},"b":1}');
+    // The header, written out for speed, is the canonical JSON of its fields.
+    const header = {
+      id: 7,
+      createdAt: new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 6)),
+      actorUserId: null,
+      action: 'a "quoted" action',
+      entity: 'event',
+      entityId: '3',
+      eventId: 3,
+      dataSha256: 'd'.repeat(64),
+      prevHash: null,
+      eventPrevHash: 'e'.repeat(64),
+    };
+    expect(headerJson(header)).toBe(
+      canonicalJson({
+        v: 1,
+        id: 7,
+        created_at: '2026-01-02T03:04:05.006Z',
+        actor_user_id: null,
+        action: header.action,
+        entity: 'event',
+        entity_id: '3',
+        event_id: 3,
+        data_sha256: header.dataSha256,
+        prev_hash: null,
+        event_prev_hash: header.eventPrevHash,
+      }),
+    );
   });
 
   it.each([0, 1, 2, 3])('editing entry %i (its after, its action or its time) fails at that entry', async (index) => {
