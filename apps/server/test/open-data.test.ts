@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
 import { ReviewerLevel } from '@cr/contract/subscriptions';
 import { appealAllocations, moderationAllocations, moderations } from '../src/db/schema/index';
+import { createOpenDataService } from '../src/modules/open-data/open-data.service';
 import { verifyArchive } from '../../../packages/verify/src/verify';
 import { openZipEntry, readZipDirectory } from '../../../packages/verify/src/zip';
 import { API, databaseKinds, useTestApp } from './build-test-app';
@@ -285,6 +286,25 @@ describe.each(databaseKinds)('open data of a planted round on %s', (kind) => {
     expect(afterClassification.differences).toEqual([
       { figure: `review ${review.d2} outcome`, published: 'included', recomputed: 'excluded_moderation' },
     ]);
+  });
+
+  it('builds at most two archives at once per instance: a third download meanwhile answers 503 with Retry-After', async () => {
+    const service = createOpenDataService({ db: ctx.database.db, events: { get: async () => undefined } });
+    const first = await service.archive(event.id);
+    const second = await service.archive(event.id);
+    const third = await service.archive(event.id).catch((error: unknown) => error);
+    expect(third).toMatchObject({ statusCode: 503, headers: { 'retry-after': '30' } });
+    const closed = (stream: NodeJS.ReadableStream & { destroy(): void }) =>
+      new Promise((resolve) => {
+        stream.on('close', resolve);
+        stream.destroy();
+      });
+    await closed(first.stream);
+    await closed(second.stream);
+    const again = await service.archive(event.id);
+    const chunks: Buffer[] = [];
+    for await (const chunk of again.stream as AsyncIterable<Buffer>) chunks.push(chunk);
+    expect(Buffer.concat(chunks).equals(readFileSync(archive))).toBe(true);
   });
 
   it('holds nothing personal: no value of a planted person’s personal columns, no such column in any header', async () => {

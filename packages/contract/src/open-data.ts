@@ -23,6 +23,7 @@ export type OpenDataInfo = z.infer<typeof openDataInfo>;
 
 export const openDataMessages = {
   notYet: 'The open data of this round is published once its proposal scores have run.',
+  busy: 'The open data is being prepared for other downloads. Please try again in a minute.',
 };
 
 /** `GET admin/audit/chain/`: whether the whole log's hash chain verifies, its head and the first broken link. */

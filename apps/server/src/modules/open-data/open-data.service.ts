@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import yazl from 'yazl';
 import type { Db } from '../../db/client';
-import { conflict } from '../../errors';
+import { AppError, conflict } from '../../errors';
 import { copyCsv } from '../exports/exports.service';
 import { readRunFlags } from '../runs/runs.service';
 import { PUBLISHED_AUDIT_ACTIONS, RUN_ACTIONS, TABLES, tableQuery, type Table } from './open-data.tables';
@@ -54,8 +54,15 @@ interface Digest {
  * file's SHA-256 and size) and SHA256SUMS over every other file (`sha256sum -c SHA256SUMS` after unzipping). Every
  * entry carries the time of the scores run, so two downloads of an unchanged round are the same bytes.
  */
-export function createOpenDataService(deps: { db: Db; pool?: pg.Pool | undefined; events: { get(eventId: number): Promise<unknown> } }) {
-  const { db, pool, events } = deps;
+export function createOpenDataService(deps: {
+  db: Db;
+  pool?: pg.Pool | undefined;
+  events: { get(eventId: number): Promise<unknown> };
+  /** Archives built at once by this instance (a full round's takes a minute of the database's time). */
+  maxBuilds?: number;
+}) {
+  const { db, pool, events, maxBuilds = 2 } = deps;
+  let building = 0;
 
   async function eventRow(eventId: number) {
     await events.get(eventId);
@@ -199,6 +206,8 @@ export function createOpenDataService(deps: { db: Db; pool?: pg.Pool | undefined
       const event = await eventRow(eventId);
       const flags = await readRunFlags(db, eventId);
       if (flags.value.proposal_scores_generated !== true) throw conflict(openDataMessages.notYet);
+      // A public route: a crowd of downloads must not take every connection of the pool.
+      if (building >= maxBuilds) throw new AppError(503, openDataMessages.busy, { 'retry-after': '30' });
       const [scoresRun] = rowsOf<{ ms: number }>(
         await db.execute(
           sql`select floor(extract(epoch from max(created_at)) * 1000)::float8 as ms from audit_log where event_id = ${eventId} and action = 'proposals.scores'`,
@@ -207,6 +216,7 @@ export function createOpenDataService(deps: { db: Db; pool?: pg.Pool | undefined
       const mtime = new Date(Number(scoresRun?.ms ?? 0) || Date.UTC(2020, 0, 1));
       const round = Buffer.from(`${JSON.stringify(await roundJson(eventId, event), null, 2)}\n`);
 
+      building += 1;
       const zip = new yazl.ZipFile();
       const output = new PassThrough();
       const fail = (error: Error) => output.destroy(error);
@@ -257,6 +267,7 @@ export function createOpenDataService(deps: { db: Db; pool?: pg.Pool | undefined
       );
       zip.end();
       output.on('close', () => {
+        building -= 1;
         // The client went away: stop reading (a COPY in progress ends, and its connection is closed, when its stream is
         // destroyed: csv-copy.ts).
         if (output.readableEnded) return;
