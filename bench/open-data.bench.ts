@@ -8,7 +8,8 @@
  *     and that every figure is reproduced;
  * (3) `audit verify` over BENCH_AUDIT_ENTRIES (1,000,000) chained audit entries (written in bulk, chained as the app
  *     chains them): seconds (target ≤ 30 s).
- * BENCH_ONLY (open-data, audit — comma-separated) picks parts. Each figure carries the load average. Writes
+ * BENCH_ONLY (open-data, audit — comma-separated) picks parts; BENCH_NOTES=corpus seeds varied notes (the archive's
+ * size then is a real round's order; the fixed note compresses to almost nothing). Each figure carries the load average. Writes
  * bench/results/open-data.json.
  */
 import { spawnSync } from 'node:child_process';
@@ -22,6 +23,7 @@ import { OUTCOME_DEFAULTS, SCORE_DEFAULTS } from '@cr/contract/outcomes';
 import { SCALE_PASSWORD, seedScale } from '../apps/server/src/scale-seed';
 import { asStored, dataDigest, entryHash } from '../apps/server/src/modules/system/audit-chain';
 import { verifyAuditChain } from '../apps/server/src/modules/system/audit.repository';
+import { readZipDirectory } from '../packages/verify/src/zip';
 import { benchDatabase, round } from './lib/database';
 import { loadAverage, login, postJson, rssSampler, startServer } from './lib/processes';
 
@@ -30,6 +32,8 @@ const root = join(here, '..');
 const PROPOSALS = Number(process.env.BENCH_PROPOSALS ?? 20_000);
 const REVIEWERS = Number(process.env.BENCH_REVIEWERS ?? 50_000);
 const AUDIT_ENTRIES = Number(process.env.BENCH_AUDIT_ENTRIES ?? 1_000_000);
+/** BENCH_NOTES=corpus: varied notes of a few hundred characters (the flags bench's corpus) instead of one fixed note. */
+const CORPUS_NOTES = process.env.BENCH_NOTES === 'corpus';
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const wanted = (part: string) => !ONLY || ONLY.includes(part);
 const rowsOf = <T>(result: unknown) => (result as { rows?: T[] }).rows ?? (result as T[]);
@@ -50,6 +54,7 @@ try {
       moderators: 500,
       moderationAllocations: scale * 1_000,
       moderations: scale * 500,
+      ...(CORPUS_NOTES ? { flagsNotes: true } : {}),
     });
     console.error(`seeded ${seeded.reviews} reviews, ${seeded.moderations} moderations in ${seeded.seconds} s`);
     report.seeded = seeded;
@@ -98,6 +103,8 @@ try {
     report.build = {
       seconds: round(buildSeconds, 1),
       archive_mb: round(statSync(file).size / MiB, 1),
+      uncompressed_mb: round((await readZipDirectory(file)).reduce((sum, entry) => sum + entry.size, 0) / MiB, 1),
+      notes: CORPUS_NOTES ? 'corpus' : 'fixed',
       server_rss_baseline_mb: round(memory.baseline / MiB),
       server_rss_peak_mb: round(memory.peak / MiB),
       server_rss_growth_mb: round(memory.growth / MiB),
