@@ -23,8 +23,8 @@ function cell(value: unknown, quoted: boolean): string {
 }
 
 /** A table's CSV on PGlite: the same SELECT as the COPY, page by page, written as COPY writes it (CRLF rows). */
-function pagedCsv(db: Db, table: Table, eventId: number): Readable {
-  const { query } = tableQuery(table, eventId);
+function pagedCsv(db: Db, table: Table, eventId: number, upTo: number): Readable {
+  const { query } = tableQuery(table, eventId, upTo);
   const quoted = table.columns.map((column) => column.type === 'string');
   async function* chunks() {
     yield `${table.columns.map((column) => column.name).join(',')}\r\n`;
@@ -214,7 +214,9 @@ export function createOpenDataService(deps: {
         ),
       );
       const mtime = new Date(Number(scoresRun?.ms ?? 0) || Date.UTC(2020, 0, 1));
-      const round = Buffer.from(`${JSON.stringify(await roundJson(eventId, event), null, 2)}\n`);
+      const roundContent = await roundJson(eventId, event);
+      const round = Buffer.from(`${JSON.stringify(roundContent, null, 2)}\n`);
+      const upTo = roundContent.audit.head?.entry_id ?? 0;
 
       building += 1;
       const zip = new yazl.ZipFile();
@@ -259,7 +261,7 @@ export function createOpenDataService(deps: {
       add('README.txt', () => buffer(readme(event)));
       add('round.json', () => buffer(round));
       for (const table of TABLES)
-        add(`${table.name}.csv`, () => (pool ? copyCsv(pool, tableQuery(table, eventId)) : pagedCsv(db, table, eventId)));
+        add(`${table.name}.csv`, () => (pool ? copyCsv(pool, tableQuery(table, eventId, upTo)) : pagedCsv(db, table, eventId, upTo)));
       add('datapackage.json', () => buffer(`${JSON.stringify(dataPackage(event, digests), null, 2)}\n`));
       // Last: the digests of every file before it (the manifest cannot hold its own).
       zip.addReadStreamLazy('SHA256SUMS', { mtime, compress: true }, (callback) =>

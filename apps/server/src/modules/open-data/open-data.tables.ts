@@ -27,8 +27,11 @@ export interface Table {
   name: string;
   title: string;
   description: string;
-  /** `from … where …` for event `e` (an integer, inlined: COPY takes no parameters). */
-  from: (e: number) => string;
+  /**
+   * `from … where …` for event `e` (an integer, inlined: COPY takes no parameters); `upTo`, the audit head's entry
+   * when the archive began (later entries, an export's say, belong to a later archive).
+   */
+  from: (e: number, upTo: number) => string;
   orderBy: string;
   columns: readonly Column[];
   primaryKey?: readonly string[];
@@ -48,6 +51,7 @@ export const PUBLISHED_AUDIT_ACTIONS = [
   'proposals.import',
   'proposals.allocate',
   'flags.compute',
+  'flags.import',
   'moderations.allocate',
   'moderations.top_up',
   'reviews.outcomes',
@@ -332,7 +336,7 @@ export const TABLES: readonly Table[] = [
     title: "The round's audit chain",
     description:
       "The round's audit entries with their hash chain (docs/security.md): each entry's hash is the SHA-256 of the canonical JSON of its header (v, id, created_at, actor_user_id, action, entity, entity_id, event_id, data_sha256, prev_hash, event_prev_hash); data_sha256 that of {before, after}, given in `data` for the runs and configuration changes. event_prev_hash links the round's entries; the last entry's hash is the head.",
-    from: (e) => `from audit_log a where a.event_id = ${e} and a.hash is not null`,
+    from: (e, upTo) => `from audit_log a where a.event_id = ${e} and a.hash is not null and a.id <= ${upTo}`,
     orderBy: 'a.id',
     primaryKey: ['entry_id'],
     columns: [
@@ -375,10 +379,10 @@ export const TABLES: readonly Table[] = [
 ];
 
 /** The SELECT of a table for COPY, and the columns COPY quotes (every text column, as the other writer does). */
-export function tableQuery(table: Table, eventId: number) {
+export function tableQuery(table: Table, eventId: number, upTo: number) {
   const select = table.columns.map((column) => `${column.freeText ? csvText(column.sql) : column.sql} as ${column.name}`).join(', ');
   return {
-    query: `select ${select} ${table.from(eventId)} order by ${table.orderBy}`,
+    query: `select ${select} ${table.from(eventId, upTo)} order by ${table.orderBy}`,
     textColumns: table.columns.filter((column) => column.type === 'string').map((column) => column.name),
   };
 }
