@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 const require = createRequire(import.meta.url);
 const tsc = join(dirname(require.resolve('typescript-7/package.json')), 'bin', 'tsc');
 let failed = false;
-for (const project of ['packages/contract', 'apps/server', 'apps/web', 'bench']) {
+for (const project of ['packages/contract', 'packages/verify', 'apps/server', 'apps/web', 'bench']) {
   const { status } = spawnSync(process.execPath, [tsc, '-p', project], { stdio: 'inherit' });
   if (status !== 0) {
     console.error(`typecheck: ${project} has type errors`);

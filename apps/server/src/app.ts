@@ -66,6 +66,8 @@ import { appealsRoutes } from './modules/appeals/appeals.routes';
 import { createAppealAllocationService } from './modules/appeals/appeal-allocation.service';
 import { createAppealsService } from './modules/appeals/appeals.service';
 import { exportsRoutes } from './modules/exports/exports.routes';
+import { openDataRoutes } from './modules/open-data/open-data.routes';
+import { createOpenDataService } from './modules/open-data/open-data.service';
 import { createExportsService } from './modules/exports/exports.service';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { createDashboardService } from './modules/dashboard/dashboard.service';
@@ -332,6 +334,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const appeals = createAppealsService({ db, onDecided: (eventId) => dashboard.eventChanged(eventId) });
   const proposalScores = createProposalScoresService({ runs, appeals: appealAllocation });
   const exportsService = createExportsService({ db, pool: postgresPool(db), events });
+  const openData = createOpenDataService({ db, pool: postgresPool(db), events });
   const audit = createAuditService(db);
   const mailQueue = createMailQueueService({ db, wakeWorker: () => mailWorker.wake() });
   const accounts = createAccountsService({
@@ -412,6 +415,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(outcomesRoutes, { outcomes: reviewOutcomes, scores: proposalScores });
       await api.register(appealsRoutes, { appeals, allocation: appealAllocation });
       await api.register(exportsRoutes, { exports: exportsService });
+      await api.register(openDataRoutes, { openData });
       await api.register(dashboardRoutes, { dashboard });
       await api.register(auditRoutes, { audit });
       await api.register(notificationsRoutes, { notifications, publicUrl: config.publicUrl });

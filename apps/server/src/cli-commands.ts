@@ -7,6 +7,7 @@ import { DEMO_PASSWORD, seedDemo } from './demo';
 import { findAccountByCatalystId, updateUser } from './modules/accounts/accounts.repository';
 import { insertAuditEntry } from './modules/system/audit.repository';
 import { SCALE_PASSWORD, seedScale } from './scale-seed';
+import { runAuditCommand } from './cli-audit';
 import { runBackupCommand } from './cli-backup';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, type CliDeps } from './cli-deps';
 
@@ -30,6 +31,9 @@ export const usage = [
   '                             --moderators LV2 moderators, then that many moderation allocations and moderations',
   '  backup <file>              copy the embedded database (DATA_DIR) into a new file (the server must be stopped)',
   '  restore <file> [--replace] restore such a copy into DATA_DIR (--replace keeps the present one aside)',
+  "  audit verify [--head=<hash>] walk the audit log's hash chain and name its first broken link; --head also",
+  '                             checks that a head published earlier is in the chain',
+  "  audit head [--event=<id>]  print the head of the log's (or an event's) chain, to publish",
   '  help                       show this text',
   '',
   'Every other command first applies the migrations. Each uses DATABASE_URL, or else the embedded database in DATA_DIR,',
@@ -185,6 +189,7 @@ export async function runCli(args: string[], deps: CliDeps): Promise<number> {
     return name === undefined ? EXIT_USAGE : EXIT_OK;
   }
   if (name === 'backup' || name === 'restore') return runBackupCommand(name, args.slice(1), deps);
+  if (name === 'audit') return runAuditCommand(args.slice(1), deps);
   const command = commands[name];
   if (!command) {
     deps.err(`Unknown command '${name}'.\n\n${usage}`);

@@ -88,6 +88,16 @@ const matrix: Record<string, Entry> = {
   'GET /admin/mail-queue/': { request: get('/admin/mail-queue/'), expect: adminOnly(200) },
   'POST /admin/mail-queue/retry': { request: send('POST', '/admin/mail-queue/retry'), expect: adminOnly(422) },
   'GET /admin/audit/actions/': { request: get('/admin/audit/actions/'), expect: adminOnly(200) },
+  'GET /admin/audit/chain/': { request: get('/admin/audit/chain/'), expect: adminOnly(200) },
+  // Issue 48: a round's open data is public; the world's round has no scores yet (409 for everyone).
+  'GET /events/:id/open-data': {
+    request: (world) => ({ method: 'GET', url: `/events/${world.eventId}/open-data` }),
+    expect: everyone(409),
+  },
+  'GET /events/:id/open-data/info': {
+    request: (world) => ({ method: 'GET', url: `/events/${world.eventId}/open-data/info` }),
+    expect: everyone(200),
+  },
   // accounts: public forms (an empty body is answered 422 whoever calls)
   'POST /users/': { request: send('POST', '/users/'), expect: everyone(422) },
   'POST /users/token/login': { request: send('POST', '/users/token/login'), expect: everyone(422) },

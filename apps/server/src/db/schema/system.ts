@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts';
 import { events } from './events';
 
@@ -102,6 +102,26 @@ export const auditLog = pgTable(
     before: jsonb('before'),
     after: jsonb('after'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Issue 48, the hash chain (modules/system/audit-chain.ts): SHA-256 (hex) of the entry's before and after, of the
+     * previous entry of the log and of the previous entry of its event, and the entry's own hash over all of them.
+     * Null in the entries written before migration 0019 (the chain starts after them).
+     */
+    dataSha256: text('data_sha256'),
+    prevHash: text('prev_hash'),
+    eventPrevHash: text('event_prev_hash'),
+    hash: text('hash'),
   },
   (table) => [index('audit_log_entity_idx').on(table.entity, table.entityId), index('audit_log_event_idx').on(table.eventId, table.id)],
 );
+
+/**
+ * The heads of the audit hash chains (issue 48): chain 0 is the whole log, any other the event of that id. An append
+ * reads and moves them under one transaction-level advisory lock, so that appends from several instances make one
+ * chain; `audit verify` compares the last entries with them (a deleted last entry shows there).
+ */
+export const auditHeads = pgTable('audit_heads', {
+  chain: integer('chain').primaryKey(),
+  entryId: bigint('entry_id', { mode: 'number' }).notNull(),
+  hash: text('hash').notNull(),
+});

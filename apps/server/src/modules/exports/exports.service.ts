@@ -7,6 +7,10 @@ import { attachment, csvStream } from './csv';
 import { copyCsv } from './csv-copy';
 import * as repo from './exports.repository';
 
+/** What the open data (issue 48) writes its tables with: PostgreSQL's COPY, and the formula neutralising of free texts. */
+export { copyCsv } from './csv-copy';
+export { csvText } from './csv';
+
 export const REVIEW_COLUMNS = ['valid', 'row_id', 'user_id', 'moderations_tot', 'moderations_as_valid'] as const;
 export const FULL_REVIEW_COLUMNS = [
   ...REVIEW_COLUMNS,

@@ -1,5 +1,13 @@
 import type { Db, DbOrTx } from '../../db/client';
-import { insertAuditEntry as insertEntry, listAuditActions, listAuditEntries, type AuditEntry, type AuditFilter } from './audit.repository';
+import type { AuditChainStatus } from '@cr/contract/open-data';
+import {
+  insertAuditEntry as insertEntry,
+  listAuditActions,
+  listAuditEntries,
+  verifyAuditChain,
+  type AuditEntry,
+  type AuditFilter,
+} from './audit.repository';
 
 export type { AuditEntry };
 
@@ -10,7 +18,26 @@ export function recordAudit(tx: DbOrTx, entry: AuditEntry): Promise<number> {
 
 /** Reads the audit log: an event's history (or everything), newest first, with the actor's Catalyst ID. */
 export function createAuditService(db: Db) {
+  // A walk of the whole log reads every entry (seconds for a million): requests that arrive during one share it (its
+  // answer is never served after it finished: a stale "verified" is what this must not say).
+  let walking: Promise<AuditChainStatus> | null = null;
   return {
+    /** Issue 48: `GET admin/audit/chain/`, whether the log's hash chain verifies, and its head. */
+    chain: () =>
+      (walking ??= (async () => {
+        const report = await verifyAuditChain(db);
+        return {
+          verified: report.verified,
+          entries: report.entries,
+          legacy: report.legacy,
+          head: report.head ? { entry_id: report.head.id, hash: report.head.hash } : null,
+          broken: report.broken ? { entry_id: report.broken.entryId, reason: report.broken.reason } : null,
+          checked_at: new Date().toISOString(),
+        };
+      })().finally(() => {
+        walking = null;
+      })),
+
     /** Issue 28 item 4: filtered by event, action and actor (the admin's audit tab). */
     async list(filter: Pick<AuditFilter, 'eventId' | 'action' | 'actor'>, page: { size: number; page: number }) {
       const { rows, total } = await listAuditEntries(db, filter, page);

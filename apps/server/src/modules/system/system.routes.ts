@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { errorBody, paged, validationErrorBody } from '@cr/contract/common';
 import { auditActions, auditQuery } from '@cr/contract/history';
 import { auditEntry } from '@cr/contract/events';
+import { auditChainStatus } from '@cr/contract/open-data';
 import { healthz, livez } from '@cr/contract/users';
 import type { Db } from '../../db/client';
 import { outbox } from '../../db/schema/index';
@@ -164,5 +165,11 @@ export async function auditRoutes(app: FastifyInstance, options: { audit: AuditS
     '/admin/audit/actions/',
     { config: { access: 'admin' }, schema: { tags: ['admin'], response: { 200: auditActions, 401: errorBody, 403: errorBody } } },
     () => options.audit.actions(),
+  );
+  // Issue 48: the hash chain's head and whether it verifies (the audit tab), admins only.
+  api.get(
+    '/admin/audit/chain/',
+    { config: { access: 'admin' }, schema: { tags: ['admin'], response: { 200: auditChainStatus, 401: errorBody, 403: errorBody } } },
+    () => options.audit.chain(),
   );
 }

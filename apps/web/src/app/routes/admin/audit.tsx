@@ -9,6 +9,7 @@ import { EmptyTableRow } from '../../../components/empty-table-row';
 import { QueryPagination, usePageParam } from '../../../components/query-pagination';
 import { ScrollTable } from '../../../components/scroll-table';
 import { auditActionsQuery, auditPageQuery, type AuditFilters } from '../../../features/admin/api/audit';
+import { AuditChainStatus } from '../../../features/admin/components/audit-chain-status';
 import { eventsPageQuery } from '../../../features/events/api/events';
 import { formatDateLong } from '../../../lib/format';
 import { useDebouncedText } from '../../../lib/use-debounced-text';
@@ -90,6 +91,7 @@ export default function AdminAudit() {
       <Text size="sm" c="dimmed">
         {t('audit.intro')}
       </Text>
+      <AuditChainStatus />
       <Group align="flex-end" gap="md" wrap="wrap" role="group" aria-label={t('audit.filters')}>
         <Select
           label={t('audit.event')}

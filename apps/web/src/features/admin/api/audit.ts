@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { Paged } from '@cr/contract/common';
 import type { AuditEntry } from '@cr/contract/events';
+import type { AuditChainStatus } from '@cr/contract/open-data';
 import { api } from '../../../lib/api-client';
 import { queryRoots } from '../../../lib/query-keys';
 
@@ -38,4 +39,10 @@ export const auditPageQuery = (filters: AuditFilters, page: number, size: number
 export const auditActionsQuery = queryOptions({
   queryKey: auditKeys.actions,
   queryFn: () => api<string[]>('admin/audit/actions/'),
+});
+
+/** `GET admin/audit/chain/` (issue 48): whether the audit log's hash chain verifies, and its head. */
+export const auditChainQuery = queryOptions({
+  queryKey: [...queryRoots.admin, 'audit', 'chain'] as const,
+  queryFn: () => api<AuditChainStatus>('admin/audit/chain/'),
 });
