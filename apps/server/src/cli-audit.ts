@@ -54,9 +54,11 @@ export async function runAuditCommand(args: string[], deps: CliDeps): Promise<nu
       }
     }
     const legacy = report.legacy > 0 ? ` (${report.legacy} earlier entries predate the chain and are not covered)` : '';
+    const redacted =
+      report.redacted > 0 ? `; ${report.redacted} had personal words erased when an account closed (linked, data not checked)` : '';
     deps.out(
       report.head
-        ? `The audit chain verifies: ${report.entries} entries${legacy}, head ${report.head.hash} (entry ${report.head.id}), in ${seconds} s.`
+        ? `The audit chain verifies: ${report.entries} entries${legacy}${redacted}, head ${report.head.hash} (entry ${report.head.id}), in ${seconds} s.`
         : `The audit log has no chained entry yet${legacy}.`,
     );
     return EXIT_OK;

@@ -6,6 +6,7 @@ import { normalizeCatalystId } from '@cr/contract/rules';
 import * as records from '../src/db/config-records';
 import type { Db } from '../src/db/client';
 import { PERSONAL_COLUMNS } from '../src/db/personal-columns';
+import { verifyAuditChain } from '../src/modules/system/audit.repository';
 import { catalystIds, notificationOptOuts, outbox, reviews, reviewVersions, subscriptions, users } from '../src/db/schema/index';
 import { API, databaseKinds, json, useTestApp } from './build-test-app';
 import type { TestUser } from './fixtures';
@@ -184,6 +185,11 @@ describe.each(databaseKinds)('issue 47: closing an account on %s', (kind) => {
     expect(account).toEqual({ email: null, language: null, closedAt: expect.any(Date), ddUrl: null });
     const audit = json<{ data: Record<string, unknown>[] }>(await call('GET', 'admin/audit/?action=user.close', admin.auth));
     expect(audit.data.find((row) => row.entity_id === String(user.id))).toMatchObject({ entity: 'user', after: { closed: true } });
+    // The audit hash chain (issue 48) still verifies: the entries whose words were erased keep their links and their
+    // data's digest as written, and are counted as redacted.
+    const chain = await verifyAuditChain(ctx.db);
+    expect(chain).toMatchObject({ verified: true, broken: null });
+    expect(chain.redacted).toBeGreaterThan(0);
   });
 
   it('frees the e-mail address and the Catalyst ID for a new registration', async () => {

@@ -136,6 +136,23 @@ describe.each(databaseKinds)('the audit hash chain on %s', (kind) => {
     expect(report.broken!.entryId).toBe(a);
   });
 
+  it('an entry whose words were erased as an account closed (marked redacted) links and verifies, counted; unmarked it fails', async () => {
+    const id = ids[1]!;
+    const erased = await tampered(ctx.database.db, (tx) =>
+      tx.execute(sql`update audit_log set after = '{"i": 2}'::jsonb, redacted_at = now() where id = ${id}`),
+    );
+    expect(erased).toMatchObject({ verified: true, broken: null, redacted: 1 });
+    const unmarked = await tampered(ctx.database.db, (tx) =>
+      tx.execute(sql`update audit_log set after = '{"i": 2}'::jsonb where id = ${id}`),
+    );
+    expect(unmarked.broken!.entryId).toBe(id);
+    // The mark does not cover a change of the header: a redacted entry's action edited still fails.
+    const header = await tampered(ctx.database.db, (tx) =>
+      tx.execute(sql`update audit_log set action = 'test.renamed', redacted_at = now() where id = ${id}`),
+    );
+    expect(header.broken!.entryId).toBe(id);
+  });
+
   it('removing a hash, or rewriting an entry with a fresh hash of its own, still fails at that entry', async () => {
     const id = ids[2]!;
     const removed = await tampered(ctx.database.db, (tx) => tx.execute(sql`update audit_log set hash = null where id = ${id}`));

@@ -33,6 +33,8 @@ export const auditChainStatus = z.object({
   entries: z.number().int(),
   /** Entries written before the chain began (migration 0019), not covered by it. */
   legacy: z.number().int(),
+  /** Entries whose personal words were erased when an account closed (issue 47): linked and hashed, data not checked. */
+  redacted: z.number().int(),
   head: z.object({ entry_id: z.number().int(), hash: z.string() }).nullable(),
   broken: z.object({ entry_id: z.number().int(), reason: z.string() }).nullable(),
   /** When this verification ran (the answer is kept a short while: a whole walk of a large log takes seconds). */

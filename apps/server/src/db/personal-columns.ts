@@ -151,10 +151,16 @@ export const PERSONAL_COLUMNS: readonly PersonalColumn[] = [
   ...rows(
     'audit_log',
     'kept-anonymous',
-    'who did what, by user id; the keys of the person’s own entries that name something of theirs (an API token’s name) are removed on close',
+    'who did what, by user id; the keys of the person’s own entries that name something of theirs (an API token’s name) are removed on close, and the entry is marked redacted (the chain still verifies)',
     ['actor_user_id', 'entity_id', 'before', 'after'],
   ),
   ...rows('audit_log', 'not-personal', 'the kind of change', ['action', 'entity']),
+  ...rows(
+    'audit_log',
+    'not-personal',
+    'the hash chain (issue 48): SHA-256 digests of each entry and of its data, and the links; an entry whose words were erased on close keeps its data digest as written and is marked redacted',
+    ['data_sha256', 'prev_hash', 'event_prev_hash', 'hash'],
+  ),
 
   // ---- public proposal data, not account data ----
   {

@@ -7,4 +7,5 @@ CREATE TABLE "audit_heads" (
 ALTER TABLE "audit_log" ADD COLUMN "data_sha256" text;--> statement-breakpoint
 ALTER TABLE "audit_log" ADD COLUMN "prev_hash" text;--> statement-breakpoint
 ALTER TABLE "audit_log" ADD COLUMN "event_prev_hash" text;--> statement-breakpoint
-ALTER TABLE "audit_log" ADD COLUMN "hash" text;
+ALTER TABLE "audit_log" ADD COLUMN "hash" text;--> statement-breakpoint
+ALTER TABLE "audit_log" ADD COLUMN "redacted_at" timestamp with time zone;

@@ -111,6 +111,8 @@ export const auditLog = pgTable(
     prevHash: text('prev_hash'),
     eventPrevHash: text('event_prev_hash'),
     hash: text('hash'),
+    /** Set when closing an account erased personal words from before/after: the data digest no longer matches them. */
+    redactedAt: timestamp('redacted_at', { withTimezone: true }),
   },
   (table) => [index('audit_log_entity_idx').on(table.entity, table.entityId), index('audit_log_event_idx').on(table.eventId, table.id)],
 );

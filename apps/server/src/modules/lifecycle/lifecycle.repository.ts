@@ -154,11 +154,16 @@ export async function eraseAccount(tx: DbOrTx, account: LifecycleAccount): Promi
     sql`delete from rate_limits where ${keyed(account.catalystId)} or ${keyed(`user:${userId}`)} or ${keyed(String(userId))}`,
   );
   // The audit log keeps who did what by user id; the words of the person's own entries that name something of theirs
-  // (an API token's name, a contact) go.
+  // (an API token's name, a contact) go, and the entry is marked redacted: its hash chain (issue 48) still verifies
+  // and links through it, with its data counted as erased rather than checked. A round's entries (entity 'event') keep
+  // their words: they name the round, not the person.
   const personalKeys = sql`array['name', 'email', 'catalyst_id', 'public_contact', 'telegram_handle_private', 'reward_address', 'username']`;
+  const holdsPersonal = (column: string) =>
+    sql`(jsonb_typeof(${sql.identifier(column)}) = 'object' and ${sql.identifier(column)} ?| ${personalKeys})`;
   await tx.execute(sql`update audit_log set before = case when jsonb_typeof(before) = 'object' then before - ${personalKeys} else before end,
-      after = case when jsonb_typeof(after) = 'object' then after - ${personalKeys} else after end
-    where actor_user_id = ${userId} or (entity = 'user' and entity_id = ${String(userId)})`);
+      after = case when jsonb_typeof(after) = 'object' then after - ${personalKeys} else after end, redacted_at = now()
+    where (actor_user_id = ${userId} or (entity = 'user' and entity_id = ${String(userId)})) and entity <> 'event'
+      and (${holdsPersonal('before')} or ${holdsPersonal('after')})`);
   await tx.execute(sql`update users set password_hash = '!closed', role = ${UserRole.user}, force_reset = false,
       due_diligence_status = 0, due_diligence_url = null, due_diligence_ref = null, language = null,
       banned_reason = null, banned_at = null, banned_by = null, status_before_ban = null, closed_at = now()

@@ -87,6 +87,7 @@ interface VerifyRow {
   prev_hash: string | null;
   event_prev_hash: string | null;
   hash: string | null;
+  redacted: boolean;
 }
 
 /** One page of the log in id order, as the driver gives it (no ORM mapping: a million rows are read). */
@@ -94,7 +95,8 @@ const verifyPage = async (db: DbOrTx, after: number) =>
   rowsOf<VerifyRow>(
     await db.execute(
       sql`select id::text as id, extract(epoch from created_at)::float8 * 1000 as ms, actor_user_id, action, entity, entity_id, event_id,
-          before::text as before, after::text as after, data_sha256, prev_hash, event_prev_hash, hash
+          before::text as before, after::text as after, data_sha256, prev_hash, event_prev_hash, hash,
+          redacted_at is not null as redacted
           from audit_log where audit_log.id > ${after} order by audit_log.id limit ${VERIFY_PAGE}`,
     ),
   );
@@ -125,6 +127,7 @@ export async function verifyAuditChain(db: DbOrTx, options: { onPage?: (checked:
       prevHash: row.prev_hash,
       eventPrevHash: row.event_prev_hash,
       hash: row.hash,
+      redacted: row.redacted,
     }));
     seen += entries.length;
     if (!walker.feed(entries)) {

@@ -30,6 +30,7 @@ export function createAuditService(db: Db) {
           verified: report.verified,
           entries: report.entries,
           legacy: report.legacy,
+          redacted: report.redacted,
           head: report.head ? { entry_id: report.head.id, hash: report.head.hash } : null,
           broken: report.broken ? { entry_id: report.broken.entryId, reason: report.broken.reason } : null,
           checked_at: new Date().toISOString(),
