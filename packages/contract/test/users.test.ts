@@ -34,6 +34,8 @@ describe('user info (A-112)', () => {
     const keys = Object.keys(userInfo.shape.extra.shape).sort();
     expect(keys).toEqual(
       [
+        // Issue 47: a banned account's ban, absent when not banned.
+        'ban',
         'due_diligence',
         'force_reset',
         'historic_stats',

@@ -3,10 +3,19 @@ import { IconX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { AppMultiSelect } from '../../../components/app-multi-select';
 import { RANKING_VALUES } from '../filters';
-import type { ReviewsFiltersProps } from './reviews-filters';
+import type { FilterDefaults } from '../filters';
+import type { useReviewFilters } from '../use-review-filters';
 
 /** The 'pending' filter value is a ranking on the wire; its label is the plain state (spec §4). */
 const RANKING_LABELS = ['pending', 'included', 'excluded_moderation', 'excluded_threshold'] as const;
+
+/** The filter sidebar's state and choices (reviews-filters.tsx). */
+export interface ReviewsFiltersProps {
+  state: ReturnType<typeof useReviewFilters>;
+  defaults: FilterDefaults;
+  /** The current events' categories (objectives), composed by the route. */
+  categories: { value: string; label: string }[];
+}
 
 /**
  * The filters' inputs (reviews-filters.tsx): loaded apart from the page's first load, with the comboboxes' positioning

@@ -3,17 +3,9 @@ import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal } from '@tabler/icons-react';
 import { lazy, Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FilterDefaults } from '../filters';
-import type { useReviewFilters } from '../use-review-filters';
+import type { ReviewsFiltersProps } from './reviews-filter-fields';
 
 const ReviewsFilterFields = lazy(() => import('./reviews-filter-fields'));
-
-export interface ReviewsFiltersProps {
-  state: ReturnType<typeof useReviewFilters>;
-  defaults: FilterDefaults;
-  /** The current events' categories (objectives), composed by the route. */
-  categories: { value: string; label: string }[];
-}
 
 /**
  * The filter sidebar of spec §2.13 (E-029): proposal id, include pending, proposal title, objective, my reviews,
