@@ -5,6 +5,7 @@ import { allocatedReviewsQuery } from '../features/moderation/api/get-moderation
 import { MODERATION_PAGE_SIZE } from '../features/moderation/api/keys';
 import { EVENTS_PAGE_SIZE, currentEventsQuery, eventConfigQuery, eventsPageQuery, statusQuery } from '../features/events/api/events';
 import { userInfoQuery } from '../features/profile/api/me';
+import { pageOfSearch } from '../lib/page-param';
 import { queryClient } from '../lib/query-client';
 import { useSession } from '../lib/session';
 
@@ -24,7 +25,7 @@ function start<T, K extends QueryKey>(options: FetchQueryOptions<T, Error, T, K>
 
 const signedIn = () => useSession.getState().logged;
 /** `?page=` as the pages read it (components/query-pagination.tsx). */
-const pageOf = (request: Request) => Math.max(0, Number.parseInt(new URL(request.url).searchParams.get('page') ?? '0', 10) || 0);
+const pageOf = (request: Request) => pageOfSearch(new URL(request.url).searchParams);
 /** A route's numeric id as the pages accept it, else none. */
 const idOf = (value: string | undefined) => (value && /^\d+$/.test(value) && Number(value) > 0 ? Number(value) : undefined);
 

@@ -1,6 +1,7 @@
 import { Group, Pagination, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { pageOfSearch } from '../lib/page-param';
 import { useSearchParams } from 'react-router';
 
 /** Default page size of a table without its own (spec §9); every named list passes 25. */
@@ -12,7 +13,7 @@ export const pageCount = (total: number, size: number = TABLE_PAGE_SIZE) => Math
 /** The page number in the query, 0-based (spec §2.1). */
 export function usePageParam(): [number, (page: number) => void] {
   const [params, setParams] = useSearchParams();
-  const page = Math.max(0, Number.parseInt(params.get('page') ?? '0', 10) || 0);
+  const page = pageOfSearch(params);
   const setPage = (next: number) =>
     setParams((current) => {
       const copy = new URLSearchParams(current);
