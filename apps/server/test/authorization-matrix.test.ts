@@ -94,6 +94,7 @@ const matrix: Record<string, Entry> = {
     request: (world) => ({ method: 'GET', url: `/events/${world.eventId}/open-data` }),
     expect: everyone(409),
   },
+  'GET /events/open-data/': { request: get('/events/open-data/'), expect: everyone(200) },
   'GET /events/:id/open-data/info': {
     request: (world) => ({ method: 'GET', url: `/events/${world.eventId}/open-data/info` }),
     expect: everyone(200),

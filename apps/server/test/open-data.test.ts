@@ -175,6 +175,10 @@ describe.each(databaseKinds)('open data of a planted round on %s', (kind) => {
     expect(early.statusCode).toBe(409);
     expect(early.json()).toEqual({ message: 'The open data of this round is published once its proposal scores have run.' });
     expect((await call('GET', `events/${event.id}/open-data/info`)).json()).toMatchObject({ available: false, event_id: event.id });
+    // The public list of published rounds (the page the footer links to) does not hold it yet.
+    const listed = await call('GET', 'events/open-data/');
+    expect(listed.statusCode).toBe(200);
+    expect((listed.json() as { event_id: number }[]).map((round) => round.event_id)).not.toContain(event.id);
   });
 
   it('streams the round once its scores ran (non-default weights): the verifier reproduces every figure', async () => {
@@ -192,6 +196,14 @@ describe.each(databaseKinds)('open data of a planted round on %s', (kind) => {
       available: true,
       file_name: `round-${event.id}-open-data.zip`,
       audit_head: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    // Listed for anyone (no session) once published, with what the list page shows.
+    const listed = (await call('GET', 'events/open-data/')).json() as { event_id: number }[];
+    expect(listed.find((round) => round.event_id === event.id)).toEqual({
+      event_id: event.id,
+      event_name: event.name,
+      end_time: null,
+      file_name: `round-${event.id}-open-data.zip`,
     });
 
     const response = await call('GET', `events/${event.id}/open-data`);

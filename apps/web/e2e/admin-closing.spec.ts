@@ -306,6 +306,9 @@ test.describe('closing a round: outcomes, scores and exports (issue 15 items 1â€
     await expect(scoring.getByRole('textbox', { name: /^Allocated reviews weight/ })).toBeDisabled();
     await page.reload();
     await expect(page.getByRole('form', { name: 'Proposal scoring' }).getByRole('button', { name: 'Generate' })).toBeDisabled();
+    // The scores publish the round's open data (issue 48): the section links to its public page, now downloadable.
+    await page.getByRole('link', { name: 'Open data of this round (public)' }).click();
+    await expect(page.getByRole('link', { name: `Download round-${eventId}-open-data.zip` })).toBeVisible();
     const scoresAgain = await request.post(`${API}/proposals/generate-results`, {
       headers: await adminHeaders(request), // a fresh token: the e2e server's access tokens live 60 s
       data: {

@@ -19,7 +19,15 @@ test('a visitor downloads a finished round’s open data from its page, and the 
   const event = events.data.find((item) => item.name === PAST_ROUND)!;
   expect(event, 'the past demo round').toBeTruthy();
 
-  await page.goto(`/rounds/${event.row_id}/open-data`);
+  // Found from any page: the footer's "Open data" lists the published rounds, each linking to its page.
+  await page.goto('/');
+  await page.getByRole('contentinfo').getByRole('link', { name: 'Open data', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Open data' })).toBeVisible();
+  const listed = page.getByRole('row').filter({ hasText: PAST_ROUND });
+  await expect(listed).toContainText(`round-${event.row_id}-open-data.zip`);
+  await expectAccessible(page);
+  await listed.getByRole('link', { name: PAST_ROUND }).click();
+  await expect(page).toHaveURL(`/rounds/${event.row_id}/open-data`);
   await expect(page.getByRole('heading', { level: 1, name: `Open data: ${PAST_ROUND}` })).toBeVisible();
   const file = `round-${event.row_id}-open-data.zip`;
   await expect(page.getByTestId('verify-command')).toHaveText(`npx @community-review/verify ${file}`);

@@ -21,6 +21,17 @@ export const openDataInfo = z.object({
 });
 export type OpenDataInfo = z.infer<typeof openDataInfo>;
 
+/** `GET events/open-data/`: the rounds whose open data is published (their proposal scores have run), newest first. */
+export const openDataRound = z.object({
+  event_id: z.number().int(),
+  event_name: z.string(),
+  /** The round's end (ISO 8601), null when it has none. */
+  end_time: z.string().nullable(),
+  file_name: z.string(),
+});
+export const openDataRounds = z.array(openDataRound);
+export type OpenDataRound = z.infer<typeof openDataRound>;
+
 export const openDataMessages = {
   notYet: 'The open data of this round is published once its proposal scores have run.',
   busy: 'The open data is being prepared for other downloads. Please try again in a minute.',

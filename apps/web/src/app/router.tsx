@@ -123,6 +123,11 @@ export const routes: RouteObject[] = [
       // Appeals (issue 28 item 2): the moderator's allocated appeals and an appeal's decision page.
       { id: 'allocated-appeals', path: 'appeals', lazy: lazyPage(() => import('./routes/appeals/allocated-appeals')) },
       { id: 'appeal', path: 'appeal/:id', lazy: lazyPage(() => import('./routes/appeals/appeal')) },
+      {
+        id: 'open-data-rounds',
+        path: 'open-data',
+        lazy: lazyPage(() => import('./routes/open-data/open-data-rounds')),
+      },
       { id: 'open-data', path: 'rounds/:id/open-data', lazy: lazyPage(() => import('./routes/open-data/open-data')) },
       {
         id: 'admin',

@@ -18,6 +18,7 @@ export const paths = {
   'moderated-reviews': () => '/moderated-reviews',
   'allocated-appeals': () => '/appeals',
   appeal: (id: string | number) => `/appeal/${id}`,
+  'open-data-rounds': () => '/open-data',
   'open-data': (id: string | number) => `/rounds/${id}/open-data`,
   admin: () => '/admin',
   'admin-events': () => '/admin/events',

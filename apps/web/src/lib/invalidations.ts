@@ -27,6 +27,7 @@ const {
   unsubscribeStates,
   mailQueue,
   apiTokens,
+  openData,
 } = familyKeys;
 
 /** A reviewer's figures: what their reviews, allocations and outcomes count in, seen by them or by an admin. */
@@ -53,8 +54,8 @@ export const invalidations = {
   computeFlags: [runFlags, reviews, moderations],
   importFlags: [reviews, moderations],
   generateOutcomes: [runFlags, reviews, moderations, ...reviewerFigures, dashboards],
-  // Scores also close the undecided appeals (issue 28 item 2).
-  generateScores: [runFlags, proposals, dashboards, appeals],
+  // Scores also close the undecided appeals (issue 28 item 2) and publish the round's open data (issue 48).
+  generateScores: [runFlags, proposals, dashboards, appeals, openData],
   // Configuration: an event's activity decides which rounds' proposals, reviews and current stats show; its switches
   // decide what the lists answer, and its review window shows on the Overview.
   saveEvent: [events, proposals, reviews, moderations, ...reviewerFigures],

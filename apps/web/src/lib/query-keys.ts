@@ -42,6 +42,8 @@ export const familyKeys = {
   dashboards: [...queryRoots.admin, 'dashboard'] as const,
   /** Every user's profile as an admin sees it, looked up by Catalyst ID. */
   userProfiles: [...queryRoots.admin, 'user'] as const,
+  /** The open data of the rounds (issue 48): which are published, and each round's page. */
+  openData: [...queryRoots.events, 'open-data'] as const,
   /** The mail queue as the admin sees it. */
   mailQueue: [...queryRoots.admin, 'mail-queue'] as const,
 };

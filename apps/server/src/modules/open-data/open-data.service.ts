@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { PassThrough, pipeline, Readable, Transform } from 'node:stream';
-import { openDataMessages, type OpenDataInfo } from '@cr/contract/open-data';
+import { openDataMessages, type OpenDataInfo, type OpenDataRound } from '@cr/contract/open-data';
 import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import yazl from 'yazl';
 import type { Db } from '../../db/client';
 import { AppError, conflict } from '../../errors';
 import { copyCsv } from '../exports/exports.service';
-import { readRunFlags } from '../runs/runs.service';
+import { eventIdsWithRunFlag, readRunFlags } from '../runs/runs.service';
 import { PUBLISHED_AUDIT_ACTIONS, RUN_ACTIONS, TABLES, tableQuery, type Table } from './open-data.tables';
 
 const rowsOf = <Row>(result: unknown): Row[] => (Array.isArray(result) ? (result as Row[]) : ((result as { rows?: Row[] }).rows ?? []));
@@ -193,7 +193,25 @@ export function createOpenDataService(deps: {
     };
   }
 
+  const fileName = (eventId: number) => `round-${eventId}-open-data.zip`;
+
   return {
+    /** `GET events/open-data/`: the rounds whose proposal scores have run, the newest end first. */
+    async rounds(): Promise<OpenDataRound[]> {
+      const ids = await eventIdsWithRunFlag(db, 'proposal_scores_generated');
+      if (ids.length === 0) return [];
+      const rows = rowsOf<{ id: number; name: string; end_time: string | null }>(
+        await db.execute(
+          sql`select id, name, to_char(end_time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as end_time from events
+              where id in (${sql.join(
+                ids.map((id) => sql`${id}`),
+                sql`, `,
+              )}) order by end_time desc nulls last, id desc`,
+        ),
+      );
+      return rows.map((row) => ({ event_id: row.id, event_name: row.name, end_time: row.end_time, file_name: fileName(row.id) }));
+    },
+
     /** `GET events/{id}/open-data/info`: what the round's page shows. */
     async info(eventId: number): Promise<OpenDataInfo> {
       const event = await eventRow(eventId);
@@ -202,7 +220,7 @@ export function createOpenDataService(deps: {
         event_id: event.id,
         event_name: event.name,
         available: flags.value.proposal_scores_generated === true,
-        file_name: `round-${event.id}-open-data.zip`,
+        file_name: fileName(event.id),
         audit_head: (await auditHead(eventId))?.hash ?? null,
       };
     },
@@ -282,7 +300,7 @@ export function createOpenDataService(deps: {
         zip.outputStream.unpipe(output);
         reading?.destroy();
       });
-      return { filename: `attachment; filename="round-${event.id}-open-data.zip"`, stream: output };
+      return { filename: `attachment; filename="${fileName(event.id)}"`, stream: output };
     },
   };
 }

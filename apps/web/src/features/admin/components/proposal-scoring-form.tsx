@@ -1,6 +1,8 @@
-import { Alert } from '@mantine/core';
+import { Alert, Anchor } from '@mantine/core';
 import { SCORE_DEFAULTS, scoreParams, type ScoreParamsInput, type ScoreResult } from '@cr/contract/outcomes';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { paths } from '../../../config/paths';
 import { useGenerateProposalScores } from '../api/closing-runs';
 import { AdminRunControls, runLabels, useAdminRunForm } from './admin-run-controls';
 import { ratioSpec, RunNumberFields, type RunNumberSpec } from './run-controls';
@@ -46,11 +48,17 @@ export function ProposalScoringForm({
       disabled={isGenerated}
       renderResult={(rows: ScoreResult) => <ScoreResultsTable rows={rows} />}
       before={
-        !isGenerated &&
-        !outcomesGenerated && (
-          <Alert color="yellow" title={t('adminRuns.scoring.outcomesFirstTitle')}>
-            {t('adminRuns.scoring.outcomesFirst')}
-          </Alert>
+        isGenerated ? (
+          // The scores publish the round's open data (issue 48): its public page, to announce with the round.
+          <Anchor component={Link} to={paths['open-data'](eventId)} size="sm">
+            {t('adminRuns.scoring.openData')}
+          </Anchor>
+        ) : (
+          !outcomesGenerated && (
+            <Alert color="yellow" title={t('adminRuns.scoring.outcomesFirstTitle')}>
+              {t('adminRuns.scoring.outcomesFirst')}
+            </Alert>
+          )
         )
       }
     >

@@ -1,11 +1,20 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { OpenDataInfo } from '@cr/contract/open-data';
+import type { OpenDataInfo, OpenDataRound } from '@cr/contract/open-data';
 import { api, buildUrl } from '../../../lib/api-client';
+import { familyKeys } from '../../../lib/query-keys';
 
-/** Issue 48: a round's open data — what its page shows, and the archive's address (a plain download, public). */
+/**
+ * Issue 48: the rounds' open data — which rounds are published (the list the footer links to), what a round's page
+ * shows, and the archive's address (a plain download, public). A real scores run makes them stale (lib/invalidations).
+ */
+export const openDataRoundsQuery = queryOptions({
+  queryKey: [...familyKeys.openData, 'rounds'] as const,
+  queryFn: () => api<OpenDataRound[]>('events/open-data/'),
+});
+
 export const openDataInfoQuery = (eventId: number) =>
   queryOptions({
-    queryKey: ['open-data', eventId] as const,
+    queryKey: [...familyKeys.openData, eventId] as const,
     queryFn: () => api<OpenDataInfo>(`events/${eventId}/open-data/info`),
   });
 
