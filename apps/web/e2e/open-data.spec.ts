@@ -19,9 +19,9 @@ test('a visitor downloads a finished round’s open data from its page, and the 
   const event = events.data.find((item) => item.name === PAST_ROUND)!;
   expect(event, 'the past demo round').toBeTruthy();
 
-  // Found from any page: the footer's "Open data" lists the published rounds, each linking to its page.
+  // Found from the home page: "Open data of the rounds" lists the published rounds, each linking to its page.
   await page.goto('/');
-  await page.getByRole('contentinfo').getByRole('link', { name: 'Open data', exact: true }).click();
+  await page.getByRole('link', { name: 'Open data of the rounds' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Open data' })).toBeVisible();
   const listed = page.getByRole('row').filter({ hasText: PAST_ROUND });
   await expect(listed).toContainText(`round-${event.row_id}-open-data.zip`);

@@ -1,8 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Anchor, Box, Container, Group, Text } from '@mantine/core';
-import { Link } from 'react-router';
 import { env } from '../../config/env';
-import { paths } from '../../config/paths';
 
 /** The programme's five external links (spec §1). */
 export const FOOTER_LINKS = [
@@ -13,7 +11,7 @@ export const FOOTER_LINKS = [
   { key: 'footer.terms', href: 'https://projectcatalyst.io/terms-and-conditions' },
 ] as const;
 
-/** The footer: the programme's name and links, the rounds' open data (issue 48), and the build's revision. */
+/** The footer: the programme's name and links, and the build's revision. */
 export function Footer() {
   const { t } = useTranslation();
   const revision = env.buildRevision;
@@ -34,16 +32,11 @@ export function Footer() {
             ))}
           </Group>
         </Group>
-        <Group justify="space-between" gap="md" mt="sm">
-          <Anchor component={Link} to={paths['open-data-rounds']()} size="sm" c="dark.6">
-            {t('footer.openData')}
-          </Anchor>
-          {revision && (
-            <Text size="xs" c="dimmed" data-testid="build-revision">
-              {t('app.build', { hash: revision.slice(0, 7) })}
-            </Text>
-          )}
-        </Group>
+        {revision && (
+          <Text size="xs" c="dimmed" mt="sm" data-testid="build-revision">
+            {t('app.build', { hash: revision.slice(0, 7) })}
+          </Text>
+        )}
       </Container>
     </Box>
   );

@@ -60,6 +60,16 @@ export default function Home() {
         </Card>
       </SimpleGrid>
       <CurrentEvents />
+      {/* Issue 48: the finished rounds' open data, for anyone to recompute. */}
+      <Card withBorder padding="lg" component="section" aria-labelledby="home-open-data">
+        <Title order={2} size="h4" mb="sm" id="home-open-data">
+          {t('home.openDataTitle')}
+        </Title>
+        <Text mb="sm">{t('home.openDataHint')}</Text>
+        <Button component={Link} to={paths['open-data-rounds']()} variant="light" w="fit-content">
+          {t('home.openDataCta')}
+        </Button>
+      </Card>
     </Stack>
   );
 }

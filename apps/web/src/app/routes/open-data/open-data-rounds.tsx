@@ -10,7 +10,7 @@ import { formatDateShort } from '../../../lib/format';
 
 /**
  * /open-data (issue 48): the finished rounds whose open data is published, each linking to its page (the archive and
- * how to verify it). The footer links here, so anyone finds a round's data without knowing its id.
+ * how to verify it). The home page links here, so anyone finds a round's data without knowing its id.
  */
 export default function OpenDataRounds() {
   const { t } = useTranslation();
