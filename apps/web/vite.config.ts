@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
@@ -105,6 +106,8 @@ const apiTarget = process.env.API_PROXY_TARGET ?? 'http://localhost:3000';
 export default defineConfig({
   base: '/',
   plugins: [react(), installableApp(), precompress()],
+  // Zod with the app's setting (src/lib/zod.ts: no generated code under the CSP), wherever a module imports it.
+  resolve: { alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL('./src/lib/zod.ts', import.meta.url)) }] },
   server: {
     port: 5173,
     proxy: { '/api': apiTarget, '/env.js': apiTarget },

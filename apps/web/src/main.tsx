@@ -1,4 +1,3 @@
-import './lib/zod-config';
 import './app/mantine-styles';
 import './app/theme-variables.css';
 import './styles.css';

@@ -1,8 +1,9 @@
-import { Table, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import type { VersionAction } from '@cr/contract/history';
 import type { CSSProperties, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateLong } from '../lib/format';
+import { CELL_CLASS, PlainTable, ROW_CLASS } from './plain';
 import { ScrollTable } from './scroll-table';
 
 /** What every version of a review or a moderation has (issue 28 item 3). */
@@ -49,31 +50,31 @@ export function VersionsTable<V extends VersionRow>({
   const { t } = useTranslation();
   return (
     <ScrollTable minWidth={minWidth} label={scrollLabel}>
-      <Table striped verticalSpacing="xs" aria-label={label}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('history.columns.version')}</Table.Th>
-            <Table.Th>{t('history.columns.when')}</Table.Th>
-            <Table.Th>{t('history.columns.who')}</Table.Th>
-            <Table.Th>{t('history.columns.action')}</Table.Th>
+      <PlainTable aria-label={label}>
+        <thead>
+          <tr>
+            <th>{t('history.columns.version')}</th>
+            <th>{t('history.columns.when')}</th>
+            <th>{t('history.columns.who')}</th>
+            <th>{t('history.columns.action')}</th>
             {columns.map((column) => (
-              <Table.Th key={column.key}>{column.header}</Table.Th>
+              <th key={column.key}>{column.header}</th>
             ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
+          </tr>
+        </thead>
+        <tbody>
           {versions.map((version) => {
             const action = t(`history.actions.${version.action}`);
             return (
-              <Table.Tr key={version.version}>
-                <Table.Td>{version.version}</Table.Td>
-                <Table.Td>{formatDateLong(version.created_at)}</Table.Td>
-                <Table.Td>
+              <tr key={version.version} className={ROW_CLASS}>
+                <td className={CELL_CLASS}>{version.version}</td>
+                <td className={CELL_CLASS}>{formatDateLong(version.created_at)}</td>
+                <td className={CELL_CLASS}>
                   <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
                     {version.actor ?? t('history.unknownActor')}
                   </Text>
-                </Table.Td>
-                <Table.Td>
+                </td>
+                <td className={CELL_CLASS}>
                   {emphasiseAction ? (
                     <Text size="sm" fw={500}>
                       {action}
@@ -81,17 +82,17 @@ export function VersionsTable<V extends VersionRow>({
                   ) : (
                     action
                   )}
-                </Table.Td>
+                </td>
                 {columns.map((column) => (
-                  <Table.Td key={column.key} style={column.style}>
+                  <td key={column.key} className={CELL_CLASS} style={column.style}>
                     {column.cell(version)}
-                  </Table.Td>
+                  </td>
                 ))}
-              </Table.Tr>
+              </tr>
             );
           })}
-        </Table.Tbody>
-      </Table>
+        </tbody>
+      </PlainTable>
     </ScrollTable>
   );
 }

@@ -45,6 +45,15 @@ describe('dates (spec §9)', () => {
     }
   });
 
+  it('reads a date or date-time without a zone as local time, and one with a zone as that instant (A-139)', () => {
+    expect(formatDateShort('2025-03-07')).toBe('2025-03-07');
+    expect(formatDateLong('2025-03-07 09:05')).toBe('2025-03-07 09:05');
+    expect(formatDateLong('2025-03-07T09:05:30.250')).toBe('2025-03-07 09:05');
+    const instant = new Date('2025-03-07T09:05:00Z');
+    expect(formatDateLong('2025-03-07T09:05:00Z')).toBe(formatDateLong(instant));
+    expect(formatDateLong('2025-03-07T09:05:00+02:00')).toBe(formatDateLong(new Date(instant.getTime() - 2 * 3_600_000)));
+  });
+
   it('treats the timestamp 0 as a date, not as missing (A-139)', () => {
     expect(formatDateShort(0)).toMatch(/^19(69-12-31|70-01-01)$/);
   });

@@ -1,4 +1,3 @@
-import dayjs from 'dayjs';
 import { formatDecimal } from './decimal-format';
 import { formatLocale, perLocale } from './locale';
 export { displayCatalystId } from '@cr/contract/plain';
@@ -6,18 +5,44 @@ export { displayCatalystId } from '@cr/contract/plain';
 // Numbers, amounts and months read as the interface's language writes them (lib/locale.ts, issue 31); dates keep the
 // spec's year-month-day order in every language.
 
+/** A date-time written without a zone ('2025-03-07', '2025-03-07T09:05:00'): local time, as a person means it. */
+const ZONELESS = /^(\d{4})-(\d{1,2})(?:-(\d{1,2}))?(?:[T ](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,3})\d*)?)?)?$/;
+
+/** The date a value names, or null: zoneless text as local time (`Date` would read a date alone as UTC). */
+function toDate(value: string | number | Date | null | undefined): Date | null {
+  if (value === null || value === undefined || value === '') return null;
+  let date: Date;
+  const parts = typeof value === 'string' ? ZONELESS.exec(value) : null;
+  if (parts) {
+    const [year, month, day = 1, hour = 0, minute = 0, second = 0, ms = '0'] = parts
+      .slice(1)
+      .map((part, index) => (part === undefined ? undefined : index === 6 ? part.padEnd(3, '0') : part)) as [
+      string,
+      string,
+      string?,
+      string?,
+      string?,
+      string?,
+      string?,
+    ];
+    date = new Date(+year, +month - 1, +day, +hour, +minute, +second, +ms);
+  } else date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+const two = (n: number) => String(n).padStart(2, '0');
+const ymd = (date: Date) => `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}`;
+
 /** Short date: year, month, day (spec §9). */
 export function formatDateShort(value: string | number | Date | null | undefined): string {
-  if (value === null || value === undefined || value === '') return '';
-  const date = dayjs(value);
-  return date.isValid() ? date.format('YYYY-MM-DD') : '';
+  const date = toDate(value);
+  return date ? ymd(date) : '';
 }
 
 /** Long date: with hour and minute. */
 export function formatDateLong(value: string | number | Date | null | undefined): string {
-  if (value === null || value === undefined || value === '') return '';
-  const date = dayjs(value);
-  return date.isValid() ? date.format('YYYY-MM-DD HH:mm') : '';
+  const date = toDate(value);
+  return date ? `${ymd(date)} ${two(date.getHours())}:${two(date.getMinutes())}` : '';
 }
 
 const durationUnits = [
@@ -36,9 +61,8 @@ export function formatDuration(seconds: number): string {
 const month = perLocale((locale) => new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric' }));
 /** Month only, e.g. 'March 2025' ('marzo de 2025', '2025年3月'). */
 export function formatMonth(value: string | number | Date | null | undefined): string {
-  if (value === null || value === undefined || value === '') return '';
-  const date = dayjs(value);
-  return date.isValid() ? month().format(date.toDate()) : '';
+  const date = toDate(value);
+  return date ? month().format(date) : '';
 }
 
 /** Drops the minus of a number that rounds to zero ('-0', '-0.00%', '-0,00 %' → '0', '0.00%', '0,00 %'). */

@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Badge, Button, Group, Loader, Modal, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconPencil, IconPlus } from '@tabler/icons-react';
 import type { EventPublic } from '@cr/contract/events';
@@ -7,6 +7,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyTableRow } from '../../../components/empty-table-row';
+import { CELL_CLASS, PlainTable, ROW_CLASS } from '../../../components/plain';
 import { CardField, ResponsiveList, useIsNarrow } from '../../../components/responsive-list';
 import { ScrollTable } from '../../../components/scroll-table';
 import { QueryPagination, usePageParam } from '../../../components/query-pagination';
@@ -14,8 +15,9 @@ import { paths } from '../../../config/paths';
 import { EVENTS_PAGE_SIZE, eventsPageQuery } from '../../../features/events/api/events';
 import { formatDateLong } from '../../../lib/format';
 
-// The event form (its date-time pickers, react-hook-form and the contract's rules) loads when New or Edit opens it.
-const EventForm = lazy(() => import('../../../features/events/components/event-form').then((module) => ({ default: module.EventForm })));
+// The event form in its modal (the modal, its date-time pickers, react-hook-form and the contract's rules) loads when
+// New or Edit first opens it.
+const EventFormModal = lazy(() => import('../../../features/events/components/event-form-modal'));
 
 /** An event on a phone (issue 19): its name to configure it, whether it is active, its dates and Edit. */
 function EventCard({ event, onEdit }: { event: EventPublic; onEdit: () => void }) {
@@ -63,8 +65,11 @@ export default function AdminEvents() {
   const [opened, { open, close }] = useDisclosure(false);
   const [editing, setEditing] = useState<EventPublic | undefined>();
   const isPhone = useIsNarrow();
+  // The modal's code loads on the first New or Edit; it stays mounted from then on.
+  const [mounted, setMounted] = useState(false);
   const openForm = (event?: EventPublic) => {
     setEditing(event);
+    setMounted(true);
     open();
   };
   const rows = data?.data ?? [];
@@ -88,16 +93,9 @@ export default function AdminEvents() {
         table={(shown, filling) => (
           <ScrollTable minWidth={720} label={t('admin.events')}>
             {/* Fixed column widths: the header keeps its layout when the rows arrive (no layout shift). */}
-            <Table
-              striped
-              highlightOnHover
-              verticalSpacing="sm"
-              layout="fixed"
-              aria-label={t('admin.events')}
-              aria-busy={isLoading || filling}
-            >
-              <Table.Thead>
-                <Table.Tr>
+            <PlainTable fixed aria-label={t('admin.events')} aria-busy={isLoading || filling}>
+              <thead>
+                <tr>
                   {(
                     [
                       ['id', 70],
@@ -108,20 +106,20 @@ export default function AdminEvents() {
                       ['active', 90],
                     ] as const
                   ).map(([name, width]) => (
-                    <Table.Th key={name} w={width}>
+                    <th key={name} style={{ width }}>
                       {column(name)}
-                    </Table.Th>
+                    </th>
                   ))}
-                  <Table.Th w={60}>
+                  <th style={{ width: 60 }}>
                     <span className="visually-hidden">{column('actions')}</span>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
                 {shown.map((event) => (
-                  <Table.Tr key={event.row_id} data-testid={`event-row-${event.row_id}`}>
-                    <Table.Td>{event.row_id}</Table.Td>
-                    <Table.Td>
+                  <tr key={event.row_id} className={ROW_CLASS} data-testid={`event-row-${event.row_id}`}>
+                    <td className={CELL_CLASS}>{event.row_id}</td>
+                    <td className={CELL_CLASS}>
                       <Anchor
                         component={Link}
                         to={paths['admin-event'](event.row_id)}
@@ -129,46 +127,50 @@ export default function AdminEvents() {
                       >
                         {event.name}
                       </Anchor>
-                    </Table.Td>
-                    <Table.Td maw={320}>
+                    </td>
+                    <td className={CELL_CLASS} style={{ maxWidth: 320 }}>
                       <Text size="sm" lineClamp={2}>
                         {event.description}
                       </Text>
-                    </Table.Td>
-                    <Table.Td>{formatDateLong(event.start_time)}</Table.Td>
-                    <Table.Td>{formatDateLong(event.end_time)}</Table.Td>
-                    <Table.Td>
+                    </td>
+                    <td className={CELL_CLASS}>{formatDateLong(event.start_time)}</td>
+                    <td className={CELL_CLASS}>{formatDateLong(event.end_time)}</td>
+                    <td className={CELL_CLASS}>
                       <Badge variant="light" color={event.active ? 'green' : 'gray'}>
                         {event.active ? t('admin.yes') : t('admin.no')}
                       </Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      <Tooltip label={t('admin.edit')}>
-                        <ActionIcon
-                          variant="subtle"
-                          onClick={() => openForm(event)}
-                          aria-label={t('admin.editNamed', { name: event.name })}
-                        >
-                          <IconPencil size={16} />
-                        </ActionIcon>
-                      </Tooltip>
-                    </Table.Td>
-                  </Table.Tr>
+                    </td>
+                    <td className={CELL_CLASS}>
+                      {/* The browser's own tooltip: a positioned one would load @floating-ui with the tab. */}
+                      <ActionIcon
+                        variant="subtle"
+                        onClick={() => openForm(event)}
+                        aria-label={t('admin.editNamed', { name: event.name })}
+                        title={t('admin.edit')}
+                      >
+                        <IconPencil size={16} />
+                      </ActionIcon>
+                    </td>
+                  </tr>
                 ))}
                 {!isLoading && rows.length === 0 && <EmptyTableRow colSpan={7} />}
-              </Table.Tbody>
-            </Table>
+              </tbody>
+            </PlainTable>
           </ScrollTable>
         )}
       />
       <QueryPagination total={data?.page.total ?? 0} size={EVENTS_PAGE_SIZE} />
-      <Modal opened={opened} onClose={close} title={editing ? t('admin.editEvent') : t('admin.newEvent')} size="lg" fullScreen={isPhone}>
-        {opened && (
-          <Suspense fallback={<Loader size="sm" role="status" aria-label={t('common.loading')} />}>
-            <EventForm event={editing} onDone={close} />
-          </Suspense>
-        )}
-      </Modal>
+      {mounted && (
+        <Suspense fallback={<Loader size="sm" role="status" aria-label={t('common.loading')} />}>
+          <EventFormModal
+            opened={opened}
+            title={editing ? t('admin.editEvent') : t('admin.newEvent')}
+            event={editing}
+            fullScreen={isPhone}
+            onClose={close}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

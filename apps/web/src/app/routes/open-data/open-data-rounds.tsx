@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PageHeading } from '../../../components/page-heading';
-import { PlainTable } from '../../../components/plain';
+import { CELL_CLASS, PlainTable, ROW_CLASS } from '../../../components/plain';
 import { paths } from '../../../config/paths';
 import { openDataRoundsQuery } from '../../../features/open-data/api/open-data';
 import { formatDateShort } from '../../../lib/format';
@@ -36,14 +36,14 @@ export default function OpenDataRounds() {
         </thead>
         <tbody>
           {rounds.map((round) => (
-            <tr key={round.event_id}>
-              <td>
+            <tr key={round.event_id} className={ROW_CLASS}>
+              <td className={CELL_CLASS}>
                 <Anchor component={Link} to={paths['open-data'](round.event_id)}>
                   {round.event_name}
                 </Anchor>
               </td>
-              <td>{formatDateShort(round.end_time) || '—'}</td>
-              <td>{round.file_name}</td>
+              <td className={CELL_CLASS}>{formatDateShort(round.end_time) || '—'}</td>
+              <td className={CELL_CLASS}>{round.file_name}</td>
             </tr>
           ))}
         </tbody>

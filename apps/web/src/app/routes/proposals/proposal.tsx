@@ -1,5 +1,5 @@
 import { switchActive, canReview } from '@cr/contract/plain';
-import { Anchor, Box, Center, Grid, Loader, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Box, Center, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ProposalPublic } from '@cr/contract/proposals';
 import { useRef } from 'react';
@@ -17,6 +17,7 @@ import { OwnReviewForm } from '../../../features/reviews/components/own-review-f
 import { ProposalReviews } from '../../../features/reviews/components/proposal-reviews';
 import { isApiError } from '../../../lib/api-error';
 import { useSession } from '../../../lib/session';
+import classes from './proposal.module.css';
 
 /** Where 'scroll to reviews' goes (spec §2.12). */
 const REVIEWS_ID = 'reviews';
@@ -93,11 +94,9 @@ function ProposalScreen({ id }: { id: number }) {
   return (
     <Stack gap="xl">
       {ownReviewUser ? (
-        <Grid gutter="xl">
-          {/* Beside the proposal from 1200 px (lg) on, with room for ratings and labels on one line and the proposal at
-              a readable measure (issue 12 item 7); below that, one column. */}
-          <Grid.Col span={{ base: 12, lg: 7 }}>{content}</Grid.Col>
-          <Grid.Col span={{ base: 12, lg: 5 }}>
+        <div className={classes.withReview}>
+          <div>{content}</div>
+          <div>
             {/* Sticky beside the proposal on wide screens (E-003); in the flow on phones. */}
             <Box
               pos={{ base: 'static', lg: 'sticky' }}
@@ -113,8 +112,8 @@ function ProposalScreen({ id }: { id: number }) {
                 startEditing={startEditing}
               />
             </Box>
-          </Grid.Col>
-        </Grid>
+          </div>
+        </div>
       ) : (
         content
       )}

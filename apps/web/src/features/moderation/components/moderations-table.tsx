@@ -1,7 +1,8 @@
-import { Stack, Table, Title } from '@mantine/core';
+import { Stack, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { EmptyTableRow } from '../../../components/empty-table-row';
+import { CELL_CLASS, PlainTable, ROW_CLASS } from '../../../components/plain';
 import { reviewModerationsQuery } from '../api/moderations';
 
 /** A review's moderations (spec §2.15, F-035, F-038): classification as included or excluded, rationale, contact. */
@@ -13,25 +14,25 @@ export function ModerationsTable({ reviewId }: { reviewId: number }) {
       <Title order={2} size="h3" id="moderations-title">
         {t('moderation.tableTitle')}
       </Title>
-      <Table aria-label={t('moderation.tableLabel')} data-testid="moderations-table">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('moderation.tableColumns.classification')}</Table.Th>
-            <Table.Th>{t('moderation.tableColumns.rationale')}</Table.Th>
-            <Table.Th>{t('moderation.tableColumns.contact')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
+      <PlainTable aria-label={t('moderation.tableLabel')} data-testid="moderations-table">
+        <thead>
+          <tr>
+            <th>{t('moderation.tableColumns.classification')}</th>
+            <th>{t('moderation.tableColumns.rationale')}</th>
+            <th>{t('moderation.tableColumns.contact')}</th>
+          </tr>
+        </thead>
+        <tbody>
           {data.map((moderation) => (
-            <Table.Tr key={moderation.row_id}>
-              <Table.Td>{t(`moderation.classification.${moderation.classification === 0 ? 0 : 1}`)}</Table.Td>
-              <Table.Td>{moderation.rationale}</Table.Td>
-              <Table.Td>{moderation.public_contact ?? '—'}</Table.Td>
-            </Table.Tr>
+            <tr key={moderation.row_id} className={ROW_CLASS}>
+              <td className={CELL_CLASS}>{t(`moderation.classification.${moderation.classification === 0 ? 0 : 1}`)}</td>
+              <td className={CELL_CLASS}>{moderation.rationale}</td>
+              <td className={CELL_CLASS}>{moderation.public_contact ?? '—'}</td>
+            </tr>
           ))}
           {data.length === 0 && <EmptyTableRow colSpan={3} />}
-        </Table.Tbody>
-      </Table>
+        </tbody>
+      </PlainTable>
     </Stack>
   );
 }
