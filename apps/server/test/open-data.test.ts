@@ -175,7 +175,7 @@ describe.each(databaseKinds)('open data of a planted round on %s', (kind) => {
     expect(early.statusCode).toBe(409);
     expect(early.json()).toEqual({ message: 'The open data of this round is published once its proposal scores have run.' });
     expect((await call('GET', `events/${event.id}/open-data/info`)).json()).toMatchObject({ available: false, event_id: event.id });
-    // The public list of published rounds (the page the footer links to) does not hold it yet.
+    // The public list of published rounds (the page the home page links to) does not hold it yet.
     const listed = await call('GET', 'events/open-data/');
     expect(listed.statusCode).toBe(200);
     expect((listed.json() as { event_id: number }[]).map((round) => round.event_id)).not.toContain(event.id);
@@ -205,6 +205,11 @@ describe.each(databaseKinds)('open data of a planted round on %s', (kind) => {
       end_time: null,
       file_name: `round-${event.id}-open-data.zip`,
     });
+    // Its end, as the list writes it (ISO 8601, UTC).
+    await ctx.db.execute(sql`update events set end_time = '2026-01-31T12:00:00Z' where id = ${event.id}`);
+    const ended = (await call('GET', 'events/open-data/')).json() as { event_id: number; end_time: string | null }[];
+    expect(ended.find((round) => round.event_id === event.id)?.end_time).toBe('2026-01-31T12:00:00Z');
+    await ctx.db.execute(sql`update events set end_time = null where id = ${event.id}`);
 
     const response = await call('GET', `events/${event.id}/open-data`);
     expect(response.statusCode).toBe(200);

@@ -120,6 +120,10 @@ test.describe('the admin area (issue 3)', () => {
     await modal.getByRole('button', { name: 'Save' }).click();
     await expectToast(page, 'An event with this name already exists.');
     await expect(modal).toBeVisible(); // nothing typed is lost
+    // Closed, the modal gives focus back to the button that opened it (on its first open too, when its code loaded).
+    await page.keyboard.press('Escape');
+    await expect(modal).toBeHidden();
+    await expect(page.getByRole('button', { name: 'New fund' })).toBeFocused();
   });
 
   // B-053, B-054, B-055, B-056

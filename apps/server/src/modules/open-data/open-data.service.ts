@@ -202,11 +202,11 @@ export function createOpenDataService(deps: {
       if (ids.length === 0) return [];
       const rows = rowsOf<{ id: number; name: string; end_time: string | null }>(
         await db.execute(
-          sql`select id, name, to_char(end_time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as end_time from events
-              where id in (${sql.join(
+          sql`select e.id, e.name, to_char(e.end_time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as end_time from events e
+              where e.id in (${sql.join(
                 ids.map((id) => sql`${id}`),
                 sql`, `,
-              )}) order by end_time desc nulls last, id desc`,
+              )}) order by e.end_time desc nulls last, e.id desc`,
         ),
       );
       return rows.map((row) => ({ event_id: row.id, event_name: row.name, end_time: row.end_time, file_name: fileName(row.id) }));

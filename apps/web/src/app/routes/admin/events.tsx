@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Badge, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconPencil, IconPlus } from '@tabler/icons-react';
 import type { EventPublic } from '@cr/contract/events';
@@ -161,7 +161,14 @@ export default function AdminEvents() {
       />
       <QueryPagination total={data?.page.total ?? 0} size={EVENTS_PAGE_SIZE} />
       {mounted && (
-        <Suspense fallback={<Loader size="sm" role="status" aria-label={t('common.loading')} />}>
+        // While the modal's code loads (the first time only), a loader where the modal will be.
+        <Suspense
+          fallback={
+            <Center pos="fixed" inset={0} style={{ zIndex: 200 }}>
+              <Loader role="status" aria-label={t('common.loading')} />
+            </Center>
+          }
+        >
           <EventFormModal
             opened={opened}
             title={editing ? t('admin.editEvent') : t('admin.newEvent')}

@@ -26,7 +26,7 @@ export default function OpenDataRounds() {
   } else if (rounds.length === 0) content = <Text c="dimmed">{t('openData.noRounds')}</Text>;
   else {
     content = (
-      <PlainTable>
+      <PlainTable aria-label={t('openData.roundsTitle')}>
         <thead>
           <tr>
             <th scope="col">{t('openData.round')}</th>

@@ -4,7 +4,7 @@ import { api, buildUrl } from '../../../lib/api-client';
 import { familyKeys } from '../../../lib/query-keys';
 
 /**
- * Issue 48: the rounds' open data — which rounds are published (the list the footer links to), what a round's page
+ * Issue 48: the rounds' open data — which rounds are published (the list the home page links to), what a round's page
  * shows, and the archive's address (a plain download, public). A real scores run makes them stale (lib/invalidations).
  */
 export const openDataRoundsQuery = queryOptions({
