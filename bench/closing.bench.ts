@@ -25,6 +25,7 @@ import { buildApp } from '../apps/server/src/app';
 import { testConfig } from '../apps/server/src/config';
 import { SCALE_PASSWORD, seedScale } from '../apps/server/src/scale-seed';
 import { benchDatabase, round } from './lib/database';
+import { promoteFirstReviewer } from './lib/round';
 import { captureQueries, load, loadAverage, login, postJson, rssSampler, startReplayServer, startServer } from './lib/processes';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -54,13 +55,8 @@ try {
   );
   report.seeded = seeded;
   const eventId = seeded.eventId;
-  // An admin: the first scale reviewer.
-  const [admin] = rowsOf<{ id: number; catalyst_id: string }>(
-    await database.db.execute(
-      sql`select u.id, c.catalyst_id from subscriptions s join users u on u.id = s.user_id join catalyst_ids c on c.id = u.catalyst_id_ref where s.event_id = ${eventId} and s.role < 2 order by s.id limit 1`,
-    ),
-  );
-  await database.db.execute(sql`update users set role = 100 where id = ${admin!.id}`);
+  // An admin: the round's first reviewer.
+  const admin = await promoteFirstReviewer(database.db, eventId);
   const moderatorIds = rowsOf<{ catalyst_id: string }>(
     await database.db.execute(
       sql`select c.catalyst_id from subscriptions s join users u on u.id = s.user_id join catalyst_ids c on c.id = u.catalyst_id_ref where s.event_id = ${eventId} and s.role = 2 order by s.id limit 50`,
@@ -69,7 +65,7 @@ try {
 
   server.current = await startServer(database.url);
   const origin = server.current.origin;
-  const adminToken = await login(origin, admin!.catalyst_id, SCALE_PASSWORD);
+  const adminToken = await login(origin, admin.catalystId, SCALE_PASSWORD);
 
   if (wanted('list')) {
     const tokens = await Promise.all(moderatorIds.map((id) => login(origin, id, SCALE_PASSWORD)));
@@ -195,7 +191,7 @@ try {
     await server.current.stop();
     server.current = await startServer(database.url);
     const exportOrigin = server.current.origin;
-    const exportToken = await login(exportOrigin, admin!.catalyst_id, SCALE_PASSWORD);
+    const exportToken = await login(exportOrigin, admin.catalystId, SCALE_PASSWORD);
     const download = () =>
       new Promise<{ bytes: number; seconds: number; firstByteMs: number; status: number }>((resolve, reject) => {
         const started = performance.now();

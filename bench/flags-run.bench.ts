@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { SCALE_PASSWORD, seedScale } from '../apps/server/src/scale-seed';
 import { benchDatabase, round } from './lib/database';
+import { promoteFirstReviewer } from './lib/round';
 import { loadAverage, login, postJson, rssSampler, startServer } from './lib/processes';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -34,14 +35,10 @@ try {
     duplicateRate: 0.01,
   });
   console.error(`seeded ${seeded.reviews} reviews with flags-ready notes in ${seeded.seconds} s`);
-  const [admin] = rowsOf<{ id: number; catalyst_id: string }>(
-    await database.db.execute(
-      sql`select u.id, c.catalyst_id from subscriptions s join users u on u.id = s.user_id join catalyst_ids c on c.id = u.catalyst_id_ref where s.event_id = ${seeded.eventId} order by s.id limit 1`,
-    ),
-  );
-  await database.db.execute(sql`update users set role = 100 where id = ${admin!.id}`);
+  // An admin: the round's first reviewer.
+  const admin = await promoteFirstReviewer(database.db, seeded.eventId);
   server = await startServer(database.url);
-  const token = await login(server.origin, admin!.catalyst_id, SCALE_PASSWORD);
+  const token = await login(server.origin, admin.catalystId, SCALE_PASSWORD);
 
   const loadAvg = loadAverage();
   const sampler = rssSampler(server.rss);

@@ -25,6 +25,7 @@ import { asStored, dataDigest, entryHash } from '../apps/server/src/modules/syst
 import { verifyAuditChain } from '../apps/server/src/modules/system/audit.repository';
 import { readZipDirectory } from '../packages/verify/src/zip';
 import { benchDatabase, round } from './lib/database';
+import { promoteFirstReviewer } from './lib/round';
 import { loadAverage, login, postJson, rssSampler, startServer } from './lib/processes';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -59,18 +60,14 @@ try {
     console.error(`seeded ${seeded.reviews} reviews, ${seeded.moderations} moderations in ${seeded.seconds} s`);
     report.seeded = seeded;
     const eventId = seeded.eventId;
-    const [admin] = rowsOf<{ id: number; catalyst_id: string }>(
-      await database.db.execute(
-        sql`select u.id, c.catalyst_id from subscriptions s join users u on u.id = s.user_id join catalyst_ids c on c.id = u.catalyst_id_ref where s.event_id = ${eventId} and s.role < 2 order by s.id limit 1`,
-      ),
-    );
-    await database.db.execute(sql`update users set role = 100 where id = ${admin!.id}`);
+    // An admin: the round's first reviewer.
+    const admin = await promoteFirstReviewer(database.db, eventId);
     await database.db.execute(
       sql`update configs set value = value || '{"moderation_submission_enabled": false}'::jsonb where kind = 'reviews' and event_id = ${eventId}`,
     );
 
     server = await startServer(database.url);
-    const token = await login(server.origin, admin!.catalyst_id, SCALE_PASSWORD);
+    const token = await login(server.origin, admin.catalystId, SCALE_PASSWORD);
     const outcomes = await postJson(`${server.origin}/api/reviews/proposal-reviews/generate-results`, token, {
       results_params: { event_id: eventId, ...OUTCOME_DEFAULTS, validity_threshold: 0.5, acceptance_threshold: 0.5, dry_run: false },
     });

@@ -100,11 +100,20 @@ export async function seedRound(db: Db, options: { reviewers: number; proposals?
   await completeRound(db, seeded.eventId, { moderators: 0, moderationOpen: true });
   const completedSeconds = Math.round((performance.now() - started) / 100) / 10;
   const eventId = seeded.eventId;
-  const accounts = sql`select s.id as subscription_id, u.id as user_id, c.catalyst_id from subscriptions s
-    join users u on u.id = s.user_id join catalyst_ids c on c.id = u.catalyst_id_ref where s.event_id = ${eventId}`;
-  const [admin] = rowsOf<{ user_id: number; catalyst_id: string }>(await db.execute(sql`${accounts} and s.role < 2 order by s.id limit 1`));
-  await db.execute(sql`update users set role = 100 where id = ${admin!.user_id}`);
-  return { ...seeded, completedSeconds, admin: admin!.catalyst_id, adminUserId: admin!.user_id };
+  const admin = await promoteFirstReviewer(db, eventId);
+  return { ...seeded, completedSeconds, admin: admin.catalystId, adminUserId: admin.userId };
+}
+
+/** Makes the round's first reviewer (by subscription) an admin, for the benches that run the admin's endpoints. */
+export async function promoteFirstReviewer(db: Db, eventId: number) {
+  const [row] = rowsOf<{ user_id: number; catalyst_id: string }>(
+    await db.execute(
+      sql`select u.id as user_id, c.catalyst_id from subscriptions s join users u on u.id = s.user_id
+          join catalyst_ids c on c.id = u.catalyst_id_ref where s.event_id = ${eventId} and s.role < 2 order by s.id limit 1`,
+    ),
+  );
+  await db.execute(sql`update users set role = 100 where id = ${row!.user_id}`);
+  return { userId: row!.user_id, catalystId: row!.catalyst_id };
 }
 
 export interface RoundAccount {
