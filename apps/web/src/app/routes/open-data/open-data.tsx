@@ -2,6 +2,7 @@ import { Alert, Button, Center, Code, List, Loader, Paper, Stack, Text, Title } 
 import { useQuery } from '@tanstack/react-query';
 import { VERIFIER_PACKAGE } from '@cr/contract/open-data';
 import { useTranslation } from 'react-i18next';
+import type { ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { PageHeading } from '../../../components/page-heading';
 import { openDataInfoQuery, openDataUrl } from '../../../features/open-data/api/open-data';
@@ -11,6 +12,20 @@ import { openDataInfoQuery, openDataUrl } from '../../../features/open-data/api/
  * round's proposal scores have run, what it holds, the head of the round's audit chain, and how to recompute every
  * figure with the verifier.
  */
+/** One part of the page: a bordered section named by its heading. */
+function InfoSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <Paper withBorder p="md" radius="md" component="section" aria-labelledby={id}>
+      <Stack gap="xs">
+        <Title order={2} size="h3" id={id}>
+          {title}
+        </Title>
+        {children}
+      </Stack>
+    </Paper>
+  );
+}
+
 export default function OpenData() {
   const { t } = useTranslation();
   const id = Number(useParams().id);
@@ -38,47 +53,32 @@ export default function OpenData() {
           {t('openData.notYet')}
         </Alert>
       )}
-      <Paper withBorder p="md" radius="md" component="section" aria-labelledby="open-data-contents">
-        <Stack gap="xs">
-          <Title order={2} size="h3" id="open-data-contents">
-            {t('openData.contentsTitle')}
-          </Title>
-          <List spacing={4}>
-            {(['configuration', 'reviews', 'moderations', 'appeals', 'outcomes', 'scores', 'chain', 'package'] as const).map((item) => (
-              <List.Item key={item}>{t(`openData.contents.${item}`)}</List.Item>
-            ))}
-          </List>
-          <Text size="sm" c="dimmed">
-            {t('openData.anonymous')}
-          </Text>
-        </Stack>
-      </Paper>
-      <Paper withBorder p="md" radius="md" component="section" aria-labelledby="open-data-verify">
-        <Stack gap="xs">
-          <Title order={2} size="h3" id="open-data-verify">
-            {t('openData.verifyTitle')}
-          </Title>
-          <Text>{t('openData.verifyIntro')}</Text>
-          <Code block data-testid="verify-command">
-            {command}
-          </Code>
-          <Text>{t('openData.verifyResult')}</Text>
-          <Text size="sm" c="dimmed">
-            {t('openData.checksums')}
-          </Text>
-        </Stack>
-      </Paper>
-      <Paper withBorder p="md" radius="md" component="section" aria-labelledby="open-data-head">
-        <Stack gap="xs">
-          <Title order={2} size="h3" id="open-data-head">
-            {t('openData.headTitle')}
-          </Title>
-          <Text>{t('openData.headIntro')}</Text>
-          <Code block data-testid="audit-head" style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>
-            {info.audit_head ?? t('openData.noHead')}
-          </Code>
-        </Stack>
-      </Paper>
+      <InfoSection id="open-data-contents" title={t('openData.contentsTitle')}>
+        <List spacing={4}>
+          {(['configuration', 'reviews', 'moderations', 'appeals', 'outcomes', 'scores', 'chain', 'package'] as const).map((item) => (
+            <List.Item key={item}>{t(`openData.contents.${item}`)}</List.Item>
+          ))}
+        </List>
+        <Text size="sm" c="dimmed">
+          {t('openData.anonymous')}
+        </Text>
+      </InfoSection>
+      <InfoSection id="open-data-verify" title={t('openData.verifyTitle')}>
+        <Text>{t('openData.verifyIntro')}</Text>
+        <Code block data-testid="verify-command">
+          {command}
+        </Code>
+        <Text>{t('openData.verifyResult')}</Text>
+        <Text size="sm" c="dimmed">
+          {t('openData.checksums')}
+        </Text>
+      </InfoSection>
+      <InfoSection id="open-data-head" title={t('openData.headTitle')}>
+        <Text>{t('openData.headIntro')}</Text>
+        <Code block data-testid="audit-head" style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>
+          {info.audit_head ?? t('openData.noHead')}
+        </Code>
+      </InfoSection>
     </Stack>
   );
 }
