@@ -16,6 +16,9 @@ const freshContexts = process.env.E2E_FRESH_CONTEXTS === '1';
 // Playwright's error context snapshots the first tab of the context, which with the shared profile is the keeper.
 if (!freshContexts) process.env.PLAYWRIGHT_NO_COPY_PROMPT ??= '1';
 
+/** The tests that change what every page shows, for every visitor. */
+const SITE_WIDE = /status-banner\.spec\.ts$/;
+
 export default defineConfig({
   testDir: './e2e',
   fullyParallel: true,
@@ -53,6 +56,12 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    { name: 'app', testIgnore: SITE_WIDE },
+    // A test that changes what every page shows (a status message) runs after all the others, so none of them sees it
+    // (e2e/status-banner.spec.ts). Run it alone with `--project site-wide --no-deps`.
+    { name: 'site-wide', testMatch: SITE_WIDE, dependencies: ['app'] },
+  ],
   webServer: [
     {
       command: 'node --import tsx e2e/smtp-sink.ts',

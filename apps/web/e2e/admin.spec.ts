@@ -146,55 +146,6 @@ test.describe('the admin area (issue 3)', () => {
     await expectToast(page, 'Config saved');
   });
 
-  // B-015, B-016, B-037, B-038, B-039, B-041, B-043, B-044, B-042
-  test('an admin publishes a status message; an anonymous visitor sees it and its HTML cannot run script', async ({ page, browser }) => {
-    const marker = `Maintenance ${Date.now().toString(36)}`;
-    await login(page, demo.admin, { to: '/admin/status' });
-    await page.getByRole('button', { name: 'Add a message' }).click();
-    const form = page.getByTestId('status-message-form').last();
-    await form
-      .getByRole('textbox', { name: /^Message/ })
-      .fill(`<b>${marker}</b> tonight <img src=x onerror="window.__xss=1"><script>window.__xss=2</script>`);
-    await form.getByRole('textbox', { name: 'Action URL' }).fill('not a url');
-    await expect(form.getByText('Please enter a valid URL.')).toBeVisible(); // B-041
-    await expect(page.getByRole('button', { name: 'Save status messages' })).toBeDisabled();
-    await form.getByRole('textbox', { name: 'Action URL' }).fill('https://docs.projectcatalyst.io');
-    await form.getByRole('textbox', { name: 'Action text' }).fill('Read more');
-    await form.getByRole('textbox', { name: 'Severity' }).click();
-    await page.getByRole('option', { name: 'Warning' }).click();
-    const put = page.waitForRequest((r) => r.url().endsWith('/api/reviews/configs/status/') && r.method() === 'PUT');
-    await page.getByRole('button', { name: 'Save status messages' }).click();
-    const sent = (await put).postDataJSON();
-    expect(sent.record_update.messages.at(-1)).toMatchObject({
-      severity: 'warning',
-      is_active: true,
-      action_url: 'https://docs.projectcatalyst.io',
-    }); // B-043
-    await expectToast(page, 'Status configuration updated'); // B-044
-
-    const visitor = await browser.newPage();
-    await visitor.goto('/');
-    const banner = visitor.getByTestId('status-banner');
-    await expect(banner).toContainText(`${marker} tonight`); // B-015
-    await expect(banner.locator('b', { hasText: marker })).toBeVisible(); // B-016: rendered as HTML
-    await expect(banner.getByRole('link', { name: 'Read more' })).toHaveAttribute('href', 'https://docs.projectcatalyst.io');
-    expect(await visitor.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
-    await expect(banner.locator('script, img[onerror]')).toHaveCount(0);
-
-    // An inactive message is not shown (B-015); then the test's message is removed again.
-    await page.reload();
-    const mine = page.getByTestId('status-message-form').last(); // the message this test added
-    await expect(mine.getByRole('textbox', { name: /^Message/ })).toHaveValue(new RegExp(marker));
-    await mine.getByRole('switch', { name: 'Active' }).uncheck();
-    await page.getByRole('button', { name: 'Save status messages' }).click();
-    await expectToast(page, 'Status configuration updated');
-    await visitor.reload();
-    await expect(visitor.getByText(`${marker} tonight`)).toHaveCount(0);
-    await mine.getByRole('button', { name: /^Remove this message/ }).click();
-    await page.getByRole('button', { name: 'Save status messages' }).click();
-    await visitor.close();
-  });
-
   // Found when the suite ran faster: a message added before the saved list had loaded was wiped out by it.
   test('a status message can be added only once the saved messages have loaded, and is kept', async ({ page }) => {
     let release!: () => void;

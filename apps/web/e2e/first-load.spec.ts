@@ -69,6 +69,8 @@ async function firstLoad(browser: Browser, path: string, who?: string) {
   else await page.goto(path);
   await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
   await page.waitForLoadState('networkidle');
+  // A status message brings the banner's code and sanitiser to every page; the tests that publish one run last.
+  await expect(page.getByTestId('status-banner'), 'no status message is active while the first loads are measured').toHaveCount(0);
   const bytes = (await Promise.all(sizes)).reduce((sum, size) => sum + size, 0);
   await context.close();
   return { bytes, asked };
