@@ -13,7 +13,7 @@ import { ConfigError } from '../src/config';
 import { DatabaseLockedError, openPglite, type Database } from '../src/db/client';
 import { auditLog, catalystIds, users } from '../src/db/schema/index';
 import { seedDemo } from '../src/demo';
-import { migratedPglite } from './template-databases';
+import { emptyPglite, migratedPglite } from './template-databases';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const run = promisify(execFile);
@@ -189,7 +189,7 @@ describe('operator commands (runCli) on PGlite', () => {
     expect(await cli(['seed-demo'])).toBe(EXIT_OK);
     expect(output.out).toEqual(['The demo accounts exist already; nothing was created.']);
     // A fresh database: runCli migrates it, seeds it, and closes it.
-    const fresh = await openPglite();
+    const fresh = await emptyPglite();
     const code = await runCli(['seed-demo'], {
       open: async () => ({ database: fresh, adminCatalystIds: [] }),
       out: (line) => output.out.push(line),
@@ -251,16 +251,15 @@ describe('the embedded database lock', () => {
 
   it('takes over the lock of a process that no longer exists, and releases it on close', async () => {
     writeFileSync(join(dataDir, 'pglite.lock'), '2147483646');
-    const database = await openPglite(dataDir);
+    const database = await migratedPglite(dataDir);
     expect(readFileSync(join(dataDir, 'pglite.lock'), 'utf8')).toBe(String(process.pid));
     await database.close();
     expect(existsSync(join(dataDir, 'pglite.lock'))).toBe(false);
   });
 
   it('makes `npm run cli` fail with a clear message while a server holds the database, changing nothing', async () => {
-    const server = await openPglite(dataDir);
+    const server = await migratedPglite(dataDir);
     try {
-      await server.migrate();
       await seedDemo(server.db);
       const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '' };
       const result = await run(
@@ -316,8 +315,7 @@ describe('backup and restore of the embedded database', () => {
 
   it('backs a DATA_DIR up and restores it into an empty one with every row; refuses to overwrite either', async () => {
     const source = join(dir, 'source');
-    const database = await openPglite(source);
-    await database.migrate();
+    const database = await migratedPglite(source);
     await seedDemo(database.db);
     await database.close();
     const file = join(dir, 'copy.tar.gz');
@@ -343,9 +341,7 @@ describe('backup and restore of the embedded database', () => {
 
   it('refuses while a server holds DATA_DIR, with PostgreSQL, without a file, and for a file that is no backup', async () => {
     const dataDir = join(dir, 'data');
-    const database = await openPglite(dataDir);
-    await database.migrate();
-    await database.close();
+    await (await migratedPglite(dataDir)).close();
     // A live process (this test's parent) holds the lock, as a running server does.
     writeFileSync(join(dataDir, 'pglite.lock'), String(process.ppid));
     expect(await cli(['backup', join(dir, 'b.tar.gz')], { dataDir })).toBe(EXIT_FAILED);

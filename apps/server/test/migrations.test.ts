@@ -6,9 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrationsFolder, openPglite, type Database } from '../src/db/client';
+import { migrationsFolder, type Database } from '../src/db/client';
 import { MigrationFailedError, SchemaTooNewError, applyMigrations, readMigrations, type SqlConnection } from '../src/db/migrator';
 import { throwawayPostgres } from '../src/db/throwaway';
+import { emptyPglite } from './template-databases';
 
 // Issue 30 item 3: migrations as an operation — one instance at a time, each in a transaction, a dry run, and a
 // refusal of a schema newer than the release.
@@ -33,7 +34,7 @@ const rowsOf = async (database: Database, query: string) =>
 describe('the migrator on PGlite', () => {
   let database: Database;
   beforeAll(async () => {
-    database = await openPglite();
+    database = await emptyPglite();
   });
   afterAll(() => database.close());
 
@@ -69,7 +70,7 @@ describe('the migrator on PGlite', () => {
   });
 
   it('rolls a failing migration back whole, keeps those before it, and names it', async () => {
-    const fresh = await openPglite();
+    const fresh = await emptyPglite();
     try {
       const connection = (fresh.db as unknown as { $client: SqlConnection }).$client;
       const migrations = [
