@@ -62,6 +62,9 @@ test.describe('the site-wide status messages (issue 3)', () => {
 
     // An inactive message is not shown (B-015); then the test's message is removed again.
     await page.reload();
+    // The saved list fills the form on its first read; under load a second read (a refetch) reset a switch clicked
+    // between the two (seen once, 2026-12-02): the edit waits until the reads are done.
+    await page.waitForLoadState('networkidle');
     const saved = page.getByTestId('status-message-form').last(); // the message this test added
     await expect(saved.getByRole('textbox', { name: /^Message/ })).toHaveValue(new RegExp(marker));
     await saved.getByRole('switch', { name: 'Active' }).uncheck();
