@@ -7,12 +7,6 @@ import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { migrationsFolder, openPglite, openPostgres, type Database } from '../src/db/client';
 
-/**
- * Issue 26 item 18: every API test file used to make each of its databases from nothing — PGlite's initdb (seconds
- * of WASM) and the migrations, on both databases. A migrated database is made once per set of migrations and copied
- * from then on: a dump of a PGlite database in the temporary directory, and a template database on PostgreSQL. Both
- * are named after a digest of the migrations, so a changed migration makes a new one.
- */
 /** The installed PGlite's version (its package.json is not among its exports: found above its entry file). */
 function pgliteVersion(): string {
   let dir = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
@@ -27,6 +21,12 @@ function pgliteVersion(): string {
   }
 }
 
+/**
+ * Issue 26 item 18: every API test file used to make each of its databases from nothing — PGlite's initdb (seconds
+ * of WASM) and the migrations, on both databases. A migrated database is made once per set of migrations and copied
+ * from then on: a dump of a PGlite database in the temporary directory, and a template database on PostgreSQL. Both
+ * are named after a digest of the migrations, so a changed migration makes a new one.
+ */
 const migrationsDigest = (() => {
   const hash = createHash('sha256');
   // A dump is PGlite's data directory: another PGlite release makes new ones.
