@@ -232,6 +232,62 @@ describe.each(databaseKinds)('access token lifetime on %s', (kind) => {
     expect(info.statusCode).toBe(200);
   });
 
+  // A stale token on a public read was answered as a visitor's: the web app kept that answer as the signed-in user's
+  // (an admin's status list without its inactive messages, which the next save erased).
+  it('refuses an expired or logged-out token on a public read too, and lets the session writes through with it', async () => {
+    const admin = await ctx.newAdmin();
+    const put = await ctx.app.inject({
+      method: 'PUT',
+      url: `${API}/configs/status/`,
+      headers: { authorization: `Bearer ${admin.token}` },
+      payload: {
+        record_update: {
+          messages: [
+            { message: 'Shown', severity: 'info', is_active: true, action_text: null, action_url: null },
+            { message: 'Kept for later', severity: 'info', is_active: false, action_text: null, action_url: null },
+          ],
+        },
+      },
+    });
+    expect(put.statusCode).toBe(200);
+    const status = (authorization?: string) =>
+      ctx.app.inject({ method: 'GET', url: `${API}/configs/status/`, headers: authorization ? { authorization } : {} });
+    const texts = (response: Awaited<ReturnType<typeof status>>) =>
+      (response.json() as { value: { messages: { message: string }[] } }).value.messages.map((message) => message.message);
+    expect(texts(await status(`Bearer ${admin.token}`))).toEqual(['Shown', 'Kept for later']);
+    expect(texts(await status())).toEqual(['Shown']); // a visitor: the active ones
+
+    const past = Math.floor(Date.now() / 1000) - 120;
+    const expired = await new SignJWT({ sid: decodeJwt(admin.token).sid })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(String(admin.id))
+      .setIssuedAt(past - 900)
+      .setExpirationTime(past)
+      .sign(new TextEncoder().encode(testConfig().JWT_SECRET!));
+    for (const authorization of [`Bearer ${expired}`, 'Bearer not-a-token']) {
+      const refused = await status(authorization);
+      expect(refused.statusCode, authorization).toBe(401);
+      expect(refused.json()).toEqual({ message: 'Your session has expired. Please log in again.' });
+    }
+    // The web app renews its session with the stale token still in its header: the refresh and the logout take it.
+    const refreshed = await ctx.app.inject({
+      method: 'GET',
+      url: `${API}/users/token/refresh`,
+      headers: { authorization: `Bearer ${expired}` },
+      cookies: { [REFRESH_COOKIE]: admin.refreshToken },
+    });
+    expect(refreshed.statusCode).toBe(200);
+    expect(texts(await status(`Bearer ${refreshed.json().access_token}`))).toEqual(['Shown', 'Kept for later']);
+    const loggedOut = await ctx.app.inject({
+      method: 'POST',
+      url: `${API}/users/token/logout`,
+      headers: { authorization: `Bearer ${refreshed.json().access_token}` },
+      cookies: { [REFRESH_COOKIE]: refreshCookieOf(refreshed)! },
+    });
+    expect(loggedOut.statusCode).toBe(200);
+    expect((await status(`Bearer ${refreshed.json().access_token}`)).statusCode).toBe(401); // its session is over
+  });
+
   it('signs access tokens that expire after ACCESS_TOKEN_TTL_SECONDS (15 minutes by default)', async () => {
     const user = await ctx.newUser();
     const claims = decodeJwt(user.token);

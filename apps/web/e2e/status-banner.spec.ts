@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from './fixtures';
-import { adminHeaders, demo, expectToast, login } from './support';
+import { adminHeaders, catalystIdField, demo, DEMO_PASSWORD, expectToast, login, passwordField } from './support';
 
 /*
  * A status message shows on every page for everyone, so a test that publishes one would change what every other test
@@ -22,6 +22,8 @@ async function removeMessages(request: APIRequestContext, marker: string) {
 const MARKER_PREFIX = 'Maintenance e2e';
 
 test.describe('the site-wide status messages (issue 3)', () => {
+  // One after the other in one worker: each test's clean-up removes every message of these tests.
+  test.describe.configure({ mode: 'default' });
   test.afterEach(async ({ request }) => removeMessages(request, MARKER_PREFIX));
 
   // B-015, B-016, B-037, B-038, B-039, B-041, B-043, B-044, B-042
@@ -62,9 +64,6 @@ test.describe('the site-wide status messages (issue 3)', () => {
 
     // An inactive message is not shown (B-015); then the test's message is removed again.
     await page.reload();
-    // The saved list fills the form on its first read; under load a second read (a refetch) reset a switch clicked
-    // between the two (seen once, 2026-12-02): the edit waits until the reads are done.
-    await page.waitForLoadState('networkidle');
     const saved = page.getByTestId('status-message-form').last(); // the message this test added
     await expect(saved.getByRole('textbox', { name: /^Message/ })).toHaveValue(new RegExp(marker));
     await saved.getByRole('switch', { name: 'Active' }).uncheck();
@@ -80,5 +79,55 @@ test.describe('the site-wide status messages (issue 3)', () => {
     await page.getByRole('button', { name: 'Save status messages' }).click();
     expect((await removed).ok()).toBeTruthy();
     await visitor.close();
+  });
+
+  // A stale access token was answered a visitor's list (the active messages only), and the Status tab kept it: a switch
+  // clicked then was reset by the next read, and a save would have erased the inactive messages. Nor did a login keep
+  // the list read before it as a visitor.
+  test('an admin signed in after a visit, or back with a stale access token, edits every message, inactive ones too', async ({
+    page,
+    request,
+  }) => {
+    const marker = `${MARKER_PREFIX} ${Date.now().toString(36)}`;
+    const headers = await adminHeaders(request);
+    const current = (await (await request.get('/api/reviews/configs/status/', { headers })).json()) as { value: { messages: object[] } };
+    const put = await request.put('/api/reviews/configs/status/', {
+      headers,
+      data: {
+        record_update: {
+          messages: [
+            ...current.value.messages,
+            { message: `${marker} shown`, severity: 'info', is_active: true, action_text: null, action_url: null },
+            { message: `${marker} kept for later`, severity: 'info', is_active: false, action_text: null, action_url: null },
+          ],
+        },
+      },
+    });
+    expect(put.ok(), await put.text()).toBeTruthy();
+    const messageFields = page.getByTestId('status-message-form').getByRole('textbox', { name: /^Message/ });
+    const values = () => messageFields.evaluateAll((fields) => fields.map((field) => (field as HTMLTextAreaElement).value));
+    const expectBoth = () => expect.poll(values).toEqual(expect.arrayContaining([`${marker} shown`, `${marker} kept for later`]));
+
+    // A visitor's first page reads the visitor's list; then the admin logs in there and opens the Status tab.
+    await page.goto('/login');
+    await expect(page.getByTestId('status-banner').getByText(`${marker} shown`)).toBeVisible();
+    await catalystIdField(page).fill(demo.admin);
+    await passwordField(page).fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect(page).toHaveURL(/\/profile$/);
+    await page.getByRole('banner').getByRole('link', { name: 'Admin', exact: true }).click();
+    await page.getByRole('tab', { name: 'Status' }).click();
+    await expectBoth();
+
+    // Back later: the stored access token no longer holds (expired, or its session renewed elsewhere).
+    await page.evaluate(() => {
+      const stored = JSON.parse(localStorage.getItem('session')!) as { state: { auth: { access_token: string } } };
+      stored.state.auth.access_token = 'stale.access.token';
+      localStorage.setItem('session', JSON.stringify(stored));
+    });
+    await page.reload();
+    await expectBoth();
+    const kept = page.getByTestId('status-message-form').nth((await values()).indexOf(`${marker} kept for later`));
+    await expect(kept.getByRole('switch', { name: 'Active' })).not.toBeChecked();
   });
 });

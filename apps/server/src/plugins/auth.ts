@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { serverMessages } from '@cr/contract/messages';
 import { tokenMessages, type TokenScope } from '@cr/contract/tokens';
 import { AccountStatus } from '@cr/contract/users';
@@ -47,6 +47,11 @@ declare module 'fastify' {
     allowDuringReset?: boolean;
     /** The API token scope the route needs, when the default (see requiredScope) is not it. */
     scope?: RouteScope;
+    /**
+     * A public route that renews a session from its cookie: the bearer token a client sends along, stale by then, is
+     * not read (a public read refuses a stale token otherwise).
+     */
+    renewsSession?: boolean;
   }
   interface FastifyRequest {
     user: AuthUser | null;
@@ -123,11 +128,11 @@ export function registerAuth(
     // Each route that states its access gets the check as a hook of its own, which knows the route's options
     // (plugins/route-hooks). It runs on onRequest, before body parsing and validation: an anonymous caller gets 401,
     // never a 422.
-    if (access) addRouteHook(route, 'onRequest', authenticate(access, route.config?.scope, route.config?.allowDuringReset === true));
+    if (access) addRouteHook(route, 'onRequest', authenticate(access, route.config ?? {}));
   });
 
   const authenticate =
-    (access: Access, routeScope: RouteScope | undefined, allowDuringReset: boolean): onRequestAsyncHookHandler =>
+    (access: Access, { scope: routeScope, allowDuringReset, renewsSession }: FastifyContextConfig): onRequestAsyncHookHandler =>
     async (request) => {
       const token = bearerToken(request);
       if (token && options.apiTokens?.isToken(token)) {
@@ -144,13 +149,18 @@ export function registerAuth(
         if (claims && user && user.status !== AccountStatus.banned) {
           request.user = user;
           request.sessionId = claims.sessionId;
-        } else if (access !== 'public') throw unauthorized('Your session has expired. Please log in again.');
+        } else if (access !== 'public' || (READ_METHODS.has(request.method) && !renewsSession)) {
+          // A public read refuses a token that no longer holds too: answered as a visitor's, a signed-in client kept
+          // it as its own (an admin's status list without the inactive messages, which the next save erased) instead
+          // of renewing its session and asking again. The session's own calls (login, logout, the refresh) still pass.
+          throw unauthorized('Your session has expired. Please log in again.');
+        }
       }
       if (access === 'public') return;
       if (!request.user) throw unauthorized();
       if (access === 'admin' && !isAdmin(request.user)) throw forbidden('This section is only accessible to admins.');
       // A forced password reset is enforced here, not only in the web app: no write but the routes that opt in.
-      if (request.user.forceReset && !READ_METHODS.has(request.method) && !allowDuringReset) {
+      if (request.user.forceReset && !READ_METHODS.has(request.method) && allowDuringReset !== true) {
         throw forbidden(serverMessages.forcedReset);
       }
     };

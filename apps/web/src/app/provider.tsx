@@ -4,6 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { useReducedMotion } from '@mantine/hooks';
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { setAuthHandlers } from '../lib/api-client';
+import { resetReadsWhenAccountChanges } from '../lib/invalidations';
 import { useModalsWanted } from '../lib/modals';
 import { notifyError } from '../lib/notify';
 import { queryClient } from '../lib/query-client';
@@ -18,6 +19,8 @@ setAuthHandlers({
   },
   refresh: refreshSession,
 });
+
+resetReadsWhenAccountChanges(queryClient);
 
 setSessionEndedHandler((reason) => {
   queryClient.clear();

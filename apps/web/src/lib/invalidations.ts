@@ -1,5 +1,6 @@
 import { useMutation, type QueryClient, type QueryKey, type UseMutationOptions } from '@tanstack/react-query';
 import { familyKeys, queryRoots, sharedKeys } from './query-keys';
+import { useSession, type SessionState } from './session';
 
 /**
  * What each write makes stale (issue 26 items 10, 16): one table, from the kind of write to the prefixes of the query
@@ -133,5 +134,24 @@ export function useInvalidatingMutation<TData, TVariables = void, TError = Error
       if (changedNothing?.(data, variables)) return;
       await invalidateAfter(context.client, kind, (queryKey) => keep?.(queryKey, variables) ?? false);
     },
+  });
+}
+
+/**
+ * The server's answers depend on who asks (an admin reads every status message, a visitor only the active ones; which
+ * reviews one may see): when the signed-in account changes (a login or logout, in this tab or another), no answer read
+ * as someone else is kept. Answers the unsubscribe.
+ */
+export function resetReadsWhenAccountChanges(client: QueryClient): () => void {
+  const signedInAs = (state: SessionState) => (state.logged ? (state.localUser?.catalyst_id ?? '') : null);
+  let readsBelongTo = signedInAs(useSession.getState());
+  return useSession.subscribe((state) => {
+    const now = signedInAs(state);
+    if (now === readsBelongTo) return;
+    readsBelongTo = now;
+    // Signed out: what no screen shows goes; the screen on show is left as it is while the app leaves it (read
+    // again now, its signed-in reads would be refused). Signed in: everything is read afresh, as the new account.
+    if (now === null) client.removeQueries({ type: 'inactive' });
+    else void client.resetQueries();
   });
 }

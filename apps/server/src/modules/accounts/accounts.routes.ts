@@ -99,7 +99,7 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
 
   api.get(
     '/users/token/refresh',
-    { config: { access: 'public' }, schema: { tags, response: { 200: accessToken, 401: errorBody } } },
+    { config: { access: 'public', renewsSession: true }, schema: { tags, response: { 200: accessToken, 401: errorBody } } },
     async (request, reply) => {
       try {
         const result = await session.refresh(refreshCookie(request));
