@@ -155,6 +155,9 @@ try {
   // BENCH_COLD=1: a cold machine under the cold server (issue 45 item 14) — PostgreSQL restarted (empty shared buffers,
   // new backends) and the kernel's page cache dropped (the tables read from disk again), as after a reboot or a restore.
   if (process.env.BENCH_COLD === '1') {
+    // The server's warm-up reads the most used relations back with pg_prewarm where it is installed (a superuser's
+    // step, as an operator's; BENCH_PREWARM=0 leaves it out, and WARM_UP_PREWARM_MB=0 keeps the server from using it).
+    if (process.env.BENCH_PREWARM !== '0') await query(sql`create extension if not exists pg_prewarm`);
     await run('pg_ctlcluster', ['--skip-systemctl-redirect', PG_CLUSTER_VERSION(), 'main', 'restart']);
     await run('sh', ['-c', 'sync && echo 3 > /proc/sys/vm/drop_caches']).catch(() =>
       console.error('mix: the page cache could not be dropped (needs root); PostgreSQL was restarted only'),

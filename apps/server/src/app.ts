@@ -302,7 +302,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     moderationSight: (viewer) => moderations.moderationSight(viewer),
   });
   const proposals = createProposalsService({ db, lookups });
-  const warmUp = createWarmUpService({ events, proposals, reviews });
+  const warmUp = createWarmUpService({ db, events, proposals, reviews, prewarmBytes: config.WARM_UP_PREWARM_MB * 1048576 });
   const imports = createProposalImportService({
     db,
     events,

@@ -50,6 +50,8 @@ const schema = z.object({
   VERIFICATION_URL: optionalUrl,
   VERIFICATION_WEBHOOK_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters long').optional()),
   REGISTRY_RECHECK_SECONDS: z.coerce.number().int().min(0).default(60),
+  /** Issue 45 item 14: megabytes of the most used relations read into the page cache before listening (pg_prewarm); 0: none. */
+  WARM_UP_PREWARM_MB: z.coerce.number().int().min(0).default(1024),
   PROPOSALS_SOURCE_URL: optionalUrl,
   /** Hosts besides PROPOSALS_SOURCE_URL's an admin may import proposals from (comma-separated; lib/outbound). */
   GATEWAY_ALLOWLIST: z.string().default(''),

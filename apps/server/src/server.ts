@@ -54,7 +54,7 @@ async function main() {
   // once for its first users (modules/warm-up/warm-up.service.ts; at most WARM_UP_BUDGET_MS).
   const warmStarted = performance.now();
   const warm = await app.services.warmUp();
-  app.log.info({ ...warm, ms: Math.round(performance.now() - warmStarted) }, 'list totals counted');
+  app.log.info({ ...warm, ms: Math.round(performance.now() - warmStarted) }, 'warmed up');
   await app.listen({ port: config.PORT, host: config.HOST });
   // Deadline reminders: every instance checks each minute; the database lets one of them send each reminder.
   app.services.reminders.start();

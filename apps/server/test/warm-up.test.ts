@@ -2,8 +2,9 @@ import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seedDemo } from '../src/demo';
 import { observeTelemetry } from '../src/lib/telemetry';
+import { prewarmUsedRelations } from '../src/modules/warm-up/prewarm';
 import { createWarmUpService, WARM_READS_AT_ONCE } from '../src/modules/warm-up/warm-up.service';
-import { API, useTestApp } from './build-test-app';
+import { API, databaseKinds, useTestApp } from './build-test-app';
 
 const rowsOf = <T>(result: unknown) => (result as { rows?: T[] }).rows ?? (result as T[]);
 
@@ -71,7 +72,9 @@ describe('the warm-up of the list totals', () => {
     // Each look at the clock moves it 60 ms: the budget (130 ms) holds one round of reads (WARM_READS_AT_ONCE of the
     // first), then it is spent: nothing counted.
     const warmed = await ctx.app.services.warmUp(130, () => (time += 60));
-    expect(warmed).toEqual({ counted: 0, reads: WARM_READS_AT_ONCE, complete: false });
+    // (PGlite has no pg_prewarm: that step looks once and reads nothing.)
+    const prewarm = { available: false, relations: [], mb: 0, complete: true };
+    expect(warmed).toEqual({ counted: 0, reads: WARM_READS_AT_ONCE, complete: false, prewarm });
   });
 
   it('leaves everything to the requests when it cannot list the rounds, and never stops the start', async () => {
@@ -81,5 +84,82 @@ describe('the warm-up of the list totals', () => {
       reviews: { count: () => Promise.resolve(0), filteredJson: () => Promise.resolve('[]'), getJson: () => Promise.resolve('{}') },
     });
     expect(await failing()).toEqual({ counted: 0, reads: 0, complete: false });
+  });
+});
+
+/**
+ * Issue 45 item 14, a cold machine: before it listens, the warm-up reads the database's most used relations into the
+ * page cache with pg_prewarm when it is installed (modules/warm-up/prewarm.ts), most used first, within its budget.
+ */
+describe.each(databaseKinds)('the warm-up’s read of the most used relations on %s', (kind) => {
+  const ctx = useTestApp(kind);
+
+  it('reads the relations the statistics show used, most used first, within the budget and the deadline', async () => {
+    if (kind === 'pglite') {
+      // PGlite has no pg_prewarm: nothing is read, and the start goes on.
+      expect(await prewarmUsedRelations(ctx.database.db, { budgetBytes: 1 << 30, deadline: Date.now() + 60_000 })).toEqual({
+        available: false,
+        relations: [],
+        mb: 0,
+        complete: true,
+      });
+      return;
+    }
+    // Not installed yet: the same.
+    expect((await prewarmUsedRelations(ctx.database.db, { budgetBytes: 1 << 30, deadline: Date.now() + 60_000 })).available).toBe(false);
+    await ctx.database.db.execute(sql`create extension if not exists pg_prewarm`);
+    // Use: the proposals list and a user's own data, read through the API, then the statistics flushed.
+    await seedDemo(ctx.database.db);
+    for (const url of ['proposals/?size=25&page=0', 'proposal-reviews/filtered?size=25&page=0'])
+      expect((await ctx.app.inject({ method: 'GET', url: `${API}/${url}` })).statusCode).toBe(200);
+    await ctx.database.db.execute(sql`select pg_stat_force_next_flush()`);
+    const used = rowsOf<{ relation: string; used: number; size: number }>(
+      await ctx.database.db.execute(sql`
+        select format('%I.%I', schemaname, relname) as relation, (heap_blks_read + heap_blks_hit)::float8 as used,
+               pg_relation_size(relid)::float8 as size
+          from pg_statio_user_tables where heap_blks_read + heap_blks_hit > 0 and pg_relation_size(relid) > 0
+        union all
+        select format('%I.%I', schemaname, indexrelname), (idx_blks_read + idx_blks_hit)::float8, pg_relation_size(indexrelid)::float8
+          from pg_statio_user_indexes where idx_blks_read + idx_blks_hit > 0 and pg_relation_size(indexrelid) > 0
+         order by 2 desc, 1`),
+    );
+    expect(used.map((row) => row.relation)).toContain('public.proposals');
+
+    const all = await prewarmUsedRelations(ctx.database.db, { budgetBytes: 1 << 30, deadline: Date.now() + 60_000 });
+    expect(all.available).toBe(true);
+    expect(all.complete).toBe(true);
+    // Every used relation (those used while this ran, too), the most used first; none unused.
+    expect(all.relations.slice(0, 3)).toEqual(used.slice(0, 3).map((row) => row.relation));
+    expect(all.relations).toEqual(expect.arrayContaining(used.map((row) => row.relation)));
+    expect(all.mb).toBeGreaterThan(0);
+    // Each relation whole: the megabytes read are their sizes.
+    const [sizes] = rowsOf<{ mb: number }>(
+      await ctx.database.db.execute(
+        sql`select sum(pg_relation_size(r::regclass))::float8 / 1048576 as mb from unnest(array[${sql.join(
+          all.relations.map((r) => sql`${r}`),
+          sql`, `,
+        )}]::text[]) as r`,
+      ),
+    );
+    expect(all.mb).toBeCloseTo(sizes!.mb, 1);
+
+    // A budget of the first relation alone: only it (and smaller used ones that still fit), and it says it stopped short.
+    const first = used[0]!;
+    const small = await prewarmUsedRelations(ctx.database.db, { budgetBytes: first.size, deadline: Date.now() + 60_000 });
+    expect(small.relations[0]).toBe(first.relation);
+    expect(small.mb).toBeLessThanOrEqual(first.size / 1048576 + 1e-9);
+    expect(small.complete).toBe(false);
+
+    // A deadline already passed: nothing read.
+    expect(await prewarmUsedRelations(ctx.database.db, { budgetBytes: 1 << 30, deadline: Date.now() - 1 })).toMatchObject({
+      relations: [],
+      mb: 0,
+      complete: false,
+    });
+
+    // The warm-up does it first, within its budget, and says so.
+    const warmed = await ctx.app.services.warmUp();
+    expect(warmed.prewarm).toMatchObject({ available: true, complete: true });
+    expect(warmed.prewarm!.relations.length).toBeGreaterThan(0);
   });
 });
