@@ -152,22 +152,14 @@ try {
   const categoryIds = (await query<{ id: number }>(sql`select id from categories where event_id = ${eventId}`)).map((row) => row.id);
   const perModerator = Math.floor(seeded.moderationAllocations / seeded.moderators);
 
-  // BENCH_COLD=1: a cold machine under the cold server (issue 45 item 14) — PostgreSQL restarted (empty shared buffers,
-  // new backends) and the kernel's page cache dropped (the tables read from disk again), as after a reboot or a restore.
-  if (process.env.BENCH_COLD === '1') {
-    // The server's warm-up reads the most used relations back with pg_prewarm where it is installed (a superuser's
-    // step, as an operator's; BENCH_PREWARM=0 leaves it out, and WARM_UP_PREWARM_MB=0 keeps the server from using it).
-    if (process.env.BENCH_PREWARM !== '0') await query(sql`create extension if not exists pg_prewarm`);
-    await run('pg_ctlcluster', ['--skip-systemctl-redirect', PG_CLUSTER_VERSION(), 'main', 'restart']);
-    await run('sh', ['-c', 'sync && echo 3 > /proc/sys/vm/drop_caches']).catch(() =>
-      console.error('mix: the page cache could not be dropped (needs root); PostgreSQL was restarted only'),
-    );
-  }
   // BENCH_CPU_PROF=<dir>: each server writes a CPU profile of the whole run there when it stops (node --cpu-prof).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  for (let i = 0; i < (INSTANCES ?? 1); i += 1) servers.push(await startServer(database.url, profile));
-  if (INSTANCES) proxy = await startHaproxy(servers.map((server) => Number(new URL(server.origin).port)));
-  const origin = proxy ? `http://127.0.0.1:${proxy.port}` : servers[0]!.origin;
+  const startServers = async () => {
+    for (let i = 0; i < (INSTANCES ?? 1); i += 1) servers.push(await startServer(database.url, profile));
+    if (INSTANCES) proxy = await startHaproxy(servers.map((server) => Number(new URL(server.origin).port)));
+    return proxy ? `http://127.0.0.1:${proxy.port}` : servers[0]!.origin;
+  };
+  let origin = await startServers();
   // Log in 8 at a time (argon2id is bounded in the server; its queue holds 64).
   const admins = ADMINS ? [{ catalystId: seeded.admin, subscriptionId: 0, userId: seeded.adminUserId }] : [];
   const accounts = [...admins, ...moderators, ...reviewers];
@@ -199,33 +191,69 @@ try {
     };
   });
 
+  /** The mix's load process (lib/mix-load.mjs) for `seconds`, against the servers at `origin`; its JSON report. */
+  const runLoad = (seconds: number, warmupSeconds: number, loadUsers: typeof users = users) =>
+    run(
+      process.execPath,
+      [
+        join(here, 'lib/mix-load.mjs'),
+        loadSettings({
+          base: `${origin}/api/reviews`,
+          seconds,
+          thinkMs: THINK_MS,
+          thinkSpreadMs: THINK_SPREAD_MS,
+          eventId,
+          proposalIds,
+          categoryIds,
+          words: WORDS,
+          proposalPages: Math.ceil(PROPOSALS / 25),
+          reviewPages: Math.min(400, Math.ceil(seeded.reviews / 25)),
+          exportEvery: EXPORT_EVERY,
+          warmupSeconds,
+          users: loadUsers,
+        }),
+      ],
+      { maxBuffer: 1024 * 1024 * 1024 },
+    );
+
+  // BENCH_COLD=1: a cold machine under the cold server (issue 45 item 14). The round is served first for
+  // BENCH_COLD_BEFORE_SECONDS (30) by the same users, its statistics of use counted from then on (what the database
+  // knows of a round it served); then the servers stop, PostgreSQL restarts (empty shared buffers, new backends) and
+  // the kernel's page cache is dropped (the tables read from disk again), as after a reboot, and new servers start.
+  // The users' sessions live in the database: their tokens hold across.
+  if (process.env.BENCH_COLD === '1') {
+    // The server's warm-up reads the most used relations back with pg_prewarm where it is installed (a superuser's
+    // step, as an operator's; BENCH_PREWARM=0 leaves it out, and WARM_UP_PREWARM_MB=0 keeps the server from using it).
+    if (process.env.BENCH_PREWARM !== '0') await query(sql`create extension if not exists pg_prewarm`);
+    await query(sql`select pg_stat_reset()`);
+    // Each user's second half of what is left to create goes to this run, the first half to the timed one (no create
+    // twice); edits may touch the same rows, the later run's being the last.
+    const half = <T>(items: T[] | undefined, second: boolean) =>
+      items && (second ? items.slice(Math.ceil(items.length / 2)) : items.slice(0, Math.ceil(items.length / 2)));
+    const split = (second: boolean) =>
+      users.map((user) => ({
+        ...user,
+        ...('allocations' in user ? { allocations: half(user.allocations, second) } : {}),
+        ...('moderate' in user ? { moderate: half(user.moderate, second) } : {}),
+      })) as typeof users;
+    await runLoad(Number(process.env.BENCH_COLD_BEFORE_SECONDS ?? 30), 0, split(true));
+    users.splice(0, users.length, ...split(false));
+    await proxy?.stop();
+    await Promise.all(servers.splice(0).map((server) => server.stop()));
+    proxy = undefined;
+    await run('pg_ctlcluster', ['--skip-systemctl-redirect', PG_CLUSTER_VERSION(), 'main', 'restart']);
+    await run('sh', ['-c', 'sync && echo 3 > /proc/sys/vm/drop_caches']).catch(() =>
+      console.error('mix: the page cache could not be dropped (needs root); PostgreSQL was restarted only'),
+    );
+    origin = await startServers();
+  }
+
   // With pg_stat_statements loaded in the server (shared_preload_libraries), the statements of the mix itself.
   const statements = await statementStats(query);
   const loadBefore = loadAverage();
   const cpuBefore = servers.reduce((sum, server) => sum + server.cpuSeconds(), 0);
   const sampler = rssSampler(() => servers.reduce((sum, server) => sum + server.rss(), 0));
-  const { stdout } = await run(
-    process.execPath,
-    [
-      join(here, 'lib/mix-load.mjs'),
-      loadSettings({
-        base: `${origin}/api/reviews`,
-        seconds: SECONDS,
-        thinkMs: THINK_MS,
-        thinkSpreadMs: THINK_SPREAD_MS,
-        eventId,
-        proposalIds,
-        categoryIds,
-        words: WORDS,
-        proposalPages: Math.ceil(PROPOSALS / 25),
-        reviewPages: Math.min(400, Math.ceil(seeded.reviews / 25)),
-        exportEvery: EXPORT_EVERY,
-        warmupSeconds: WARMUP_SECONDS,
-        users,
-      }),
-    ],
-    { maxBuffer: 1024 * 1024 * 1024 },
-  );
+  const { stdout } = await runLoad(SECONDS, WARMUP_SECONDS);
   const memory = sampler.stop();
   const cpu = servers.reduce((sum, server) => sum + server.cpuSeconds(), 0) - cpuBefore;
   const loadAfter = loadAverage();

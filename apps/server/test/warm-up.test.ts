@@ -150,6 +150,14 @@ describe.each(databaseKinds)('the warm-up’s read of the most used relations on
     expect(small.mb).toBeLessThanOrEqual(first.size / 1048576 + 1e-9);
     expect(small.complete).toBe(false);
 
+    // A budget smaller than the most used relation: that one is passed over, a smaller one read.
+    const smallest = Math.min(...used.map((row) => row.size));
+    expect(first.size).toBeGreaterThan(smallest);
+    const passedOver = await prewarmUsedRelations(ctx.database.db, { budgetBytes: smallest, deadline: Date.now() + 60_000 });
+    expect(passedOver.relations).toHaveLength(1);
+    expect(passedOver.relations).not.toContain(first.relation);
+    expect(passedOver.complete).toBe(false);
+
     // A deadline already passed: nothing read.
     expect(await prewarmUsedRelations(ctx.database.db, { budgetBytes: 1 << 30, deadline: Date.now() - 1 })).toMatchObject({
       relations: [],

@@ -62,16 +62,18 @@ export async function prewarmUsedRelations(
     // indexes, smallest first, then the tables: every read walks an index, and the small ones are the lookups.
     const used = relations.some((row) => row.used > 0) ? relations.filter((row) => row.used > 0) : relations;
     let budget = Math.floor(options.budgetBytes / BLOCK_BYTES);
+    let late = false;
     for (const { relation, blocks } of used) {
-      if (blocks > budget || now() >= options.deadline) {
+      if (now() >= options.deadline) late = true;
+      if (late) break;
+      // Too big for what is left: a smaller, less used relation may still fit.
+      if (blocks > budget) {
         result.complete = false;
-        // A smaller, less used relation may still fit the budget; the deadline ends it all.
-        if (now() >= options.deadline) break;
         continue;
       }
-      for (let first = 0; first < blocks; first += CHUNK_BLOCKS) {
+      for (let first = 0; first < blocks && !late; first += CHUNK_BLOCKS) {
         if (now() >= options.deadline) {
-          result.complete = false;
+          late = true;
           break;
         }
         const last = Math.min(blocks, first + CHUNK_BLOCKS) - 1;
@@ -79,9 +81,9 @@ export async function prewarmUsedRelations(
         result.mb += ((last - first + 1) * BLOCK_BYTES) / 1048576;
         budget -= last - first + 1;
       }
-      if (!result.complete) break;
-      result.relations.push(relation);
+      if (!late) result.relations.push(relation);
     }
+    if (late) result.complete = false;
   } catch {
     // A relation dropped meanwhile, a statement refused: the requests read what they need themselves.
     result.complete = false;
