@@ -5,9 +5,11 @@
  * in batches to stdout, a pipe the bench reads as a log collector would), so that a bench pays what logging costs.
  * `node --import tsx bench/lib/server.ts`; benches start it with `startServer()` of lib/processes.ts.
  */
-import { buildApp, productionLogger } from '../../apps/server/src/app';
+import { API_PREFIX, buildApp, productionLogger } from '../../apps/server/src/app';
 import { testConfig } from '../../apps/server/src/config';
 import { openPostgres } from '../../apps/server/src/db/client';
+import { WARM_UP_BUDGET_MS } from '../../apps/server/src/modules/warm-up/warm-up.service';
+import { warmRoutes } from '../../apps/server/src/modules/warm-up/warm-routes';
 
 const database = await openPostgres(process.env.BENCH_SERVER_DATABASE_URL!);
 const config = testConfig({
@@ -21,11 +23,15 @@ const config = testConfig({
 const level = process.env.BENCH_SERVER_LOG_LEVEL;
 const logger = level ? productionLogger(level) : false;
 const app = await buildApp({ config, db: database.db, jwtSecret: config.JWT_SECRET!, logger });
-// As server.ts does (BENCH_WARM_UP=0: not).
+// As server.ts does (BENCH_WARM_UP=0: not; BENCH_WARM_ROUTES=0: the services only, not the HTTP layer).
 if (process.env.BENCH_WARM_UP !== '0') {
   const started = performance.now();
   const warm = await app.services.warmUp();
-  process.stderr.write(`${JSON.stringify({ warmedUp: { ...warm, ms: Math.round(performance.now() - started) } })}\n`);
+  const routes =
+    process.env.BENCH_WARM_ROUTES === '0'
+      ? undefined
+      : await warmRoutes(app, { base: API_PREFIX, deadline: Date.now() + WARM_UP_BUDGET_MS - (performance.now() - started) });
+  process.stderr.write(`${JSON.stringify({ warmedUp: { ...warm, routes, ms: Math.round(performance.now() - started) } })}\n`);
 }
 await app.listen({ port: 0, host: '127.0.0.1' });
 process.stdout.write(`${JSON.stringify({ port: (app.server.address() as { port: number }).port })}\n`);

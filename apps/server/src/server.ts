@@ -1,9 +1,11 @@
-import { buildApp } from './app';
+import { API_PREFIX, buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { DatabaseLockedError, embeddedDatabaseExists, openDatabase } from './db/client';
 import { MigrationFailedError, SchemaBehindError, SchemaTooNewError } from './db/migrator';
 import { seedDemo } from './demo';
 import { resolveJwtSecret } from './lib/jwt-secret';
+import { WARM_UP_BUDGET_MS } from './modules/warm-up/warm-up.service';
+import { warmRoutes } from './modules/warm-up/warm-routes';
 
 /** config → database → migrations → (demo data) → app → listen → graceful close. */
 async function main() {
@@ -54,7 +56,9 @@ async function main() {
   // once for its first users (modules/warm-up/warm-up.service.ts; at most WARM_UP_BUDGET_MS).
   const warmStarted = performance.now();
   const warm = await app.services.warmUp();
-  app.log.info({ ...warm, ms: Math.round(performance.now() - warmStarted) }, 'warmed up');
+  // Then the HTTP layer's code, with what is left of the warm-up's time (warm-routes.ts).
+  const routes = await warmRoutes(app, { base: API_PREFIX, deadline: Date.now() + WARM_UP_BUDGET_MS - (performance.now() - warmStarted) });
+  app.log.info({ ...warm, routes, ms: Math.round(performance.now() - warmStarted) }, 'warmed up');
   await app.listen({ port: config.PORT, host: config.HOST });
   // Deadline reminders: every instance checks each minute; the database lets one of them send each reminder.
   app.services.reminders.start();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLimiter } from '../src/lib/concurrency';
-import { createCountCache } from '../src/lib/count-cache';
+import { createCountCache, type CountOptions } from '../src/lib/count-cache';
+import { countReviews } from '../src/modules/reviews/reviews.repository';
 
 /** Lanes of the test's own, as the process's are (two first counts, one background count at a time). */
 const ownLanes = () => ({ first: createLimiter(2), background: createLimiter(1) });
@@ -106,6 +107,42 @@ describe('list totals cache', () => {
     loads.answer(3, 13);
     loads.answer(4, 14);
     expect(await Promise.all(totals)).toEqual([10, 11, 12, 13, 14]);
+  });
+
+  it('counts a bounded first total at once, even while the first lane is full (issue 45 item 14)', async () => {
+    const cache = createCountCache(10_000, 100, Date.now, 'totals', ownLanes());
+    const loads = controlledLoads();
+    const costly = ['title a', 'title b', 'title c'].map((key) => cache.get(key, loads.load));
+    expect(loads.started).toBe(2);
+    // One reviewer's own reviews: not queued behind the round's costly counts.
+    const own = cache.get('my reviews', loads.load, { bounded: true });
+    expect(loads.started).toBe(3);
+    loads.answer(2, 20);
+    expect(await own).toBe(20);
+    // Kept as any other total, and the costly ones still two at a time.
+    expect(await cache.get('my reviews', () => Promise.reject(new Error('not counted again')), { bounded: true })).toBe(20);
+    expect(loads.started).toBe(3);
+    loads.answer(0, 1);
+    await settle();
+    expect(loads.started).toBe(4);
+    loads.answer(1, 2);
+    loads.answer(3, 3);
+    expect(await Promise.all(costly)).toEqual([1, 2, 3]);
+  });
+
+  it('has the reviews list count a reviewer’s own reviews as bounded, and every other filter not', async () => {
+    const optionsOf = async (filter: Parameters<typeof countReviews>[1]) => {
+      let seen: CountOptions | undefined;
+      // The cache answers: the statement never runs, so no database is needed.
+      await countReviews(undefined as never, filter, {} as never, (_key, _load, options) => {
+        seen = options;
+        return Promise.resolve(0);
+      });
+      return seen;
+    };
+    expect(await optionsOf({ subscriptionIds: [7, 8] })).toEqual({ bounded: true });
+    expect(await optionsOf({ proposalTitle: 'wallet' })).toEqual({ bounded: false });
+    expect(await optionsOf({})).toEqual({ bounded: false });
   });
 
   it('forgets the least recently counted key beyond its size', async () => {

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { seedDemo } from '../src/demo';
 import { observeTelemetry } from '../src/lib/telemetry';
 import { prewarmUsedRelations } from '../src/modules/warm-up/prewarm';
+import { warmRoutes } from '../src/modules/warm-up/warm-routes';
 import { createWarmUpService, WARM_READS_AT_ONCE } from '../src/modules/warm-up/warm-up.service';
 import { API, databaseKinds, useTestApp } from './build-test-app';
 
@@ -169,5 +170,48 @@ describe.each(databaseKinds)('the warm-up’s read of the most used relations on
     const warmed = await ctx.app.services.warmUp();
     expect(warmed.prewarm).toMatchObject({ available: true, complete: true });
     expect(warmed.prewarm!.relations.length).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * Issue 45 item 14, the server's own code: the warm-up then asks the hot public reads through the whole HTTP layer, so
+ * that V8 has run (and optimised) that path before the first users (modules/warm-up/warm-routes.ts).
+ */
+describe('the warm-up of the HTTP layer', () => {
+  const ctx = useTestApp();
+
+  it('asks the current round’s hot reads through the HTTP layer, round after round, until its rounds or its deadline', async () => {
+    // A current round without proposals or reviews yet: the five other reads.
+    expect(await warmRoutes(ctx.app, { base: API, deadline: Date.now() + 60_000, rounds: 3 })).toEqual({ requests: 3 + 5 * 3, rounds: 3 });
+    await seedDemo(ctx.database.db);
+    // The app as the warm-up sees it, each answer noted.
+    const answered: string[] = [];
+    const observed = Object.create(ctx.app) as typeof ctx.app;
+    observed.inject = (async (options: { url: string }) => {
+      const response = await ctx.app.inject(options as never);
+      answered.push(`${response.statusCode} ${options.url.replace(/\/\d+\//, '/{id}/')}`);
+      return response;
+    }) as never;
+    const level = ctx.app.log.level;
+    const warmed = await warmRoutes(observed, { base: API, deadline: Date.now() + 60_000, rounds: 3 });
+    // The rounds, the round's first proposal and review found, then seven reads three times.
+    expect(warmed).toEqual({ requests: 3 + 7 * 3, rounds: 3 });
+    expect(answered).toHaveLength(warmed.requests);
+    expect(answered.every((line) => line.startsWith('200 '))).toBe(true);
+    expect(new Set(answered.slice(3))).toEqual(
+      new Set([
+        `200 ${API}/events/current/`,
+        `200 ${API}/configs/reviews/{id}/`,
+        `200 ${API}/proposals/?size=25&page=0`,
+        `200 ${API}/proposals/?size=25&page=1`,
+        `200 ${API}/proposal-reviews/filtered?size=25&page=0`,
+        `200 ${API}/proposals/{id}/`,
+        `200 ${API}/proposal-reviews/{id}/`,
+      ]),
+    );
+    // Its requests' log lines were left out, and the level is back.
+    expect(ctx.app.log.level).toBe(level);
+    // A deadline already passed: the look-ups only.
+    expect(await warmRoutes(ctx.app, { base: API, deadline: Date.now() - 1, rounds: 3 })).toEqual({ requests: 3, rounds: 0 });
   });
 });

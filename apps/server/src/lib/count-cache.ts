@@ -10,7 +10,10 @@ import { cacheLookup } from './telemetry';
  * a clear()). A failed refresh keeps the old total; the next request tries again. Background refreshes take the
  * process's background lane (lib/concurrency `backgroundLane`, one at a time with the snapshots' recounts): when many
  * totals expire together, they do not take the pooled connections and the cores from the requests being served. First
- * counts, which a request waits for, take a lane of their own (`firstCountLane`, two at a time), for the same reason.
+ * counts, which a request waits for, take a lane of their own (`firstCountLane`, two at a time), for the same reason —
+ * except a count its caller says is `bounded` (one reviewer's own reviews: an index's few entries), which runs at once:
+ * queued behind the costly first counts of a just-started server, a reviewer's "my reviews" waited up to a second for
+ * a count of milliseconds (issue 45 item 14).
  */
 export function createCountCache(
   ttlMs = 10_000,
@@ -47,10 +50,10 @@ export function createCountCache(
   }
 
   return {
-    async get(key: string, load: () => Promise<number>): Promise<number> {
+    async get(key: string, load: () => Promise<number>, options: CountOptions = {}): Promise<number> {
       const hit = entries.get(key);
       cacheLookup(name, hit !== undefined);
-      if (!hit) return count(key, () => lanes.first(load));
+      if (!hit) return count(key, options.bounded ? load : () => lanes.first(load));
       if (now() - hit.at >= ttlMs) count(key, () => lanes.background(load)).catch(() => undefined);
       return hit.total;
     },
@@ -66,5 +69,8 @@ export function createCountCache(
   };
 }
 
+/** `bounded`: the count reads a few index entries whatever the data's size (a first count then skips the lane). */
+export type CountOptions = { bounded?: boolean };
+
 /** How a repository asks for a total: by its filter's key, with the count to run when none is kept. */
-export type CachedTotal = (key: string, load: () => Promise<number>) => Promise<number>;
+export type CachedTotal = (key: string, load: () => Promise<number>, options?: CountOptions) => Promise<number>;

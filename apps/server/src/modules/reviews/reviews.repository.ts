@@ -319,10 +319,16 @@ export function countReviews(
   visibility: ReviewVisibility,
   cachedTotal: CachedTotal = (_key, load) => load(),
 ) {
-  return cachedTotal(JSON.stringify({ filter, visibility }), async () => {
-    const where = and(reviewVisibleTo(visibility), ...filterWhere(filter));
-    return (await db.select({ total: count() }).from(reviews).where(where))[0]?.total ?? 0;
-  });
+  // One reviewer's own reviews (`my_reviews`): a few entries of the subscription index, whatever the round's size.
+  const bounded = filter.subscriptionIds !== undefined;
+  return cachedTotal(
+    JSON.stringify({ filter, visibility }),
+    async () => {
+      const where = and(reviewVisibleTo(visibility), ...filterWhere(filter));
+      return (await db.select({ total: count() }).from(reviews).where(where))[0]?.total ?? 0;
+    },
+    { bounded },
+  );
 }
 
 /** One review; with a visibility, only when the viewer may see it. */

@@ -336,7 +336,9 @@ export function createReviewsService(deps: {
     /** Spec §2.13: a page of the reviews the filters find, as the paged answer's JSON text. */
     async filteredJson(viewer: AuthUser | null, query: ReviewsFilterQuery): Promise<string> {
       const [visibility, filter, wire] = await Promise.all([visibilityFor(viewer), filterOf(viewer, query), wireViewer(viewer)]);
-      const { data, total } = await repo.listReviewsJson(db, filter, visibility, query, wire, (key, load) => totals.get(key, load));
+      const { data, total } = await repo.listReviewsJson(db, filter, visibility, query, wire, (key, load, options) =>
+        totals.get(key, load, options),
+      );
       return pagedJson(data, total, query);
     },
 
@@ -344,7 +346,7 @@ export function createReviewsService(deps: {
     async count(viewer: AuthUser | null, query: ReviewsCountQuery): Promise<number> {
       const visibility = await visibilityFor(viewer);
       const filter = await filterOf(viewer, query);
-      return repo.countReviews(db, filter, visibility, (key, load) => totals.get(key, load));
+      return repo.countReviews(db, filter, visibility, (key, load, options) => totals.get(key, load, options));
     },
   };
 }
