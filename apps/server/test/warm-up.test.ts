@@ -181,8 +181,18 @@ describe('the warm-up of the HTTP layer', () => {
   const ctx = useTestApp();
 
   it('asks the current round’s hot reads through the HTTP layer, round after round, until its rounds or its deadline', async () => {
+    // No current round: the one look-up.
+    expect(await warmRoutes(ctx.app, { base: API, deadline: Date.now() + 60_000, rounds: 3 })).toEqual({ requests: 1, rounds: 0 });
     // A current round without proposals or reviews yet: the five other reads.
+    const empty = await ctx.newEvent();
     expect(await warmRoutes(ctx.app, { base: API, deadline: Date.now() + 60_000, rounds: 3 })).toEqual({ requests: 3 + 5 * 3, rounds: 3 });
+    const retired = await ctx.app.inject({
+      method: 'PUT',
+      url: `${API}/events/${empty.id}/`,
+      headers: empty.admin.auth,
+      payload: { event_update: { name: empty.name, description: empty.description, active: false } },
+    });
+    expect(retired.statusCode).toBe(200);
     await seedDemo(ctx.database.db);
     // The app as the warm-up sees it, each answer noted.
     const answered: string[] = [];
