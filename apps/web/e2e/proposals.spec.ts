@@ -349,18 +349,15 @@ test.describe('single proposal (issue 5, spec §2.12)', () => {
     await expect(toTop).toBeVisible();
     await expect(toReviews).toBeVisible();
 
-    // The proposal's reviews arrive after the heading and lengthen the page: settle at the bottom before measuring it.
-    await expect(async () => {
-      const before = await bottom();
-      await scrollTo(before);
-      expect(await bottom()).toBe(before);
-      expect(await page.evaluate(() => window.scrollY)).toBe(before);
-    }).toPass();
-    const end = await bottom();
-    await scrollTo(end - 11);
-    await expect(toReviews).toBeVisible();
-    await scrollTo(end - 10);
-    await expect(toReviews).toHaveCount(0);
+    // The proposal's reviews arrive after the heading and lengthen the page (once seen under load, after the bottom had
+    // held still): each step measures the bottom as it scrolls, and measures again should the page have grown since.
+    const fromBottom = (gap: number, check: () => Promise<void>) =>
+      expect(async () => {
+        await scrollTo((await bottom()) - gap);
+        await check();
+      }).toPass();
+    await fromBottom(11, () => expect(toReviews).toBeVisible({ timeout: 2_000 }));
+    await fromBottom(10, () => expect(toReviews).toHaveCount(0, { timeout: 2_000 }));
     await expect(toTop).toBeVisible();
 
     await scrollTo(200);
