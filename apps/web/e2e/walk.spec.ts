@@ -165,11 +165,14 @@ test.describe('the navigation bar in its longest case (issue 12 item 6)', () => 
     const subscribe = header.getByRole('button', { name: 'Subscribe' });
     const account = header.getByRole('button', { name: 'Account' });
     await expect(account).toBeVisible();
-    await expectOneRow(
-      page,
-      [header.getByTestId('nav-brand'), ...names.map((name) => nav.getByRole('link', { name, exact: true })), badge, subscribe, account],
-      1280,
-    );
+    const items = [
+      header.getByTestId('nav-brand'),
+      ...names.map((name) => nav.getByRole('link', { name, exact: true })),
+      badge,
+      subscribe,
+      account,
+    ];
+    await expect(async () => expectOneRow(page, items, 1280)).toPass();
     expect(await isCut(badge.locator('.plain-badge-label'))).toBe(false);
     expect(await isCut(subscribe.locator('.mantine-Button-label'))).toBe(false);
     for (const name of names) expect(await linesOf(nav.getByRole('link', { name, exact: true }))).toBe(1);
@@ -189,9 +192,11 @@ test.describe('the navigation bar in its longest case (issue 12 item 6)', () => 
     const header = page.getByRole('banner');
     const burger = header.getByRole('button', { name: 'Open navigation' });
     const badge = header.getByTestId('stage-badge');
-    await expectOneRow(page, [header.getByTestId('nav-brand'), badge, burger], 390);
     // Issue 19: the badge reads 'Moderation' on a phone; screen readers hear the whole stage.
     await expect(badge).toContainText('Moderation open');
+    // Measured once the bar has settled: the stage arrives with the round's settings, after the first paint (a
+    // measure taken in between once found the brand and a wider badge overlapping, 2026-12-03).
+    await expect(async () => expectOneRow(page, [header.getByTestId('nav-brand'), badge, burger], 390)).toPass();
     expect(await isCut(badge.locator('.plain-badge-label'))).toBe(false);
     await expect(header.getByRole('button', { name: 'Subscribe' })).toBeHidden();
     await burger.click();
