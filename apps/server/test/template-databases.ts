@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { migrationsFolder, openPglite, openPostgres, type Database } from '../src/db/client';
+import { eventsOrConfigsChanged } from '../src/db/read-cache';
 
 /** The installed PGlite's version (its package.json is not among its exports: found above its entry file). */
 function pgliteVersion(): string {
@@ -146,6 +147,9 @@ export async function borrowedPglite(): Promise<Database & { drop(): Promise<voi
         // Whatever a test left open on the one connection: a transaction, a session's advisory locks.
         await client.exec('rollback; select pg_advisory_unlock_all()');
         await client.exec(script);
+        // The script wrote `events` and `configs` behind the repositories' backs: reads kept for this database (keyed
+        // by its client, which the next file gets too) would show the last file's rounds for their TTL.
+        eventsOrConfigsChanged();
         idlePglites.push(database);
       } catch {
         await database.close();
