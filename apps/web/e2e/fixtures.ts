@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base, type BrowserContext, type Page } from '@playwright/test';
@@ -84,8 +84,70 @@ const sharedProfile = base.extend<object, { workerContext: BrowserContext }>({
   },
 });
 
+/**
+ * The CPU time, in seconds, of this worker and of each kind of Chromium process it started (the browser, its renderers,
+ * the GPU and utility processes), read from /proc (Linux).
+ */
+function workerCpu(): Record<string, number> {
+  const ticks = 100; // USER_HZ on Linux
+  const parentOf = new Map<number, number>();
+  const kindOf = new Map<number, string>();
+  const timeOf = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const pid = Number(entry);
+      parentOf.set(pid, Number(fields[1]));
+      timeOf.set(pid, (Number(fields[11]) + Number(fields[12])) / ticks);
+      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      kindOf.set(pid, /--type=([a-z-]+)/.exec(command)?.[1] ?? 'browser');
+    } catch {
+      // The process ended while it was read.
+    }
+  }
+  const usage = process.cpuUsage();
+  const cpu: Record<string, number> = { runner: (usage.user + usage.system) / 1e6 };
+  const isOurs = (pid: number): boolean => {
+    for (let at = parentOf.get(pid); at !== undefined && at > 1; at = parentOf.get(at)) if (at === process.pid) return true;
+    return false;
+  };
+  for (const [pid, time] of timeOf) {
+    if (!isOurs(pid)) continue;
+    const kind = kindOf.get(pid)!;
+    cpu[kind] = (cpu[kind] ?? 0) + time;
+  }
+  return cpu;
+}
+
+/**
+ * `E2E_CPU_LOG=file` appends a line of JSON for each test: its file, title, time and the CPU seconds it took in this
+ * worker and in each kind of Chromium process (issue 45 item 16: where the browser tests' CPU goes, test by test). A
+ * process that ended during the test is not counted.
+ */
+const cpuLog = process.env.E2E_CPU_LOG;
+const withCpuLog = <T extends typeof base>(tests: T) =>
+  cpuLog
+    ? tests.extend<{ cpuPerTest: void }>({
+        cpuPerTest: [
+          // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
+          async ({}, provide, testInfo) => {
+            const before = workerCpu();
+            const started = Date.now();
+            await provide();
+            const after = workerCpu();
+            const cpu = Object.fromEntries(Object.entries(after).map(([kind, time]) => [kind, +(time - (before[kind] ?? 0)).toFixed(2)]));
+            const line = { file: testInfo.file.split('/').pop(), title: testInfo.title, seconds: (Date.now() - started) / 1000, cpu };
+            appendFileSync(cpuLog, `${JSON.stringify(line)}\n`);
+          },
+          { auto: true },
+        ],
+      })
+    : tests;
+
 /** `E2E_FRESH_CONTEXTS=1` gives every test Playwright's own fresh context again (to compare, or to rule the profile out). */
-export const test = process.env.E2E_FRESH_CONTEXTS === '1' ? base : sharedProfile;
+export const test = withCpuLog(process.env.E2E_FRESH_CONTEXTS === '1' ? base : sharedProfile);
 
 export { expect } from '@playwright/test';
 export type { APIRequestContext, Browser, BrowserContext, ConsoleMessage, Download, Locator, Page, Request, Route } from '@playwright/test';
