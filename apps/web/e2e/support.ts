@@ -114,16 +114,16 @@ export async function expectToast(page: Page, text: string | RegExp, { timeout }
   await expect(page.locator('.mantine-Notification-root').filter({ hasText: text }).first()).toBeVisible({ timeout });
 }
 
-/** axe-core's script, put into a page before its first check (axe.min.js: a third of axe.js's size to parse). */
+/** axe-core's script, put into a page before its first check (axe.min.js: less than half of axe.js to parse). */
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** axe-core: no serious or critical violation on the page as it is. */
 export async function expectAccessible(page: Page) {
   // Every rule runs; only the violations are collected in full (passes and inapplicable rules are not needed, and
-  // gathering their nodes took a fifth of each call). axe runs in the page itself, once put there for the document's
-  // life: a wrapper that sends its half-megabyte script before every check spent a third of each check on it
-  // (2026-12-03: 630 ms a check of /proposals, 410 of them axe's run), and with it one frame's check merged in a new
-  // blank tab, a second of CPU a call for frames the app does not have (issue 26 item 18, issue 45 item 16).
+  // gathering their nodes took a fifth of each call). axe runs in the page itself (the app has no frames to check one
+  // by one), its script put there once for the document's life: sent before every check, as @axe-core/playwright
+  // does, it took a third of each check (2026-12-03: 630 ms a check of /proposals, 410 of them axe's run; issue 26
+  // item 18, issue 45 item 16).
   const violations = async () => {
     const present = await page.evaluate(() => typeof (window as { axe?: { run?: unknown } }).axe?.run === 'function');
     if (!present) await page.evaluate(axeSource);
