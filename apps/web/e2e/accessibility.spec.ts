@@ -1,4 +1,4 @@
-import { test } from './fixtures';
+import { expect, test } from './fixtures';
 import { demo, expectAccessible, expectNoOverflow, login } from './support';
 
 /** The screens anyone opens: axe at a desktop's size; at a phone's and a tablet's (issue 19) no sideways scroll either. */
@@ -43,7 +43,10 @@ test.describe('accessibility (axe-core: no serious or critical violation)', () =
   test('profile and the admin area', async ({ page }) => {
     await login(page, demo.admin);
     await expectAccessible(page);
-    await page.goto('/admin/events');
+    // On to the admin area as a person goes: by its link (the app does not load again).
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Admin', exact: true }).click();
+    await expect(page).toHaveURL(/\/admin\/events$/);
+    await expect(page.getByRole('button', { name: 'Edit Fund 15 (demo)' })).toBeVisible();
     await expectAccessible(page);
   });
 });
