@@ -84,15 +84,11 @@ const sharedProfile = base.extend<object, { workerContext: BrowserContext }>({
   },
 });
 
-/**
- * The CPU time, in seconds, of this worker and of each kind of Chromium process it started (the browser, its renderers,
- * the GPU and utility processes), read from /proc (Linux).
- */
-function workerCpu(): Record<string, number> {
+/** This worker's processes: Chromium's, by pid, with their kind (browser, renderer, gpu-process, utility…) and CPU seconds. */
+function chromiumProcesses(): Map<number, { kind: string; seconds: number }> {
   const ticks = 100; // USER_HZ on Linux
   const parentOf = new Map<number, number>();
-  const kindOf = new Map<number, string>();
-  const timeOf = new Map<number, number>();
+  const found = new Map<number, { kind: string; seconds: number }>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
@@ -100,31 +96,26 @@ function workerCpu(): Record<string, number> {
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const pid = Number(entry);
       parentOf.set(pid, Number(fields[1]));
-      timeOf.set(pid, (Number(fields[11]) + Number(fields[12])) / ticks);
       const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      kindOf.set(pid, /--type=([a-z-]+)/.exec(command)?.[1] ?? 'browser');
+      const kind = /--type=([a-z-]+)/.exec(command)?.[1] ?? 'browser';
+      found.set(pid, { kind, seconds: (Number(fields[11]) + Number(fields[12])) / ticks });
     } catch {
       // The process ended while it was read.
     }
   }
-  const usage = process.cpuUsage();
-  const cpu: Record<string, number> = { runner: (usage.user + usage.system) / 1e6 };
   const isOurs = (pid: number): boolean => {
-    for (let at = parentOf.get(pid); at !== undefined && at > 1; at = parentOf.get(at)) if (at === process.pid) return true;
+    for (let at = parentOf.get(pid), hops = 0; at !== undefined && at > 1 && hops < 64; at = parentOf.get(at), hops += 1)
+      if (at === process.pid) return true;
     return false;
   };
-  for (const [pid, time] of timeOf) {
-    if (!isOurs(pid)) continue;
-    const kind = kindOf.get(pid)!;
-    cpu[kind] = (cpu[kind] ?? 0) + time;
-  }
-  return cpu;
+  for (const pid of found.keys()) if (!isOurs(pid)) found.delete(pid);
+  return found;
 }
 
 /**
  * `E2E_CPU_LOG=file` appends a line of JSON for each test: its file, title, time and the CPU seconds it took in this
- * worker and in each kind of Chromium process (issue 45 item 16: where the browser tests' CPU goes, test by test). A
- * process that ended during the test is not counted.
+ * worker (`runner`) and in each kind of Chromium process (issue 45 item 16: where the browser tests' CPU goes, test by
+ * test). Linux only (/proc). A process that ended during the test is not counted.
  */
 const cpuLog = process.env.E2E_CPU_LOG;
 const withCpuLog = <T extends typeof base>(tests: T) =>
@@ -133,11 +124,15 @@ const withCpuLog = <T extends typeof base>(tests: T) =>
         cpuPerTest: [
           // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
           async ({}, provide, testInfo) => {
-            const before = workerCpu();
+            const before = chromiumProcesses();
+            const runnerBefore = process.cpuUsage();
             const started = Date.now();
             await provide();
-            const after = workerCpu();
-            const cpu = Object.fromEntries(Object.entries(after).map(([kind, time]) => [kind, +(time - (before[kind] ?? 0)).toFixed(2)]));
+            const runner = process.cpuUsage(runnerBefore);
+            const cpu: Record<string, number> = { runner: (runner.user + runner.system) / 1e6 };
+            for (const [pid, { kind, seconds }] of chromiumProcesses())
+              cpu[kind] = (cpu[kind] ?? 0) + seconds - (before.get(pid)?.seconds ?? 0);
+            for (const kind of Object.keys(cpu)) cpu[kind] = +cpu[kind]!.toFixed(2);
             const line = { file: testInfo.file.split('/').pop(), title: testInfo.title, seconds: (Date.now() - started) / 1000, cpu };
             appendFileSync(cpuLog, `${JSON.stringify(line)}\n`);
           },

@@ -124,7 +124,7 @@ export async function expectAccessible(page: Page) {
   // by one), its script put there once for the document's life: sent before every check, as @axe-core/playwright
   // does, it took a third of each check (2026-12-03: 630 ms a check of /proposals, 410 of them axe's run; issue 26
   // item 18, issue 45 item 16).
-  const violations = async () => {
+  const check = async () => {
     const present = await page.evaluate(() => typeof (window as { axe?: { run?: unknown } }).axe?.run === 'function');
     if (!present) await page.evaluate(axeSource);
     const results = await page.evaluate(() =>
@@ -136,9 +136,15 @@ export async function expectAccessible(page: Page) {
     const describe = (n: (typeof bad)[number]['nodes'][number]) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`;
     return bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map(describe).join('; ')})`);
   };
+  // A check that did not finish (a navigation took its document, or the script did not load whole) is a finding of
+  // its own, asked again: expect.poll ends at an error, not at a wrong answer. The script goes in again next time.
+  const violations = () =>
+    check().catch(async (error: Error) => {
+      await page.evaluate(() => delete (window as { axe?: unknown }).axe).catch(() => {});
+      return [`axe did not finish: ${error.message.split('\n')[0]}`];
+    });
   // Asked again while the page settles: a table that arrived during the check is laid out, then made focusable when
-  // it scrolls sideways (components/scroll-table.tsx), a frame later; axe once caught it in between (2026-12-02). A
-  // check that a navigation interrupted (the script gone with its document) is asked again too.
+  // it scrolls sideways (components/scroll-table.tsx), a frame later; axe once caught it in between (2026-12-02).
   await expect.poll(violations, { timeout: 5_000, intervals: [250, 500, 1_000] }).toEqual([]);
 }
 

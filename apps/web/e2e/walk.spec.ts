@@ -172,7 +172,7 @@ test.describe('the navigation bar in its longest case (issue 12 item 6)', () => 
       subscribe,
       account,
     ];
-    await expect(async () => expectOneRow(page, items, 1280)).toPass();
+    await expect(async () => expectOneRow(page, items, 1280)).toPass({ timeout: 10_000 });
     expect(await isCut(badge.locator('.plain-badge-label'))).toBe(false);
     expect(await isCut(subscribe.locator('.mantine-Button-label'))).toBe(false);
     for (const name of names) expect(await linesOf(nav.getByRole('link', { name, exact: true }))).toBe(1);
@@ -196,7 +196,7 @@ test.describe('the navigation bar in its longest case (issue 12 item 6)', () => 
     await expect(badge).toContainText('Moderation open');
     // Measured once the bar has settled: the stage arrives with the round's settings, after the first paint (a
     // measure taken in between once found the brand and a wider badge overlapping, 2026-12-03).
-    await expect(async () => expectOneRow(page, [header.getByTestId('nav-brand'), badge, burger], 390)).toPass();
+    await expect(async () => expectOneRow(page, [header.getByTestId('nav-brand'), badge, burger], 390)).toPass({ timeout: 10_000 });
     expect(await isCut(badge.locator('.plain-badge-label'))).toBe(false);
     await expect(header.getByRole('button', { name: 'Subscribe' })).toBeHidden();
     await burger.click();
