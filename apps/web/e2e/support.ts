@@ -125,13 +125,17 @@ export async function expectAccessible(page: Page) {
   // does, it took a third of each check (2026-12-03: 630 ms a check of /proposals, 410 of them axe's run; issue 26
   // item 18, issue 45 item 16).
   const check = async () => {
-    const present = await page.evaluate(() => typeof (window as { axe?: { run?: unknown } }).axe?.run === 'function');
-    if (!present) await page.evaluate(axeSource);
-    const results = await page.evaluate(() =>
-      (window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResults> } }).axe.run(document, {
-        resultTypes: ['violations'],
-      }),
-    );
+    // One call to the page when axe is there already; its script first when it is not.
+    const run = () =>
+      page.evaluate(() => {
+        const { axe } = window as { axe?: { run(context: Document, options: object): Promise<AxeResults> } };
+        return axe ? axe.run(document, { resultTypes: ['violations'] }) : null;
+      });
+    let results = await run();
+    if (!results) {
+      await page.evaluate(axeSource);
+      results = (await run())!;
+    }
     const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     const describe = (n: (typeof bad)[number]['nodes'][number]) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`;
     return bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map(describe).join('; ')})`);
