@@ -150,6 +150,8 @@ describe('the server with MIGRATE_ON_START=false', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('refuses to start on a database with pending migrations, naming the command that applies them', async () => {
+    // A database as initdb leaves it, from the dump (PGlite's initdb in the server's process took most of this test).
+    await (await emptyPglite(dataDir)).close();
     const result = await run(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
       cwd: repoRoot,
       env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', MIGRATE_ON_START: 'false' },

@@ -181,9 +181,8 @@ test.describe('the admin area (issue 3)', () => {
     // Enough accounts for a second page.
     for (let i = 0; i < 26; i += 1) await registerThroughApi(request);
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    await login(page, demo.admin);
     const first = page.waitForRequest((r) => r.url().includes('/api/reviews/admin/users?'));
-    await page.goto('/admin/users');
+    await login(page, demo.admin, { to: '/admin/users' });
     const url = new URL((await first).url());
     expect(url.searchParams.get('size')).toBe('25');
     expect(url.searchParams.get('page')).toBe('0');
@@ -224,9 +223,9 @@ test.describe('the admin area (issue 3)', () => {
   });
 
   test('axe-core finds no serious or critical violation on the admin tabs and the event configuration', async ({ page }) => {
-    await login(page, demo.admin);
-    for (const path of ['/admin/events', '/admin/users', '/admin/status', '/admin/mail']) {
-      await page.goto(path);
+    for (const [index, path] of ['/admin/events', '/admin/users', '/admin/status', '/admin/mail'].entries()) {
+      if (index === 0) await login(page, demo.admin, { to: path });
+      else await page.goto(path);
       await expect(page.getByRole('tab', { selected: true })).toBeVisible();
       await page.waitForLoadState('networkidle');
       await expectAccessible(page);

@@ -45,9 +45,8 @@ test.describe('the admin area (spec §2.18)', () => {
     const total = async () =>
       ((await (await request.get(`${API}/events/?size=1&page=0`)).json()) as { page: { total: number } }).page.total;
     for (let missing = 26 - (await total()); missing > 0; missing -= 1) await newEvent(request, headers, 'events page');
-    await login(page, demo.admin);
     const list = page.waitForRequest((r) => /\/api\/reviews\/events\/\?/.test(r.url()) && r.method() === 'GET');
-    await page.goto('/admin/events');
+    await login(page, demo.admin, { to: '/admin/events' });
     expect(new URL((await list).url()).searchParams.get('size')).toBe('25');
     const rows = page.getByRole('table', { name: 'Events' }).locator('tbody tr');
     await expect(rows).toHaveCount(25);

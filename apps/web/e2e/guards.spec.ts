@@ -20,9 +20,9 @@ test.describe('navigation guards of spec §2.2', () => {
 
   //
   test('a forced password reset blocks review pages until the password is changed', async ({ page }) => {
-    await login(page, demo.reset);
-    for (const path of ['/allocated-reviews', '/moderated-reviews', '/review/1', '/reviews', '/reviews/3']) {
-      await page.goto(path);
+    for (const [index, path] of ['/allocated-reviews', '/moderated-reviews', '/review/1', '/reviews', '/reviews/3'].entries()) {
+      if (index === 0) await login(page, demo.reset, { to: path });
+      else await page.goto(path);
       await expect(page, path).toHaveURL(/\/reset-password$/);
     }
     await expect(page.getByText('Please choose a new password before you continue.')).toBeVisible();
@@ -66,10 +66,9 @@ test.describe('navigation guards of spec §2.2', () => {
     await expect(page).toHaveURL(/\/admin\/users$/);
 
     await logoutThroughMenu(page);
-    await login(page, demo.reviewer);
-    await expect(page.getByRole('link', { name: 'Admin' })).toHaveCount(0);
-    await page.goto('/admin');
+    await login(page, demo.reviewer, { to: '/admin' });
     await expect(page.getByText('This section is only accessible to admins.')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Admin' })).toHaveCount(0);
   });
 
   //

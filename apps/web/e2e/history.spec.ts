@@ -76,10 +76,9 @@ test.describe('issue 28 item 3: a review’s versions', () => {
   test('another reviewer sees "edited 1 time" but no versions', async ({ page, request }) => {
     const { round, reviewId } = await editedReview(request);
     const other = await newReviewer(request, round.row_id);
-    await login(page, other.user.catalystId, other.user.password);
     // The round's reviews are visible to its reviewers while visibility is on.
     await round.configure({ review_visibility_enabled: true, reviewer_subscription_enabled: true, review_submission_enabled: true });
-    await page.goto(`/review/${reviewId}`);
+    await login(page, other.user.catalystId, { password: other.user.password, to: `/review/${reviewId}` });
     await expect(page.getByTestId('review-edited')).toHaveText('edited 1 time');
     await expect(page.getByRole('region', { name: 'Versions', exact: true })).toHaveCount(0);
   });

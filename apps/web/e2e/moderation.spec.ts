@@ -77,9 +77,8 @@ test.describe('moderation (issue 14, checklist F)', () => {
     request,
   }) => {
     const round = await moderationRound(request);
-    await login(page, round.moderator.catalystId, round.moderator.password);
     const listCall = page.waitForRequest((r) => /\/proposal-reviews\/allocated\/\?/.test(r.url()));
-    await page.goto('/allocated-reviews');
+    await login(page, round.moderator.catalystId, { password: round.moderator.password, to: '/allocated-reviews' });
     expect(new URL((await listCall).url()).searchParams.get('size')).toBe('25'); // F-007, F-008
     const table = page.getByRole('table', { name: 'Allocated reviews' });
     await expect(table.getByTestId('moderation-row')).toHaveCount(4);

@@ -152,9 +152,8 @@ test.describe('allocated proposals (issue 5)', () => {
   // D-009, D-010, D-015, D-016
   test('the demo reviewer sees their 20 allocated proposals with a reviewed mark while review is open', async ({ page, request }) => {
     await presentReviewOpenStage(page, request); // the demo's stage is moderation open (issue 26 item 14)
-    await login(page, demo.reviewer);
     const call = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/reviews/proposals/allocated');
-    await page.goto('/allocated-proposals');
+    await login(page, demo.reviewer, { to: '/allocated-proposals' });
     const url = new URL((await call).url());
     expect(url.searchParams.get('size')).toBe('25');
     expect(url.searchParams.get('page')).toBe('0');

@@ -334,9 +334,8 @@ test.describe('reviews list (issue 6, spec §2.13)', () => {
   }) => {
     const { reviewer, reviews } = await reviewerWithReviews(request);
     await presentReviewOpenStage(page, request); // the demo's stage is moderation open (issue 26 item 14)
-    await login(page, reviewer.catalystId, reviewer.password);
     const first = listCall(page);
-    await page.goto('/reviews');
+    await login(page, reviewer.catalystId, { password: reviewer.password, to: '/reviews' });
     const query = new URL((await first).url()).searchParams;
     expect(query.get('my_reviews')).toBe('true');
     expect(query.getAll('assessors')).toEqual([reviewer.anonymousId]);
@@ -360,9 +359,8 @@ test.describe('reviews list (issue 6, spec §2.13)', () => {
     await rewriteJson(page, '**/api/reviews/configs/reviews/*/', (json) => {
       json.value = { ...json.value, review_submission_enabled: false, moderation_submission_enabled: false };
     });
-    await login(page, reviewer.catalystId, reviewer.password);
     const first = listCall(page);
-    await page.goto('/reviews');
+    await login(page, reviewer.catalystId, { password: reviewer.password, to: '/reviews' });
     const query = new URL((await first).url()).searchParams;
     expect(query.getAll('rankings')).toEqual(['1']);
     expect(query.has('my_reviews')).toBe(false);

@@ -142,9 +142,8 @@ test.describe('XSS corpus in Chromium (issue 13)', () => {
 
   test('status messages: the admin preview of raw HTML', async ({ page }) => {
     const seen = watch(page);
-    await login(page, demo.admin);
     await rewriteJson(page, /\/api\/reviews\/configs\/status\/?$/, statusMessages);
-    await page.goto('/admin/status');
+    await login(page, demo.admin, { to: '/admin/status' });
     await expect(page.getByText(/^Preview/).first()).toBeVisible();
     await expectNothingRan(page, seen);
   });
@@ -218,18 +217,16 @@ test.describe('XSS corpus in Chromium (issue 13)', () => {
 
   test('event names: the admin events list', async ({ page }) => {
     const seen = watch(page);
-    await login(page, demo.admin);
     await rewriteJson(page, /\/api\/reviews\/events\//, (json) => poison(json, ['name', 'description']));
-    await page.goto('/admin/events');
+    await login(page, demo.admin, { to: '/admin/events' });
     await expectNothingRan(page, seen);
   });
 
   test("event names: a reviewer's subscriptions on the profile and the event bar", async ({ page }) => {
     const seen = watch(page);
-    await login(page, demo.reviewer);
     await rewriteJson(page, /\/api\/reviews\/events\//, (json) => poison(json, ['name', 'description']));
     await rewriteJson(page, /\/api\/reviews\/users\/me\/?$/, (json) => poison(json, ['name']));
-    await page.goto('/profile');
+    await login(page, demo.reviewer);
     await expectNothingRan(page, seen);
   });
 });
