@@ -1,5 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
+import type pg from 'pg';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { POOL_SIZE } from '../src/db/client';
+import { throwawayPostgres } from '../src/db/throwaway';
 import { seedDemo } from '../src/demo';
 import { observeTelemetry } from '../src/lib/telemetry';
 import { prewarmUsedRelations } from '../src/modules/warm-up/prewarm';
@@ -223,5 +226,38 @@ describe('the warm-up of the HTTP layer', () => {
     expect(ctx.app.log.level).toBe(level);
     // A deadline already passed: the look-ups only.
     expect(await warmRoutes(ctx.app, { base: API, deadline: Date.now() - 1, rounds: 3 })).toEqual({ requests: 3, rounds: 0 });
+  });
+});
+
+/**
+ * Issue 45 item 14: the warm-up parses and plans the hot reads on every pooled connection. Those connections stay open
+ * while the server is idle: node-postgres closes an idle connection after 10 s unless told otherwise, and hands out its
+ * most recently used one first, so a quiet spell (or a light load) closed most of the primed pool, and the next burst
+ * opened cold connections again.
+ */
+describe.skipIf(!process.env.TEST_DATABASE_URL)('the PostgreSQL pool', () => {
+  it('keeps every connection open while idle, as the warm-up left them', async () => {
+    const database = await throwawayPostgres(process.env.TEST_DATABASE_URL!, 'cr_pool');
+    // The pool's idle timers are set when a connection is given back: faked from here on, moved on by hand below.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+    try {
+      const pool = (database.db as unknown as { $client: pg.Pool }).$client;
+      const backend = async () =>
+        rowsOf<{ pid: number }>(await database.db.execute(sql`select pg_backend_pid() as pid, pg_sleep(0.05)`))[0]!.pid;
+      // Every connection in use at once, as in the warm-up's reads.
+      const before = new Set(await Promise.all(Array.from({ length: POOL_SIZE }, backend)));
+      expect(before.size).toBe(POOL_SIZE);
+      expect(pool.idleCount).toBe(POOL_SIZE);
+      // A quiet hour.
+      vi.advanceTimersByTime(3_600_000);
+      expect(pool.totalCount).toBe(POOL_SIZE);
+      // The same backends answer the next burst: none was closed and opened again.
+      const after = new Set(await Promise.all(Array.from({ length: POOL_SIZE }, backend)));
+      expect(after).toEqual(before);
+    } finally {
+      vi.useRealTimers();
+      await database.close();
+      await database.drop();
+    }
   });
 });

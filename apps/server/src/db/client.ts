@@ -135,6 +135,11 @@ export async function openPostgres(url: string, options: { onConnectionError?: (
   const pool = new pg.Pool({
     connectionString: url,
     max: POOL_SIZE,
+    // Connections are kept while idle (node-postgres closes them after 10 s by default). A new connection starts
+    // cold: its backend's catalog caches are empty and it parses and plans each named statement again, which the
+    // warm-up had done on every pooled connection. The pool hands out its most recently used connection first, so
+    // under light load most of the pool sat idle and was closed, then reopened by the next burst (issue 45 item 14).
+    idleTimeoutMillis: 0,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
     options: SESSION_OPTIONS,
