@@ -32,6 +32,9 @@ export async function copiedBenchDatabase<Seeded>(
   const database = await throwawayPostgres(adminUrl(), 'cr_bench', { template: name });
   const pool = new pg.Pool({ connectionString: database.url, max: 1 });
   try {
+    // The copy went through the write-ahead log (PostgreSQL 15's default strategy: gigabytes at full size), and the
+    // checkpoint it set off would still be writing while the bench measures: it ends here, before the timing starts.
+    await pool.query('checkpoint').catch(() => {});
     const [row] = (await pool.query<{ seeded: Seeded }>('select seeded from bench_seeded')).rows;
     if (!row) throw new Error(`${name} holds no seeded round (keptBenchDatabase makes one)`);
     return { ...database, seeded: row.seeded };
