@@ -34,6 +34,7 @@ export async function copiedBenchDatabase<Seeded>(
   try {
     // The copy went through the write-ahead log (PostgreSQL 15's default strategy: gigabytes at full size), and the
     // checkpoint it set off would still be writing while the bench measures: it ends here, before the timing starts.
+    // A checkpoint needs a superuser (or pg_checkpoint); a bench user without that right measures as it did before.
     await pool.query('checkpoint').catch(() => {});
     const [row] = (await pool.query<{ seeded: Seeded }>('select seeded from bench_seeded')).rows;
     if (!row) throw new Error(`${name} holds no seeded round (keptBenchDatabase makes one)`);
