@@ -302,7 +302,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     moderationSight: (viewer) => moderations.moderationSight(viewer),
   });
   const proposals = createProposalsService({ db, lookups });
-  const warmUp = createWarmUpService({ db, events, proposals, reviews, prewarmBytes: config.WARM_UP_PREWARM_MB * 1048576 });
+  const warmUp = createWarmUpService({
+    db,
+    events,
+    proposals,
+    reviews,
+    prewarmBytes: config.WARM_UP_PREWARM_MB * 1048576,
+    signedIn: { db, userInfo, proposals, reviews, moderations },
+  });
   const imports = createProposalImportService({
     db,
     events,

@@ -74,11 +74,11 @@ describe('the warm-up of the list totals', () => {
   it('stops at its time budget, leaving the rest to the requests', async () => {
     let time = 0;
     // Each look at the clock moves it 60 ms: the budget (130 ms) holds one round of reads (WARM_READS_AT_ONCE of the
-    // first), then it is spent: nothing counted.
+    // first), then it is spent: no signed-in read, nothing counted.
     const warmed = await ctx.app.services.warmUp(130, () => (time += 60));
     // (PGlite has no pg_prewarm: that step looks once and reads nothing.)
     const prewarm = { available: false, relations: [], mb: 0, complete: true };
-    expect(warmed).toEqual({ counted: 0, reads: WARM_READS_AT_ONCE, complete: false, prewarm });
+    expect(warmed).toEqual({ counted: 0, reads: WARM_READS_AT_ONCE, signedIn: 0, complete: false, prewarm });
   });
 
   it('leaves everything to the requests when it cannot list the rounds, and never stops the start', async () => {
@@ -88,6 +88,38 @@ describe('the warm-up of the list totals', () => {
       reviews: { count: () => Promise.resolve(0), filteredJson: () => Promise.resolve('[]'), getJson: () => Promise.resolve('{}') },
     });
     expect(await failing()).toEqual({ counted: 0, reads: 0, complete: false });
+  });
+});
+
+/**
+ * Issue 45 item 14: every user of a round under way is signed in, and a signed-in request runs statements a visitor's
+ * never does — the session check, the user's info, their allocated proposals and reviews, a moderator's lists, the
+ * public reads as a viewer. The warm-up runs them for a sample reviewer and moderator of each current round, on every
+ * pooled connection, before the server listens (modules/warm-up/signed-in.ts).
+ */
+describe.each(databaseKinds)('the warm-up of the signed-in reads on %s', (kind) => {
+  const ctx = useTestApp(kind);
+
+  it('runs a reviewer’s and a moderator’s reads on every pooled connection, each of them answered', async () => {
+    await seedDemo(ctx.database.db);
+    // The demo's current rounds hold a reviewer who reviewed an allocated proposal and a moderator with reviews to
+    // moderate: all fifteen reads of signed-in.ts run.
+    const warmed = await ctx.app.services.warmUp();
+    expect(warmed.complete).toBe(true);
+    // Counted when answered: none of them failed.
+    expect(warmed.signedIn).toBe(15 * WARM_READS_AT_ONCE);
+    if (kind !== 'postgres') return;
+    // Each connection of the pool holds their named statements, prepared before any user came.
+    const pool = (ctx.database.db as unknown as { $client: pg.Pool }).$client;
+    const clients = await Promise.all(Array.from({ length: POOL_SIZE }, () => pool.connect()));
+    try {
+      for (const client of clients) {
+        const names = (await client.query('select name from pg_prepared_statements')).rows.map((row: { name: string }) => row.name);
+        expect(names).toEqual(expect.arrayContaining(['auth_session_account', 'user_info']));
+      }
+    } finally {
+      for (const client of clients) client.release();
+    }
   });
 });
 

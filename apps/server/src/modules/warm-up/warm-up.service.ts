@@ -5,6 +5,7 @@ import type { EventsService } from '../events/events.service';
 import type { ProposalsService } from '../proposals/proposals.service';
 import type { ReviewsService } from '../reviews/reviews.service';
 import { prewarmUsedRelations, type PrewarmResult } from './prewarm';
+import { signedInReads, type SignedInDeps } from './signed-in';
 
 /** How long a server spends at most counting before it listens; what is left is counted by the first requests. */
 export const WARM_UP_BUDGET_MS = 10_000;
@@ -33,6 +34,8 @@ export function createWarmUpService(deps: {
   events: Pick<EventsService, 'current' | 'categories'>;
   proposals: Pick<ProposalsService, 'count' | 'listJson' | 'getJson'>;
   reviews: Pick<ReviewsService, 'count' | 'filteredJson' | 'getJson'>;
+  /** The signed-in reads (signed-in.ts); absent, only a visitor's are warmed. */
+  signedIn?: SignedInDeps;
 }) {
   /**
    * The hot reads of a signed-out visitor — a page of proposals, a proposal, a page of reviews, a review — each
@@ -52,6 +55,11 @@ export function createWarmUpService(deps: {
     const reads: (() => Promise<unknown>)[] = [proposalPage, reviewPage];
     if (proposal) reads.push(() => deps.proposals.getJson(Number(proposal)));
     if (review) reads.push(() => deps.reviews.getJson(null, Number(review)));
+    return runAtOnce(reads, deadline, now);
+  }
+
+  /** Each read WARM_READS_AT_ONCE times at once, one read after another, until the deadline; answers how many ran. */
+  async function runAtOnce(reads: (() => Promise<unknown>)[], deadline: number, now: () => number) {
     let ran = 0;
     for (const read of reads) {
       if (now() >= deadline) break;
@@ -64,7 +72,7 @@ export function createWarmUpService(deps: {
   return async function warmUp(
     budgetMs = WARM_UP_BUDGET_MS,
     now: () => number = Date.now,
-  ): Promise<{ counted: number; reads: number; complete: boolean; prewarm?: PrewarmResult }> {
+  ): Promise<{ counted: number; reads: number; signedIn?: number; complete: boolean; prewarm?: PrewarmResult }> {
     const started = now();
     const deadline = started + budgetMs;
     // First the disk (issue 45 item 14): the most used relations into the page cache, in at most half the budget, so
@@ -96,9 +104,20 @@ export function createWarmUpService(deps: {
     // The reads first: short, and they prepare what every request runs; the totals after them.
     let reads = 0;
     for (const event of events) reads += await warmReads(event.row_id, deadline, now);
+    // Then a signed-in reviewer's and moderator's (issue 45 item 14): every user of a round under way is signed in,
+    // and their requests run statements of their own (the session check, their lists, the reads as a viewer).
+    let signedIn = 0;
+    if (deps.signedIn && now() < deadline) {
+      const reads = await signedInReads(
+        deps.signedIn,
+        events.map((event) => event.row_id),
+      ).catch(() => []);
+      signedIn = await runAtOnce(reads, deadline, now);
+    }
+    const withSignedIn = deps.signedIn ? { signedIn } : {};
     let counted = 0;
     for (const total of totals) {
-      if (now() >= deadline) return withPrewarm({ counted, reads, complete: false });
+      if (now() >= deadline) return withPrewarm({ counted, reads, ...withSignedIn, complete: false });
       // A count that fails here (the database busy, say) is counted by the first request that needs it.
       if (
         await total().then(
@@ -108,7 +127,7 @@ export function createWarmUpService(deps: {
       )
         counted += 1;
     }
-    return withPrewarm({ counted, reads, complete: true });
+    return withPrewarm({ counted, reads, ...withSignedIn, complete: true });
   };
 }
 export type WarmUp = ReturnType<typeof createWarmUpService>;
