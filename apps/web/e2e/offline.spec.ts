@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from './fixtures';
+import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page, type Request } from './fixtures';
 import { baseURL } from '../playwright.config';
 import { CRITERIA, freshReviewer, note, noteField, ownReview, rate } from './review-helpers';
 import { tokenOf } from './rounds';
@@ -213,6 +213,16 @@ test.describe('offline reviewing after one visit (issue 45)', () => {
       await login(page, reviewer.catalystId, { password: reviewer.password, to: '/allocated-proposals' });
       await expect(offlineStatus(page)).toHaveText('Available offline', { timeout: 60_000 });
 
+      // The review writes the browser makes, and how each ended: what a failure below is told (it was seen once in
+      // a full run, a review on the server before the connection returned; not reproduced since).
+      const writes: string[] = [];
+      const isWrite = (request: Request) => request.method() !== 'GET' && request.url().includes('/proposal-reviews');
+      const record = (what: string) => (request: Request) => {
+        if (isWrite(request)) writes.push(`${new Date().toISOString()} ${what} ${request.method()} ${request.url()}`);
+      };
+      context.on('request', record('asked'));
+      context.on('requestfinished', record('answered'));
+      context.on('requestfailed', record('failed'));
       await context.setOffline(true);
       await page.goto(`/proposal/${proposal.row_id}`);
       await expect(page.getByRole('heading', { level: 1, name: proposal.title })).toBeVisible();
@@ -229,7 +239,7 @@ test.describe('offline reviewing after one visit (issue 45)', () => {
       // The draft stays on the device: an offline reload shows it.
       await page.reload();
       await expect(noteField(page, 'Impact alignment')).toHaveValue(note(40, 'Unplugged'));
-      expect(await reviewsOf(request, headers, proposal.row_id)).toHaveLength(0);
+      expect(await reviewsOf(request, headers, proposal.row_id), writes.join('\n')).toHaveLength(0);
 
       await context.setOffline(false);
       await expectToast(page, 'Your review change made offline was sent.');

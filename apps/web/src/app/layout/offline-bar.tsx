@@ -43,7 +43,9 @@ export function OfflineBar() {
   }, []);
   const hasWaiting = waiting.length > 0;
   useEffect(() => {
-    if (!online || !hasWaiting || !userId) return;
+    // `useNetwork` says online until its first effect has read the browser's state: a page opened offline would try
+    // to send first (offline-copy.tsx asks the browser the same way).
+    if (!online || !navigator.onLine || !hasWaiting || !userId) return;
     void send();
     const timer = setInterval(() => void send(), RETRY_MS);
     return () => clearInterval(timer);
