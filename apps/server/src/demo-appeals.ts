@@ -26,9 +26,10 @@ export async function seedPastRoundAppeals(db: Db, runs: RunsService, eventId: n
     const account = await findAccountByCatalystId(db, catalystId);
     return account && { id: account.userId, role: account.role, status: AccountStatus.active, forceReset: false };
   };
-  const [moderator, reviewer, other] = await Promise.all(
-    ['cardano/demo-moderator', 'cardano/demo-reviewer', 'cardano/demo-community-2'].map(accountOf),
-  );
+  // One after another: `db` may be the seed's transaction, one connection that runs one statement at a time.
+  const moderator = await accountOf('cardano/demo-moderator');
+  const reviewer = await accountOf('cardano/demo-reviewer');
+  const other = await accountOf('cardano/demo-community-2');
   if (!moderator || !reviewer || !other) return;
   await insertSubscription(db, {
     userId: moderator.id,
