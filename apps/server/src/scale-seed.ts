@@ -7,6 +7,7 @@ import { syntheticReviews } from './lib/note-corpus';
 import { hashPassword } from './lib/secrets';
 import { upsertConfig } from './db/config-records';
 import { insertEvent } from './modules/events/events.repository';
+import { rowsOf } from './db/rows';
 
 /**
  * `npm run cli -- seed-scale`: a round at a given size for benchmarks and load tests: one active event open for
@@ -153,8 +154,6 @@ async function unnestInsert(db: Db, table: string, columns: { name: string; type
     );
   }
 }
-
-const rowsOf = <T>(result: unknown) => (result as { rows?: T[] }).rows ?? (result as T[]);
 
 /** `count` active, registered accounts whose Catalyst IDs start with `prefix`; answers their users in id order. */
 async function createAccounts(db: Db, prefix: string, emailPrefix: string, count: number, passwordHash: string) {

@@ -3,12 +3,12 @@ import { closedCatalystId } from '@cr/contract/plain';
 import { AccountStatus, UserRole } from '@cr/contract/users';
 import type { DbOrTx } from '../../db/client';
 import { reviewContent } from '../../db/version-content';
+import { rowsOf } from '../../db/rows';
 
 /*
  * Issue 47: the SQL of a ban, an unban and a closed account. Each function runs inside the caller's transaction.
  */
 
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : ((result as { rows?: T[] }).rows ?? []));
 const run = async <T>(db: DbOrTx, query: SQL): Promise<T[]> => rowsOf<T>(await db.execute(query));
 
 /**

@@ -5,6 +5,7 @@ import type { Language } from '@cr/contract/languages';
 import type { NotificationKind } from '@cr/contract/notifications';
 import type { DbOrTx } from '../../db/client';
 import { catalystIds, notificationOptOuts, reminderRuns, users } from '../../db/schema/index';
+import { rowsOf } from '../../db/rows';
 
 /*
  * The notifications' SQL. Bulk notifications are queued by one INSERT … SELECT each (a reminder to 100,000 reviewers
@@ -13,8 +14,6 @@ import { catalystIds, notificationOptOuts, reminderRuns, users } from '../../db/
  * users.language, null when they chose none), the language the mail is rendered in at delivery. Only people who can act get one: an active account (not
  * inactive, not banned) with an e-mail address, an active subscription, and no opt-out of the kind.
  */
-
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : ((result as { rows?: T[] }).rows ?? []));
 
 /** How many rows a `with queued as (insert … returning 1) select count(*)` statement inserted. */
 async function countInserted(db: DbOrTx, insert: SQL): Promise<number> {

@@ -9,8 +9,7 @@ import { AppError, conflict } from '../../errors';
 import { copyCsv } from '../exports/exports.service';
 import { eventIdsWithRunFlag, readRunFlags } from '../runs/runs.service';
 import { PUBLISHED_AUDIT_ACTIONS, RUN_ACTIONS, TABLES, tableQuery, type Table } from './open-data.tables';
-
-const rowsOf = <Row>(result: unknown): Row[] => (Array.isArray(result) ? (result as Row[]) : ((result as { rows?: Row[] }).rows ?? []));
+import { rowsOf } from '../../db/rows';
 
 /**
  * Deflate level 1: on a round of 1,000,000 reviews with real notes (1.9 GB of CSV) level 6 took the archive to 282 s

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, gt, inArray, or, sql, type SQL } from 'drizz
 import type { DbOrTx } from '../../db/client';
 import { auditHeads, auditLog, catalystIds, users } from '../../db/schema/index';
 import { asStored, createChainWalker, dataDigest, entryHash, type ChainHead, type ChainReport, type StoredEntry } from './audit-chain';
+import { rowsOf } from '../../db/rows';
 
 export interface AuditEntry {
   /** Null for changes made by an operator command rather than a logged-in user. */
@@ -14,8 +15,6 @@ export interface AuditEntry {
   before: unknown;
   after: unknown;
 }
-
-const rowsOf = <Row>(result: unknown): Row[] => (Array.isArray(result) ? (result as Row[]) : ((result as { rows?: Row[] }).rows ?? []));
 
 /**
  * The audit chain's lock (a transaction-level advisory lock; its first key names it among the app's advisory locks,

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { rowsOf } from '../../db/rows';
 
 /** PostgreSQL's block size as built by default; the statistics and pg_prewarm count in blocks. */
 const BLOCK_BYTES = 8192;
@@ -18,8 +19,6 @@ export interface PrewarmResult {
 }
 
 type Used = { relation: string; blocks: number };
-
-const rowsOf = <T>(result: unknown) => (result as { rows?: T[] }).rows ?? (result as T[]);
 
 /**
  * Issue 45 item 14, a cold machine: after a restart of PostgreSQL and an empty page cache (a reboot, a restore, a new

@@ -6,11 +6,10 @@ import type { UserInfoService } from '../accounts/user-info.service';
 import type { ModerationsService } from '../moderations/moderations.service';
 import type { ProposalsService } from '../proposals/proposals.service';
 import type { ReviewsService } from '../reviews/reviews.service';
+import { rowsOf } from '../../db/rows';
 
 /** A session id no session has: the session check's statement runs, and finds nothing. */
 const NO_SESSION = '00000000-0000-0000-0000-000000000000';
-
-const rowsOf = <T>(result: unknown) => (result as { rows?: T[] }).rows ?? (result as T[]);
 
 export interface SignedInDeps {
   db: Db;
