@@ -76,8 +76,24 @@ async function roundToClose(request: APIRequestContext) {
   };
 }
 
-async function openSection(page: Page, eventId: number, section: 'outcomes' | 'scoring' | 'export', heading: string) {
-  await page.goto(`/admin/${eventId}?section=${section}`);
+/**
+ * Opens a section of the event's configuration as a person does: by its button in the sections' navigation when the
+ * tab shows this event's configuration already, else by its address, signing the admin in first with `signIn` (one
+ * load of the app either way).
+ */
+async function openSection(
+  page: Page,
+  eventId: number,
+  section: 'outcomes' | 'scoring' | 'export',
+  heading: string,
+  { signIn = false }: { signIn?: boolean } = {},
+) {
+  const path = `/admin/${eventId}?section=${section}`;
+  if (signIn) await login(page, demo.admin, { to: path });
+  else if (new URL(page.url()).pathname === `/admin/${eventId}`)
+    await page.getByRole('navigation', { name: 'Event configuration sections' }).getByRole('button', { name: heading }).click();
+  else await page.goto(path);
+  await expect(page).toHaveURL((url) => url.pathname === `/admin/${eventId}` && url.searchParams.get('section') === section);
   await expect(page.getByRole('heading', { name: heading, level: 2 })).toBeVisible();
 }
 
@@ -139,10 +155,8 @@ test.describe('closing a round: outcomes, scores and exports (issue 15 items 1â€
     test.setTimeout(240_000);
     round = await roundToClose(request);
     const eventId = round.event.row_id;
-    await login(page, demo.admin);
-
     // Scores need the outcomes first: the section says so, and the server's 409 shows clearly.
-    await openSection(page, eventId, 'scoring', 'Proposal Scoring');
+    await openSection(page, eventId, 'scoring', 'Proposal Scoring', { signIn: true });
     const scoring = page.getByRole('form', { name: 'Proposal scoring' });
     await expect(outcomesFirst(page)).toContainText('Generate the review outcomes first');
     await scoring.getByRole('button', { name: 'Generate' }).click();
@@ -329,8 +343,7 @@ test.describe('closing a round: outcomes, scores and exports (issue 15 items 1â€
   }) => {
     test.setTimeout(120_000);
     const eventId = round.event.row_id;
-    await login(page, demo.admin);
-    await openSection(page, eventId, 'export', 'Export Data');
+    await openSection(page, eventId, 'export', 'Export Data', { signIn: true });
     await expectAccessible(page);
     const bearer = (request: Request) => expect(request.headers()['authorization']).toMatch(/^Bearer \S+/);
 
@@ -465,9 +478,7 @@ test.describe('the closing forms validate as Â§5 says', () => {
     request,
   }) => {
     const event = await newEvent(request, await adminHeaders(request), 'closing forms');
-    await login(page, demo.admin);
-
-    await openSection(page, event.row_id, 'outcomes', 'Review Outcomes');
+    await openSection(page, event.row_id, 'outcomes', 'Review Outcomes', { signIn: true });
     const outcomes = page.getByRole('form', { name: 'Review outcomes' });
     const validity = outcomes.getByRole('textbox', { name: /^Validity threshold/ });
     const acceptance = outcomes.getByRole('textbox', { name: /^Acceptance threshold/ });
@@ -570,9 +581,7 @@ test.describe('failed closing runs and exports show their toasts', () => {
     await failing('**/api/reviews/moderations/export/csv*');
     await failing('**/api/reviews/moderations/moderator-stats/*');
     await failing('**/api/reviews/admin/vitss-export');
-    await login(page, demo.admin);
-
-    await openSection(page, event.row_id, 'outcomes', 'Review Outcomes');
+    await openSection(page, event.row_id, 'outcomes', 'Review Outcomes', { signIn: true });
     await page.getByRole('form', { name: 'Review outcomes' }).getByRole('button', { name: 'Generate' }).click();
     await expectToast(page, 'An error occurred while generating review outcomes'); // G-009
     await expect(page.getByRole('region', { name: 'Dry run: review outcome statistics' })).toHaveCount(0);

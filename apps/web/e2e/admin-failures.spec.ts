@@ -4,7 +4,9 @@ import { demo, login } from './support';
 /**
  * Spec §8 for events, configs, status and the admin area: when the server fails without a message of its own,
  * a person sees the fixed error text, and failed lists are empty with total 0.
- * The API is made to fail in the browser (page.route), so nothing is ever saved.
+ * The API is made to fail in the browser (page.route), so nothing is ever saved. Each test sets its failures up, then
+ * signs the admin in straight onto the screen (the login's own requests go through `page.request`, which no route
+ * touches).
  */
 
 const API = '/api/reviews';
@@ -41,14 +43,10 @@ async function expectEmptyTable(page: Page, name: string) {
 }
 
 test.describe('admin area and events: fixed error toasts when the server fails', () => {
-  test.beforeEach(async ({ page }) => {
-    await login(page, demo.admin);
-  });
-
   // B-003
   test('B-003: the current events fail to load on the home page → "Error fetching current event(s)"', async ({ page }) => {
     const failed = await failRequests(page, 'GET', `${API}/events/current/`);
-    await page.goto('/');
+    await login(page, demo.admin, { to: '/' });
     await expectErrorToast(page, 'Error fetching current event(s)');
     expect(failed.length).toBeGreaterThan(0);
     // No current event is shown, and the stage badge is hidden (stage inactive).
@@ -61,7 +59,7 @@ test.describe('admin area and events: fixed error toasts when the server fails',
   // B-005
   test('B-005: the event configs fail to load → "Error fetching configs"', async ({ page }) => {
     const failed = await failRequests(page, 'GET', /^\/api\/reviews\/configs\/reviews\/\d+\/$/);
-    await page.goto('/');
+    await login(page, demo.admin, { to: '/' });
     await expectErrorToast(page, 'Error fetching configs');
     expect(failed.length).toBeGreaterThan(0);
     // The current event is still listed; without its configuration every window counts as closed.
@@ -74,7 +72,7 @@ test.describe('admin area and events: fixed error toasts when the server fails',
   // B-025
   test('B-025: the events list fails → "Error fetching events" and the Events table is empty with total 0', async ({ page }) => {
     const failed = await failRequests(page, 'GET', `${API}/events/`);
-    await page.goto('/admin/events');
+    await login(page, demo.admin, { to: '/admin/events' });
     await expectErrorToast(page, 'Error fetching events');
     await expectEmptyTable(page, 'Events');
     expect(new URL(failed[0]!).searchParams.get('size')).toBe('25');
@@ -83,7 +81,7 @@ test.describe('admin area and events: fixed error toasts when the server fails',
   // B-036
   test('B-036: the users list fails → "Error fetching users" and the Users table is empty with total 0', async ({ page }) => {
     const failed = await failRequests(page, 'GET', `${API}/admin/users`);
-    await page.goto('/admin/users');
+    await login(page, demo.admin, { to: '/admin/users' });
     await expectErrorToast(page, 'Error fetching users');
     await expectEmptyTable(page, 'Users');
     expect(new URL(failed[0]!).searchParams.get('size')).toBe('25');
@@ -94,7 +92,7 @@ test.describe('admin area and events: fixed error toasts when the server fails',
     const name = `E2E failing fund ${Date.now().toString(36)}`;
     const created = await failRequests(page, 'POST', `${API}/events/`);
     const updated = await failRequests(page, 'PUT', /^\/api\/reviews\/events\/\d+\/$/);
-    await page.goto('/admin/events');
+    await login(page, demo.admin, { to: '/admin/events' });
 
     await page.getByRole('button', { name: 'New fund' }).click();
     const modal = page.getByRole('dialog', { name: 'New event' });
@@ -125,7 +123,7 @@ test.describe('admin area and events: fixed error toasts when the server fails',
   test('B-045: saving the status messages fails → "Error updating status configuration"', async ({ page }) => {
     const marker = `Never saved ${Date.now().toString(36)}`;
     const saved = await failRequests(page, 'PUT', `${API}/configs/status/`);
-    await page.goto('/admin/status');
+    await login(page, demo.admin, { to: '/admin/status' });
     await expect(page.getByRole('heading', { name: 'Status messages' })).toBeVisible();
     await page.waitForLoadState('networkidle');
     const before = await page.getByTestId('status-message-form').count();
@@ -150,7 +148,7 @@ test.describe('admin area and events: fixed error toasts when the server fails',
   // B-046
   test('B-046: the status configuration fails to load on the Status tab → "Error fetching status configuration"', async ({ page }) => {
     const failed = await failRequests(page, 'GET', `${API}/configs/status/`);
-    await page.goto('/admin/status');
+    await login(page, demo.admin, { to: '/admin/status' });
     await expectErrorToast(page, 'Error fetching status configuration');
     expect(failed.length).toBeGreaterThan(0);
     await expect(page.getByTestId('status-banner')).toHaveCount(0);

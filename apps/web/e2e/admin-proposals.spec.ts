@@ -78,8 +78,9 @@ function countRequests(page: Page, matches: (r: Request) => boolean) {
 /** A row of a two-column table: its header cell and its value. */
 const rowOf = (scope: Locator, label: string) => scope.getByRole('row', { name: new RegExp(`^${label.replace(/[()]/g, '\\$&')} `) });
 
+/** Signs the admin in straight onto a section of the event's configuration (one load of the app). */
 async function openSection(page: Page, eventId: number, section: 'import' | 'proposalAllocation') {
-  await page.goto(`/admin/${eventId}?section=${section}`);
+  await login(page, demo.admin, { to: `/admin/${eventId}?section=${section}` });
   await expect(
     page.getByRole('heading', { level: 2, name: section === 'import' ? 'Import Proposals' : 'Proposal Allocation' }),
   ).toBeVisible();
@@ -89,7 +90,6 @@ test.describe('Import Proposals (issue 5)', () => {
   // D-032, D-033, D-034, D-035, D-036, D-046, D-047, D-048
   test('an admin imports the demo sample: a dry run at once, then a confirmed real run and its statistics', async ({ page, request }) => {
     const event = await newEvent(request, 'E2E import');
-    await login(page, demo.admin);
     await openSection(page, event.row_id, 'import');
     const form = page.getByRole('form', { name: 'Import proposals' });
 
@@ -162,7 +162,6 @@ test.describe('Import Proposals (issue 5)', () => {
   // D-046, D-047
   test('an uploaded file: not JSON is refused in the browser; a proposals file offers its own categories', async ({ page, request }) => {
     const event = await newEvent(request, 'E2E upload');
-    await login(page, demo.admin);
     await openSection(page, event.row_id, 'import');
     const form = page.getByRole('form', { name: 'Import proposals' });
     await expect(form.getByRole('radio', { name: 'Upload a JSON file' })).toBeChecked();
@@ -220,7 +219,6 @@ test.describe('Import Proposals (issue 5)', () => {
   // D-049, §8
   test('a failed import toasts "Error importing proposals", or the server\'s own message when it sends one', async ({ page, request }) => {
     const event = await newEvent(request, 'E2E import failure');
-    await login(page, demo.admin);
     await openSection(page, event.row_id, 'import');
     const form = page.getByRole('form', { name: 'Import proposals' });
 
@@ -246,7 +244,6 @@ test.describe('Proposal Allocation (issue 5)', () => {
     request,
   }) => {
     const { event, categories } = await roundWithReviewers(request, 3);
-    await login(page, demo.admin);
     await openSection(page, event.row_id, 'proposalAllocation');
     const form = page.getByRole('form', { name: 'Proposal allocation' });
     const seed = form.getByRole('textbox', { name: /^Allocation seed/ });
@@ -359,7 +356,6 @@ test.describe('Proposal Allocation (issue 5)', () => {
   test('the demo round already has an allocation, so its form is disabled', async ({ page, request }) => {
     const events = (await (await request.get(`${API}/events/?size=100&page=0`)).json()) as { data: { row_id: number; name: string }[] };
     const demoRound = events.data.find((event) => event.name === 'Fund 15 (demo)')!;
-    await login(page, demo.admin);
     await openSection(page, demoRound.row_id, 'proposalAllocation');
     const form = page.getByRole('form', { name: 'Proposal allocation' });
     await expect(form.getByTestId('allocation-generated')).toBeVisible();
@@ -373,7 +369,6 @@ test.describe('Proposal Allocation (issue 5)', () => {
     request,
   }) => {
     const event = await newEvent(request, 'E2E allocation failure');
-    await login(page, demo.admin);
     await openSection(page, event.row_id, 'proposalAllocation');
     const form = page.getByRole('form', { name: 'Proposal allocation' });
     await page.route(`**${API}/proposal-reviews/generate-allocations`, (route) =>

@@ -8,8 +8,9 @@ import { adminHeaders, demo, expectAccessible, expectToast, login } from './supp
  * test's own, so the stage other tests see doesn't change.
  */
 
+/** Signs the admin in straight onto the event's General Configuration (one load of the app). */
 async function openGeneralConfiguration(page: Page, eventId: number) {
-  await page.goto(`/admin/${eventId}?section=general`);
+  await login(page, demo.admin, { to: `/admin/${eventId}?section=general` });
   await expect(page.getByRole('switch', { name: 'Review submission', exact: true })).toBeVisible();
 }
 
@@ -19,7 +20,6 @@ test.describe('date-time fields (issue 26 item 13)', () => {
     request,
   }) => {
     const event = await newEvent(request, await adminHeaders(request), 'date-time typing');
-    await login(page, demo.admin);
     await openGeneralConfiguration(page, event.row_id);
     const starts = page.getByRole('textbox', { name: 'Review submission starts at' });
     const ends = page.getByRole('textbox', { name: 'Review submission ends at' });
@@ -53,7 +53,6 @@ test.describe('date-time fields (issue 26 item 13)', () => {
     request,
   }) => {
     const event = await newEvent(request, await adminHeaders(request), 'date-time picker');
-    await login(page, demo.admin);
     await openGeneralConfiguration(page, event.row_id);
     const starts = page.getByRole('textbox', { name: 'Moderation submission starts at' });
     await starts.fill('2026-12-01 09:00');

@@ -400,11 +400,10 @@ test.describe('moderation (issue 14, checklist F)', () => {
 
   test('F-011: a failed list shows the server message in a toast and an empty list', async ({ page, request }) => {
     const moderator = await activeUser(request);
-    await login(page, moderator.catalystId, moderator.password);
     await page.route(/\/proposal-reviews\/allocated\/\?/, (route) =>
       route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ detail: 'Allocated list unavailable' }) }),
     );
-    await page.goto('/allocated-reviews');
+    await login(page, moderator.catalystId, { password: moderator.password, to: '/allocated-reviews' });
     await expectToast(page, 'Allocated list unavailable');
     await expect(page.getByRole('table', { name: 'Allocated reviews' }).getByText('No items found.')).toBeVisible();
   });

@@ -281,8 +281,10 @@ function authoredFile(eventId: number, objective: string, author: string) {
 
 test.describe('who sees the own-review form (spec §2.12, §5, §6)', () => {
   /** Waits until the page knows the event's configuration (the reviews list shows), so an absent form means something. */
-  async function openProposal(page: Page, proposalId: number) {
-    await page.goto(`/proposal/${proposalId}`);
+  /** Opens a proposal's page; with `signIn`, signs that user in straight onto it (one load of the app). */
+  async function openProposal(page: Page, proposalId: number, signIn?: { catalystId: string; password: string }) {
+    if (signIn) await login(page, signIn.catalystId, { password: signIn.password, to: `/proposal/${proposalId}` });
+    else await page.goto(`/proposal/${proposalId}`);
     await expect(page.getByRole('heading', { level: 2, name: /^Reviews \(\d+\)$/ })).toBeVisible();
   }
 
@@ -295,8 +297,7 @@ test.describe('who sees the own-review form (spec §2.12, §5, §6)', () => {
     const user = await activeUser(request);
     let ownCalls = 0;
     page.on('request', (r) => void (r.url().includes('/submitted-review/') && (ownCalls += 1)));
-    await login(page, user.catalystId, user.password);
-    await openProposal(page, proposals[0]!.row_id);
+    await openProposal(page, proposals[0]!.row_id, user);
     await expect(ownReview(page)).toHaveCount(0);
     expect(ownCalls).toBe(0);
   });
@@ -328,8 +329,7 @@ test.describe('who sees the own-review form (spec §2.12, §5, §6)', () => {
     expect(imported.status(), await imported.text()).toBe(200);
     expect(await imported.json()).toMatchObject({ created: 1, skipped: 0 });
 
-    await login(page, reviewer.user.catalystId, reviewer.user.password);
-    await openProposal(page, authored.row_id);
+    await openProposal(page, authored.row_id, reviewer.user);
     await expect(ownReview(page)).toHaveCount(0);
     await openProposal(page, other.row_id);
     await expect(ownReview(page)).toBeVisible();
@@ -343,8 +343,7 @@ test.describe('who sees the own-review form (spec §2.12, §5, §6)', () => {
       json.value.review_submission_enabled = false;
       json.value.reviewer_subscription_enabled = subscriptionOn;
     });
-    await login(page, reviewer.user.catalystId, reviewer.user.password);
-    await openProposal(page, reviewer.proposals[1]!.row_id);
+    await openProposal(page, reviewer.proposals[1]!.row_id, reviewer.user);
     await expect(ownReview(page)).toHaveCount(0);
 
     subscriptionOn = false;

@@ -223,12 +223,11 @@ test.describe('allocated proposals (issue 5)', () => {
 
   // D-017, D-018: the allocated list is the viewer's 'My proposals' (the navigation's name); its count comes with the page.
   test('a failing allocated call toasts and leaves an empty list with total 0', async ({ page }) => {
-    await login(page, demo.reviewer);
     await page.route(
       (u) => u.pathname === '/api/reviews/proposals/allocated',
       (route) => route.fulfill({ status: 500, contentType: 'text/html', body: '<h1>Bad gateway</h1>' }),
     );
-    await page.goto('/allocated-proposals');
+    await login(page, demo.reviewer, { to: '/allocated-proposals' });
     await expectToast(page, 'Error fetching allocated proposals');
     await expect(allocatedTable(page)).toContainText('No items found.');
     await expect(page.getByText('Page 1 of 1')).toBeVisible();

@@ -217,12 +217,11 @@ test.describe('toasts (issue 12 item 8)', () => {
   test('a toast on a proposal leaves the sticky review form and the scroll button uncovered', async ({ page, request }) => {
     await page.setViewportSize({ width: 1366, height: 900 });
     const reviewer = await newReviewer(request);
-    await login(page, reviewer.catalystId, reviewer.password);
     await page.route(
       (url) => url.pathname === `${API}/proposal-reviews/filtered`,
       (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }),
     );
-    await page.goto(`/proposal/${reviewer.proposals[0]!.row_id}`);
+    await login(page, reviewer.catalystId, { password: reviewer.password, to: `/proposal/${reviewer.proposals[0]!.row_id}` });
     const form = page.getByTestId('own-review-column');
     await expect(form).toBeVisible();
     const toast = page.locator('.mantine-Notification-root').filter({ hasText: 'Error fetching reviews' }).first();
