@@ -167,48 +167,42 @@ test.describe('an admin’s writes show at once on the Overview and the profiles
     await expect.poll(async () => Number(await lv2Total.textContent())).toBeGreaterThan(before);
   });
 
-  test.describe('one round, run after run: allocation, outcomes, scores, then its configuration', () => {
-    test.describe.configure({ mode: 'serial' });
-    let shared: ReviewedRound | undefined;
-    const round = async (request: APIRequestContext) => (shared ??= await reviewedRound(request, 'after-runs'));
+  // D-035, D-036, G-005, G-007, G-014, G-016, B-051, B-052: one round, one tab, run after run; each run's figure shows
+  // on the Overview it returns to, without a reload.
+  test('one round, run after run: allocation, outcomes and scores count on the Overview, then a cleared review window', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(180_000);
+    const { row_id, proposals } = await reviewedRound(request, 'after-runs');
+    await openOverview(page, row_id);
 
-    // D-035, D-036
-    test('a proposal allocation counts on the Overview', async ({ page, request }) => {
-      await openOverview(page, (await round(request)).row_id);
+    await test.step('a proposal allocation counts on the Overview', async () => {
       await expect(summary(page, '0 of 0 allocated reviews done (0%)')).toBeVisible();
-
       await runForReal(page, RUNS.proposalAllocation);
       await backToOverview(page);
       await expect(summary(page, /^\d+ of [1-9]\d* allocated reviews done \(\d+%\)$/)).toBeVisible();
     });
 
-    // G-005, G-007
-    test('review outcomes count on the Overview', async ({ page, request }) => {
-      await openOverview(page, (await round(request)).row_id);
+    await test.step('review outcomes count on the Overview', async () => {
       await expect(summary(page, '0 included, 0 excluded by moderation, 0 excluded by threshold, 2 pending')).toBeVisible();
-
       await runForReal(page, RUNS.outcomes);
       await backToOverview(page);
       await expect(summary(page, '2 included, 0 excluded by moderation, 0 excluded by threshold, 0 pending')).toBeVisible();
     });
 
-    // G-014, G-016
-    test('proposal scores count on the Overview', async ({ page, request }) => {
-      const { row_id, proposals } = await round(request);
-      await openOverview(page, row_id);
+    await test.step('proposal scores count on the Overview', async () => {
       await expect(summary(page, /^(No proposal scores yet\.|0 proposals scored, \d+ without a score)$/)).toBeVisible();
-
       await runForReal(page, RUNS.scores);
       await backToOverview(page);
       await expect(summary(page, `2 proposals scored, ${proposals.length - 2} without a score`)).toBeVisible();
     });
 
-    // B-051, B-052: the review window is part of the round's configuration.
-    test('a cleared review window shows on the Overview', async ({ page, request }) => {
-      const { row_id } = await round(request);
+    // B-051, B-052: the review window is part of the round's configuration. Set through the API, it shows on a load.
+    await test.step('a cleared review window shows on the Overview', async () => {
       const window = { starts_at: new Date(Date.now() - DAY).toISOString(), ends_at: new Date(Date.now() + 7 * DAY).toISOString() };
       await configure(request, row_id, { review_submission_starts_at: window.starts_at, review_submission_ends_at: window.ends_at });
-      await openOverview(page, row_id);
+      await page.reload();
       await expect(summary(page, `Review window: ${window.starts_at.slice(0, 10)} to ${window.ends_at.slice(0, 10)}`)).toBeVisible();
 
       await toSection(page, 'General Configuration');
