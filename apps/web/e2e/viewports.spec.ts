@@ -238,13 +238,13 @@ test.describe('at a phone’s and a tablet’s size (issue 19)', () => {
       ).toBeVisible();
       await expectFits(page);
     });
-    // The mail queue (issue 27): its tables scroll sideways inside the page on a phone.
-    await page.goto('/admin/mail');
+    // The mail queue (issue 27): its tables scroll sideways inside the page on a phone. From tab to tab, as a person goes.
+    await page.getByRole('tab', { name: 'Mail queue' }).click();
     await atEachSize(page, async () => {
       await expect(page.getByRole('table', { name: 'Failed mails' })).toBeVisible();
       await expectFits(page);
     });
-    await page.goto('/admin/events');
+    await page.getByRole('tab', { name: 'Events' }).click();
     const edit = (phone: boolean) => list(page, phone, 'Events').getByRole('button', { name: 'Edit Fund 15 (demo)' });
     await atEachSize(page, async (phone) => {
       await expect(edit(phone)).toBeVisible();
