@@ -77,8 +77,11 @@ test.describe('proposals list (issue 5, spec §2.11)', () => {
     await expect(page.getByRole('button', { name: 'Clear filter' })).toBeDisabled();
   });
 
-  // D-005, D-007, D-008, D-011, D-012, D-020
-  test('the list shows 25 a page with short id, title, objective and funds; page 2 (?page=1) shows the rest', async ({ page, request }) => {
+  // D-005, D-007, D-008, D-011, D-012, D-020, D-023
+  test('the list shows 25 a page with short id, title, objective and funds; page 2 (?page=1) shows the rest; a proposal opens from it', async ({
+    page,
+    request,
+  }) => {
     const total = await listedTotal(request);
     expect(total).toBeGreaterThan(25);
     await page.goto('/proposals');
@@ -119,6 +122,18 @@ test.describe('proposals list (issue 5, spec §2.11)', () => {
     await link.click();
     await expect(page).toHaveURL(new RegExp(`${href}$`));
     await expect(page.getByRole('heading', { level: 1, name: 'Example Catalyst Proposal' })).toBeVisible();
+
+    // D-020, D-023: that proposal has no category, and nested border groups.
+    await expect(page.getByTestId('proposal-objective')).toHaveText('No category');
+    const enterprise = page.getByRole('group', { name: 'Enterprise partnership', exact: true });
+    await expect(
+      enterprise.getByRole('group', {
+        name: 'Is your proposal led by or in partnership with an established enterprise or team with a proven business track record?',
+      }),
+    ).toHaveText('Yes');
+    await expect(
+      enterprise.getByRole('group', { name: 'If Yes', exact: true }).getByRole('group', { name: 'Question', exact: true }),
+    ).toHaveText('Example Enterprise with proven track record');
   });
 
   // D-006
@@ -313,22 +328,6 @@ test.describe('single proposal (issue 5, spec §2.12)', () => {
     await expect(firstMilestone.getByRole('group', { name: 'Milestone Title', exact: true })).toHaveText('Initial Setup and Planning');
     await expect(firstMilestone.getByRole('group', { name: 'Cost', exact: true })).toHaveText('30,000 ADA');
     await expect(firstMilestone.getByRole('group', { name: 'Acceptance Criteria', exact: true }).getByRole('listitem')).toHaveCount(2);
-  });
-
-  // D-020, D-023: a proposal without a category, with nested border groups.
-  test('a proposal without a category says so and shows its border groups', async ({ page }) => {
-    await page.goto('/proposals?title=Example%20Catalyst');
-    await listTable(page).getByRole('link', { name: 'Example Catalyst Proposal' }).click();
-    await expect(page.getByTestId('proposal-objective')).toHaveText('No category');
-    const enterprise = page.getByRole('group', { name: 'Enterprise partnership', exact: true });
-    await expect(
-      enterprise.getByRole('group', {
-        name: 'Is your proposal led by or in partnership with an established enterprise or team with a proven business track record?',
-      }),
-    ).toHaveText('Yes');
-    await expect(
-      enterprise.getByRole('group', { name: 'If Yes', exact: true }).getByRole('group', { name: 'Question', exact: true }),
-    ).toHaveText('Example Enterprise with proven track record');
   });
 
   // D-026
