@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from './fixtures';
-import { demo, expectAccessible, expectToast, login, presentReviewOpenStage, registerThroughApi } from './support';
+import { demo, expectAccessible, expectListsShown, expectToast, login, presentReviewOpenStage, registerThroughApi } from './support';
 
 const stageBadge = (page: Page) => page.getByTestId('stage-badge');
 
@@ -241,7 +241,7 @@ test.describe('the admin area (issue 3)', () => {
       if (tab !== 'Users') await page.getByRole('tab', { name: tab }).click();
       await expect(page.getByRole('tab', { name: tab, selected: true })).toBeVisible();
       await expect(shown).toBeEnabled();
-      await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+      await expectListsShown(page);
       await expectAccessible(page);
     }
     await page.getByRole('tab', { name: 'Events' }).click();

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from './fixtures';
 import { freshReviewer, validReview } from './review-helpers';
-import { demo, expectAccessible, expectNoOverflow, login } from './support';
+import { demo, expectAccessible, expectListsShown, expectNoOverflow, login } from './support';
 
 /*
  * Issue 31: the interface in Spanish and Japanese. The strings the tests look for are read from the locale files, so
@@ -193,8 +193,7 @@ test.describe('the pseudo-locale at 390 and 1366 px (issue 31)', () => {
     if (await link.isVisible()) {
       await link.click();
       await expect(page).toHaveURL((url) => url.pathname + url.search === path);
-      // No load to wait for: the screen's lists say when they have their rows (aria-busy).
-      await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+      await expectListsShown(page);
     } else await page.goto(path);
   }
 

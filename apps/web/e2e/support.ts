@@ -114,6 +114,12 @@ export async function expectToast(page: Page, text: string | RegExp, { timeout }
   await expect(page.locator('.mantine-Notification-root').filter({ hasText: text }).first()).toBeVisible({ timeout });
 }
 
+/** Waits until no list of the screen is still loading or filling its rows (its `aria-busy`): for a screen opened
+ * inside the app, which has no load of its own to wait for. */
+export async function expectListsShown(page: Page) {
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+}
+
 /** axe-core's script, put into a page before its first check (axe.min.js: less than half of axe.js to parse). */
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
