@@ -92,6 +92,9 @@ export async function expectNavEmail(page: Page, email: string, { not = false }:
 export async function logoutThroughMenu(page: Page) {
   await page.getByRole('banner').getByRole('button', { name: 'Account' }).click();
   await page.getByRole('menuitem', { name: 'Logout' }).click();
+  // Done once the app has cleared the session and moved to the login page, whatever the server answered: a test that
+  // loaded another page before then booted on the session still stored, which the server had just revoked (2026-12-03).
+  await expect(page).toHaveURL(/\/login$/);
 }
 
 /** The newest e-mailed link for an address, read from the outbox as a person would read their mailbox. */
