@@ -24,6 +24,13 @@ import { test as base, type BrowserContext, type Page } from '@playwright/test';
  * Tests that need a second user side by side still open their own context with `browser.newContext()`.
  */
 const KEEPER_PATH = '/api/reviews/healthz';
+/** Full page loads (a document's `load` event) in this worker's profile, for the CPU log below: which tests load the
+ * app more than once. Pages of contexts a test opens itself are not counted. */
+const loadCounter = { loads: 0 };
+const countLoads = (page: Page) =>
+  page.on('load', () => {
+    loadCounter.loads += 1;
+  });
 const isKeeper = (page: Page) => new URL(page.url(), 'http://x').pathname === KEEPER_PATH;
 
 const sharedProfile = base.extend<object, { workerContext: BrowserContext }>({
@@ -40,6 +47,7 @@ const sharedProfile = base.extend<object, { workerContext: BrowserContext }>({
         // that are about it open a context of their own with service workers allowed.
         serviceWorkers: 'block',
       });
+      if (process.env.E2E_CPU_LOG) context.on('page', countLoads);
       await provide(context);
       await context.close();
       rmSync(dir, { recursive: true, force: true });
@@ -113,9 +121,9 @@ function chromiumProcesses(): Map<number, { kind: string; seconds: number }> {
 }
 
 /**
- * `E2E_CPU_LOG=file` appends a line of JSON for each test: its file, title, time and the CPU seconds it took in this
- * worker (`runner`) and in each kind of Chromium process (issue 45 item 16: where the browser tests' CPU goes, test by
- * test). Linux only (/proc). A process that ended during the test is not counted.
+ * `E2E_CPU_LOG=file` appends a line of JSON for each test: its full page loads, file, title, time and the CPU seconds
+ * it took in this worker (`runner`) and in each kind of Chromium process (issue 45 item 16: where the browser tests'
+ * CPU goes, test by test). Linux only (/proc). A process that ended during the test is not counted.
  */
 const cpuLog = process.env.E2E_CPU_LOG;
 const withCpuLog = <T extends typeof base>(tests: T) =>
@@ -127,13 +135,20 @@ const withCpuLog = <T extends typeof base>(tests: T) =>
             const before = chromiumProcesses();
             const runnerBefore = process.cpuUsage();
             const started = Date.now();
+            const loadsBefore = loadCounter.loads;
             await provide();
             const runner = process.cpuUsage(runnerBefore);
             const cpu: Record<string, number> = { runner: (runner.user + runner.system) / 1e6 };
             for (const [pid, { kind, seconds }] of chromiumProcesses())
               cpu[kind] = (cpu[kind] ?? 0) + seconds - (before.get(pid)?.seconds ?? 0);
             for (const kind of Object.keys(cpu)) cpu[kind] = +cpu[kind]!.toFixed(2);
-            const line = { file: testInfo.file.split('/').pop(), title: testInfo.title, seconds: (Date.now() - started) / 1000, cpu };
+            const line = {
+              loads: loadCounter.loads - loadsBefore,
+              file: testInfo.file.split('/').pop(),
+              title: testInfo.title,
+              seconds: (Date.now() - started) / 1000,
+              cpu,
+            };
             appendFileSync(cpuLog, `${JSON.stringify(line)}\n`);
           },
           { auto: true },
