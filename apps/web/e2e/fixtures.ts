@@ -26,10 +26,10 @@ import { test as base, type BrowserContext, type Page } from '@playwright/test';
 const KEEPER_PATH = '/api/reviews/healthz';
 /** Full page loads (a document's `load` event) in this worker's profile, for the CPU log below: which tests load the
  * app more than once. Pages of contexts a test opens itself are not counted. */
-const loadCounter = { loads: 0 };
+let pageLoads = 0;
 const countLoads = (page: Page) =>
   page.on('load', () => {
-    loadCounter.loads += 1;
+    pageLoads += 1;
   });
 const isKeeper = (page: Page) => new URL(page.url(), 'http://x').pathname === KEEPER_PATH;
 
@@ -135,7 +135,7 @@ const withCpuLog = <T extends typeof base>(tests: T) =>
             const before = chromiumProcesses();
             const runnerBefore = process.cpuUsage();
             const started = Date.now();
-            const loadsBefore = loadCounter.loads;
+            const loadsBefore = pageLoads;
             await provide();
             const runner = process.cpuUsage(runnerBefore);
             const cpu: Record<string, number> = { runner: (runner.user + runner.system) / 1e6 };
@@ -143,7 +143,7 @@ const withCpuLog = <T extends typeof base>(tests: T) =>
               cpu[kind] = (cpu[kind] ?? 0) + seconds - (before.get(pid)?.seconds ?? 0);
             for (const kind of Object.keys(cpu)) cpu[kind] = +cpu[kind]!.toFixed(2);
             const line = {
-              loads: loadCounter.loads - loadsBefore,
+              loads: pageLoads - loadsBefore,
               file: testInfo.file.split('/').pop(),
               title: testInfo.title,
               seconds: (Date.now() - started) / 1000,
