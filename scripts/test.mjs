@@ -57,15 +57,16 @@ async function ensureChromium() {
   const installed = () => [HEADLESS_SHELL, BROWSER].find((path) => existsSync(path));
   if (installed()) return installed();
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  // Without the packages Chromium recommends (a desktop's printing, audio and GPU stack), but with the fonts they bring.
+  const install = 'apt-get install -y --no-install-recommends chromium-headless-shell fonts-liberation';
   if (isRoot && existsSync('/etc/debian_version')) {
-    console.log("Chromium is missing: installing Debian's chromium-headless-shell package (apt-get install -y chromium-headless-shell)…");
-    const ok =
-      (await run('apt-get update', 'apt-get', ['update', '-qq'])) &&
-      (await run('apt-get install chromium-headless-shell', 'apt-get', ['install', '-y', '-qq', 'chromium-headless-shell']));
+    console.log(`Chromium is missing: installing Debian's chromium-headless-shell package (${install})…`);
+    const [command, ...args] = install.split(' ');
+    const ok = (await run('apt-get update', command, ['update', '-qq'])) && (await run(install, command, ['-qq', ...args]));
     if (ok && installed()) return installed();
   }
   console.error(
-    `Chromium was found at neither ${HEADLESS_SHELL} nor ${BROWSER}. Install it with:\n\n  sudo apt-get install -y chromium-headless-shell\n\n(or the \`chromium\` package), or set CHROMIUM_PATH to a Chromium binary.`,
+    `Chromium was found at neither ${HEADLESS_SHELL} nor ${BROWSER}. Install it with:\n\n  sudo ${install}\n\n(or the \`chromium\` package), or set CHROMIUM_PATH to a Chromium binary.`,
   );
   process.exit(1);
 }
